@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what FreeDML needs to build and test on Debian 12, skipping what is already there.
+# Run as root (or with sudo). Python packages are installed only with --python (benchmarks and
+# regenerating test data need them; building and testing do not).
+set -euo pipefail
+
+packages=(cmake g++ clang make pkg-config git python3 directx-headers-dev googletest libgtest-dev
+          libbenchmark-dev nlohmann-json3-dev libdnnl-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "Installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--python" ]]; then
+  python3 -m pip install --quiet numpy onnx onnxruntime
+fi

@@ -1,0 +1,92 @@
+// The backend interface: what the D3D12 and DirectML front ends need from a place that holds
+// memory and runs work. The CPU backend (host memory, work runs on the queue's worker thread) is
+// always present; the CUDA backend (device memory, pinned host memory for UPLOAD/READBACK, one
+// stream per queue) is added when a CUDA driver is found at run time.
+//
+// The front end validates; a backend assumes valid arguments and never re-checks them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/platform.h"
+#include "common/status.h"
+
+namespace freedml::backend {
+
+enum class AdapterKind { Cpu, Cuda };
+
+struct AdapterInfo {
+    AdapterKind kind = AdapterKind::Cpu;
+    std::string description;              // "FreeDML CPU", "FreeDML CUDA: NVIDIA H100 80GB HBM3"
+    LUID luid{};                          // unique per adapter within the process
+    uint32_t vendorId = 0;                // PCI ids; 0 for the CPU adapter
+    uint32_t deviceId = 0;
+    uint64_t dedicatedMemoryBytes = 0;    // device memory (0 for the CPU adapter)
+    uint64_t sharedMemoryBytes = 0;       // host memory the adapter may use
+    bool isHardware = false;              // false for the CPU adapter (like WARP)
+    bool unifiedMemory = false;           // true for the CPU adapter (UMA, cache coherent)
+    std::string ordinalName;              // "cpu", "cuda:0" (what FREEDML_ADAPTER names)
+};
+
+// Where a heap's bytes live. CUSTOM heaps map by CPU page property: NOT_AVAILABLE -> Device,
+// WRITE_COMBINE -> Upload, WRITE_BACK -> Readback.
+enum class MemoryPool { Device, Upload, Readback };
+
+// One heap's storage (a committed resource has a heap of its own).
+class Memory {
+public:
+    virtual ~Memory() = default;
+    virtual uint64_t Size() const = 0;
+    virtual MemoryPool Pool() const = 0;
+    // The GPU virtual address of byte 0. On the CPU backend it is the host address.
+    virtual uint64_t Address() const = 0;
+    // Where the CPU can read and write the bytes; nullptr where it cannot (device memory).
+    virtual void* HostPointer() const = 0;
+};
+
+// The ordered timeline of one D3D12 command queue, as the backend sees it. Commands call these
+// from the queue's worker thread, one command after another. On the CPU backend work runs
+// immediately; on CUDA it is enqueued on the queue's stream, and Finish waits for it.
+class Stream {
+public:
+    virtual ~Stream() = default;
+    virtual void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
+                            uint64_t byteCount) = 0;
+    // Blocks until everything enqueued on this stream so far has completed (fences call it before
+    // they signal).
+    virtual void Finish() = 0;
+};
+
+class Device {
+public:
+    virtual ~Device() = default;
+    virtual const AdapterInfo& Info() const = 0;
+    // Allocates zero-filled memory (D3D12 zeroes committed and heap memory by default).
+    // Returns E_OUTOFMEMORY with a message when the pool cannot hold `size` bytes.
+    virtual Status Allocate(uint64_t size, MemoryPool pool, std::unique_ptr<Memory>* memory) = 0;
+    virtual std::unique_ptr<Stream> CreateStream() = 0;
+};
+
+class Adapter {
+public:
+    virtual ~Adapter() = default;
+    virtual const AdapterInfo& Info() const = 0;
+    // Every D3D12 device made on one adapter shares one backend device.
+    virtual std::shared_ptr<Device> GetDevice() = 0;
+};
+
+// Every adapter of this process: hardware adapters first (one per CUDA device), the CPU adapter
+// last. Found once, on first use.
+const std::vector<Adapter*>& EnumerateAdapters();
+
+// The adapter D3D12CreateDevice(nullptr, ...) uses: FREEDML_ADAPTER (cpu, cuda, cuda:N) when set,
+// else the first hardware adapter, else the CPU. Fails (with a message) when FREEDML_ADAPTER names
+// an adapter that does not exist.
+Status DefaultAdapter(Adapter** adapter);
+
+Adapter* FindAdapterByLuid(const LUID& luid);
+
+}  // namespace freedml::backend

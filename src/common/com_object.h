@@ -1,0 +1,118 @@
+// ComObject: the one implementation of IUnknown that every FreeDML COM object uses.
+//
+//   class Fence final : public ComObject<Fence, ID3D12Fence1, ID3D12Fence, ID3D12Pageable,
+//                                        ID3D12DeviceChild, ID3D12Object> { ... };
+//
+// The first interface is the most derived one the object implements; the others are the bases
+// it can also be queried as (all reached through the same pointer). A class that hands out
+// something else (a private FreeDML interface) defines QueryExtraInterface(riid), which returns
+// the pointer with whatever reference it implies already taken, or nullptr.
+#pragma once
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "common/platform.h"
+#include "common/status.h"
+
+namespace freedml {
+
+inline bool SameGuid(REFGUID a, REFGUID b) { return std::memcmp(&a, &b, sizeof(GUID)) == 0; }
+
+template <class Derived, class Primary, class... Bases>
+class ComObject : public Primary {
+public:
+    HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override {
+        if (!object) return E_POINTER;
+        *object = nullptr;
+        if (SameGuid(riid, __uuidof(IUnknown)) || SameGuid(riid, __uuidof(Primary)) ||
+            (SameGuid(riid, __uuidof(Bases)) || ...)) {
+            AddRef();
+            *object = static_cast<Primary*>(this);
+            return S_OK;
+        }
+        if (void* extra = static_cast<Derived*>(this)->QueryExtraInterface(riid)) {
+            *object = extra;
+            return S_OK;
+        }
+        return E_NOINTERFACE;
+    }
+    ULONG STDMETHODCALLTYPE AddRef() override { return ++references_; }
+    ULONG STDMETHODCALLTYPE Release() override {
+        ULONG left = --references_;
+        if (left == 0) delete static_cast<Derived*>(this);
+        return left;
+    }
+
+    // Default: no interfaces besides the chain above. Derived classes hide this one.
+    void* QueryExtraInterface(REFIID) { return nullptr; }
+
+    ULONG ReferenceCount() const { return references_.load(); }
+
+protected:
+    ComObject() = default;
+    ~ComObject() = default;  // deleted only through Release, as Derived
+    ComObject(const ComObject&) = delete;
+    ComObject& operator=(const ComObject&) = delete;
+
+private:
+    std::atomic<ULONG> references_{1};
+};
+
+// Private data of ID3D12Object and IDMLObject: GUID-keyed blobs, interfaces and the debug name.
+class PrivateDataStore {
+public:
+    PrivateDataStore() = default;
+    PrivateDataStore(const PrivateDataStore&) = delete;
+    PrivateDataStore& operator=(const PrivateDataStore&) = delete;
+    ~PrivateDataStore();
+
+    HRESULT Get(REFGUID guid, UINT* dataSize, void* data) const;
+    HRESULT Set(REFGUID guid, UINT dataSize, const void* data);
+    HRESULT SetInterface(REFGUID guid, const IUnknown* object);
+    HRESULT SetName(const wchar_t* name);
+    // The debug name given by SetName or by either debug-name GUID, in UTF-8 ("" when none).
+    std::string Name() const;
+
+private:
+    struct Entry {
+        std::vector<unsigned char> bytes;
+        IUnknown* object = nullptr;  // holds a reference
+    };
+    void EraseLocked(REFGUID guid);
+
+    mutable std::mutex mutex_;
+    std::vector<std::pair<GUID, Entry>> entries_;
+};
+
+// Adds the four private-data methods shared by ID3D12Object and IDMLObject (same order, same
+// meaning; D3D12 takes `const IUnknown*` where DirectML takes `IUnknown*`).
+template <class Derived, class Primary, class... Bases>
+class NamedComObject : public ComObject<Derived, Primary, Bases...> {
+    static constexpr bool kIsD3D12 = std::is_base_of_v<ID3D12Object, Primary>;
+    using InterfaceArgument = std::conditional_t<kIsD3D12, const IUnknown*, IUnknown*>;
+
+public:
+    HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID guid, UINT* dataSize, void* data) override {
+        return privateData_.Get(guid, dataSize, data);
+    }
+    HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID guid, UINT dataSize, const void* data) override {
+        return privateData_.Set(guid, dataSize, data);
+    }
+    HRESULT STDMETHODCALLTYPE SetPrivateDataInterface(REFGUID guid, InterfaceArgument object) override {
+        return privateData_.SetInterface(guid, object);
+    }
+    HRESULT STDMETHODCALLTYPE SetName(const wchar_t* name) override { return privateData_.SetName(name); }
+
+    std::string Name() const { return privateData_.Name(); }
+
+protected:
+    PrivateDataStore privateData_;
+};
+
+}  // namespace freedml
