@@ -56,7 +56,9 @@ public:
 
 protected:
     ComObject() = default;
-    ~ComObject() = default;  // deleted only through Release, as Derived
+    // Virtual so that Release deletes the whole object whatever Derived's bases are; it adds a
+    // slot after the interface's own, so the interface's vtable layout is unchanged.
+    virtual ~ComObject() = default;
     ComObject(const ComObject&) = delete;
     ComObject& operator=(const ComObject&) = delete;
 
