@@ -1,0 +1,34 @@
+// The schemas of each operator family, one file per family (activation.cpp, elementwise.cpp...).
+// schema.cpp gathers them into the registry.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "dml/schema/schema.h"
+
+namespace freedml::dml {
+
+std::span<const OperatorSchema* const> ActivationSchemas();
+std::span<const OperatorSchema* const> ElementWiseSchemas();
+std::span<const OperatorSchema* const> MatrixSchemas();
+std::span<const OperatorSchema* const> ConvolutionSchemas();
+std::span<const OperatorSchema* const> DataMovementSchemas();
+
+// Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
+#define DML_FIELD(Desc, member, fieldKind, ...) \
+    ::freedml::dml::FieldSchema {                                                        \
+        .name = #member, .kind = ::freedml::dml::FieldKind::fieldKind, .offset = offsetof(Desc, member) \
+        __VA_OPT__(, ) __VA_ARGS__                                                       \
+    }
+
+// Rules shared by several families.
+// Every present tensor of `args` has `dataType`'s type as the first input (names the culprit).
+Status ValidateSameDataType(const OperatorArgs& args);
+// Every present tensor has the output's sizes (element-wise operators broadcast through strides).
+Status ValidateSameSizes(const OperatorArgs& args);
+// The data type is one of `allowed`.
+Status ValidateDataTypeIn(const OperatorArgs& args, std::initializer_list<DML_TENSOR_DATA_TYPE> allowed);
+std::string SizesToString(const TensorDesc& tensor);
+
+}  // namespace freedml::dml
