@@ -218,7 +218,9 @@ TEST(DirectMLHeader, ApplicationCodeCompilesAndLinks)
 
     // Never true in the test run: the point is that HelloDirectML is compiled and linked.
     if (std::getenv("FREEDML_HEADER_TEST_CALL_HELLO_WITH_NULL_DEVICE") != nullptr && DMLCreateDevice != nullptr) {
-        EXPECT_TRUE(FAILED(HelloDirectML(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr)));
+        // Called through a volatile pointer so the optimizer does not reason about the null arguments.
+        decltype(&HelloDirectML) volatile hello = &HelloDirectML;
+        EXPECT_TRUE(FAILED(hello(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr)));
     }
     auto create = &DMLCreateDevice;
     auto create1 = &DMLCreateDevice1;
