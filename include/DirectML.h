@@ -79,12 +79,13 @@
 
 /* Opens an interface declaration: `interface DML_DECLARE_INTERFACE("iid") IDMLThing : IBase`.
  * On Linux DECLSPEC_UUID is empty, so each interface is also followed by DML_INTERFACE_UUID,
- * which registers the IID with the __uuidof emulation of the wsl shims (__CRT_UUID_DECL). */
+ * which registers the IID with the __uuidof emulation of the wsl shims (__CRT_UUID_DECL).
+ * A program that registers the DirectML IIDs itself can define FREEDML_NO_UUID_DECL. */
 #ifndef DML_DECLARE_INTERFACE
 #define DML_DECLARE_INTERFACE(iid) DECLSPEC_UUID(iid) DECLSPEC_NOVTABLE
 #endif
 
-#if defined(__CRT_UUID_DECL)
+#if defined(__CRT_UUID_DECL) && !defined(FREEDML_NO_UUID_DECL)
 #define DML_INTERFACE_UUID(type, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
     __CRT_UUID_DECL(type, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)
 #else
