@@ -1,0 +1,314 @@
+#include "d3d12/command_queue.h"
+
+#include <time.h>
+
+#include <chrono>
+
+#include "d3d12/command_allocator.h"
+#include "d3d12/command_list.h"
+#include "d3d12/commands.h"
+#include "d3d12/factories.h"
+#include "d3d12/fence.h"
+
+namespace freedml::d3d12 {
+
+namespace {
+
+Status ValidateQueueDesc(const D3D12_COMMAND_QUEUE_DESC* desc) {
+    INVALID_IF(!desc, "pDesc is null.");
+    FREEDML_TRY(ValidateListType(desc->Type));
+    INVALID_IF(desc->Type == D3D12_COMMAND_LIST_TYPE_BUNDLE, "Type is BUNDLE; bundles are not run by queues.");
+    INVALID_IF(desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_NORMAL &&
+                   desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_HIGH &&
+                   desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_GLOBAL_REALTIME,
+               "Priority (%d) is not NORMAL (0), HIGH (100) or GLOBAL_REALTIME (10000).", desc->Priority);
+    INVALID_IF(desc->Flags & ~D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT,
+               "Flags (0x%x) has bits that are not D3D12_COMMAND_QUEUE_FLAGS.", static_cast<unsigned>(desc->Flags));
+    INVALID_IF(desc->NodeMask > 1, "NodeMask (0x%x) names a node that does not exist; FreeDML devices have one node.",
+               desc->NodeMask);
+    return {};
+}
+
+UINT64 MonotonicNanoseconds() {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<UINT64>(now.tv_sec) * 1000000000ull + static_cast<UINT64>(now.tv_nsec);
+}
+
+}  // namespace
+
+CommandQueue::CommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DESC& desc)
+    : device_(device), desc_(desc), stream_(device.Backend().CreateStream()), shared_(std::make_shared<Shared>()) {
+    device_.PublicDevice()->AddRef();
+    worker_ = std::thread([this] { Run(); });
+}
+
+CommandQueue::~CommandQueue() {
+    {
+        std::lock_guard lock(shared_->mutex);
+        shared_->stopping = true;
+    }
+    shared_->wake.notify_all();
+    worker_.join();
+    stream_.reset();
+    device_.PublicDevice()->Release();
+}
+
+HRESULT CommandQueue::GetDevice(REFIID riid, void** device) {
+    if (!device) return E_POINTER;
+    return device_.PublicDevice()->QueryInterface(riid, device);
+}
+
+std::string CommandQueue::Describe() const {
+    return Format("%s (%s)", NamedObject("command queue", Name()).c_str(), ListTypeName(desc_.Type));
+}
+
+void CommandQueue::UpdateTileMappings(ID3D12Resource*, UINT, const D3D12_TILED_RESOURCE_COORDINATE*,
+                                      const D3D12_TILE_REGION_SIZE*, ID3D12Heap*, UINT, const D3D12_TILE_RANGE_FLAGS*,
+                                      const UINT*, const UINT*, D3D12_TILE_MAPPING_FLAGS) {
+    ReportUnsupported(&device_, "ID3D12CommandQueue::UpdateTileMappings");
+}
+
+void CommandQueue::CopyTileMappings(ID3D12Resource*, const D3D12_TILED_RESOURCE_COORDINATE*, ID3D12Resource*,
+                                    const D3D12_TILED_RESOURCE_COORDINATE*, const D3D12_TILE_REGION_SIZE*,
+                                    D3D12_TILE_MAPPING_FLAGS) {
+    ReportUnsupported(&device_, "ID3D12CommandQueue::CopyTileMappings");
+}
+
+void CommandQueue::ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* lists) {
+    // Like D3D12's runtime: a bad call is dropped whole; the two errors that mean the application
+    // lost track of execution (a list still running, an allocator reset under a closed list) also
+    // remove the device.
+    auto drop = [&](const std::string& text, bool remove) {
+        std::string message = Format("ID3D12CommandQueue::ExecuteCommandLists on %s: %s The call is dropped%s.",
+                                     Describe().c_str(), text.c_str(), remove ? " and the device is removed" : "");
+        if (remove) {
+            device_.RemoveDevice(DXGI_ERROR_INVALID_CALL, message);
+        } else {
+            device_.Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION, message);
+        }
+    };
+    if (numLists == 0) return;
+    if (!lists) return drop(Format("ppCommandLists is null with NumCommandLists %u.", numLists), false);
+    std::vector<CommandList*> impls;
+    for (UINT i = 0; i < numLists; ++i) {
+        CommandList* list = CommandList::FromPublic(lists[i]);
+        if (!lists[i]) return drop(Format("ppCommandLists[%u] is null.", i), false);
+        if (!list) return drop(Format("ppCommandLists[%u] is not a FreeDML command list.", i), false);
+        if (&list->Device() != &device_) return drop(Format("ppCommandLists[%u] was created on another device.", i), false);
+        if (list->Type() != desc_.Type) {
+            return drop(Format("ppCommandLists[%u] (%s) is not of the queue's type %s.", i, list->Describe().c_str(),
+                               ListTypeName(desc_.Type)),
+                        false);
+        }
+        if (list->IsOpen()) {
+            return drop(Format("ppCommandLists[%u] (%s) is open; Close it before executing.", i,
+                               list->Describe().c_str()),
+                        false);
+        }
+        if (list->CloseFailed()) {
+            return drop(Format("ppCommandLists[%u] (%s) failed to Close (a recording error) and cannot be executed.",
+                               i, list->Describe().c_str()),
+                        false);
+        }
+        CommandAllocator* allocator = list->Allocator();
+        if (allocator && allocator->Generation() != list->AllocatorGeneration()) {
+            return drop(Format("ppCommandLists[%u] (%s) was recorded on %s, which was reset after the list was "
+                               "closed; its commands are gone. Reset and record the list again.",
+                               i, list->Describe().c_str(), allocator->Describe().c_str()),
+                        true);
+        }
+        impls.push_back(list);
+    }
+    for (size_t i = 0; i < impls.size(); ++i) {
+        if (impls[i]->TryBeginExecution()) continue;
+        for (size_t k = 0; k < i; ++k) impls[k]->EndExecution();
+        return drop(Format("ppCommandLists[%zu] (%s) is still executing (or appears twice in this call); a command "
+                           "list may be executed again only after its previous execution finished (wait on a "
+                           "fence).",
+                           i, impls[i]->Describe().c_str()),
+                    true);
+    }
+    Submission submission{Submission::Kind::Execute, {}, nullptr, 0};
+    for (CommandList* list : impls) {
+        list->AddRef();
+        CommandAllocator* allocator = list->Allocator();
+        if (allocator) {
+            allocator->AddRef();
+            allocator->BeginExecution();
+        }
+        submission.lists.push_back({list, allocator, list->Recorded()});
+    }
+    Push(std::move(submission));
+}
+
+Fence* CommandQueue::ValidateFence(ID3D12Fence* fence, const char* method) {
+    Fence* impl = Fence::FromPublic(fence);
+    std::string problem;
+    if (!fence) {
+        problem = "pFence is null.";
+    } else if (!impl) {
+        problem = "pFence is not a FreeDML fence.";
+    } else if (&impl->Device() != &device_) {
+        problem = Format("pFence (%s) was created on another device; FreeDML fences are not shared across devices.",
+                         impl->Describe().c_str());
+    }
+    if (problem.empty()) return impl;
+    Fail(device_, Error(E_INVALIDARG, "ID3D12CommandQueue::%s on %s: %s", method, Describe().c_str(), problem.c_str()),
+         D3D12_MESSAGE_CATEGORY_EXECUTION);
+    return nullptr;
+}
+
+HRESULT CommandQueue::Signal(ID3D12Fence* fence, UINT64 value) {
+    Fence* impl = ValidateFence(fence, "Signal");
+    if (!impl) return E_INVALIDARG;
+    if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
+    impl->AddRef();
+    Push({Submission::Kind::Signal, {}, impl, value});
+    return S_OK;
+}
+
+HRESULT CommandQueue::Wait(ID3D12Fence* fence, UINT64 value) {
+    Fence* impl = ValidateFence(fence, "Wait");
+    if (!impl) return E_INVALIDARG;
+    if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
+    impl->AddRef();
+    Push({Submission::Kind::Wait, {}, impl, value});
+    return S_OK;
+}
+
+HRESULT CommandQueue::GetTimestampFrequency(UINT64* frequency) {
+    if (!frequency) return E_POINTER;
+    *frequency = 1000000000ull;
+    return S_OK;
+}
+
+HRESULT CommandQueue::GetClockCalibration(UINT64* gpuTimestamp, UINT64* cpuTimestamp) {
+    if (!gpuTimestamp || !cpuTimestamp) return E_POINTER;
+    *gpuTimestamp = *cpuTimestamp = MonotonicNanoseconds();
+    return S_OK;
+}
+
+void CommandQueue::Push(Submission submission) {
+    {
+        std::lock_guard lock(shared_->mutex);
+        shared_->pending.push_back(std::move(submission));
+    }
+    shared_->wake.notify_all();
+}
+
+// ---- The worker --------------------------------------------------------------------------------
+
+void CommandQueue::Run() {
+    for (;;) {
+        Submission submission;
+        {
+            std::unique_lock lock(shared_->mutex);
+            shared_->wake.wait(lock, [&] { return !shared_->pending.empty() || shared_->stopping; });
+            if (shared_->pending.empty()) break;
+            submission = std::move(shared_->pending.front());
+            shared_->pending.pop_front();
+        }
+        if (!abandoned_) {
+            switch (submission.kind) {
+                case Submission::Kind::Execute: RunExecute(submission); break;
+                case Submission::Kind::Signal:
+                    RetireAll();
+                    submission.fence->SignalFromQueue(Removed() ? UINT64_MAX : submission.value);
+                    break;
+                case Submission::Kind::Wait: RunWait(submission); break;
+            }
+        }
+        retired_.push_back(std::move(submission));
+        bool idle;
+        {
+            std::lock_guard lock(shared_->mutex);
+            idle = shared_->pending.empty();
+        }
+        if (idle) RetireAll();
+    }
+    RetireAll();
+}
+
+void CommandQueue::RunExecute(Submission& submission) {
+    if (Removed()) return;
+    StateTrackingScope scope;  // one per ExecuteCommandLists: see commands.h
+    ExecutionContext context{device_, *stream_};
+    for (ListRun& run : submission.lists) {
+        for (auto& command : run.recording->commands) {
+            if (Removed()) return;  // a removed device runs nothing more
+            command->Execute(context);
+        }
+    }
+}
+
+void CommandQueue::RunWait(Submission& submission) {
+    Fence* fence = submission.fence;
+    const UINT64 value = submission.value;
+    if (fence->GetCompletedValue() >= value) return;
+    RetireAll();  // the wait may be long; let what ran so far count as finished
+    std::shared_ptr<Shared> shared = shared_;
+    fence->AddWaiter(value, [shared] {
+        std::lock_guard lock(shared->mutex);
+        shared->wake.notify_all();
+    });
+    std::unique_lock lock(shared_->mutex);
+    // GetCompletedValue reads UINT64_MAX once the device is removed, which ends the wait too.
+    while (fence->GetCompletedValue() < value) {
+        if (shared_->stopping) {
+            size_t dropped = shared_->pending.size();
+            abandoned_ = true;
+            lock.unlock();
+            device_.Report(D3D12_MESSAGE_SEVERITY_WARNING, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                           Format("ID3D12CommandQueue::Release: %s was released while waiting for %s to reach %llu; "
+                                  "the wait is abandoned and the %zu submissions after it are dropped.",
+                                  Describe().c_str(), fence->Describe().c_str(),
+                                  static_cast<unsigned long long>(value), dropped));
+            return;
+        }
+        shared_->wake.wait_for(lock, std::chrono::milliseconds(50));
+    }
+}
+
+void CommandQueue::RetireAll() {
+    if (retired_.empty()) return;
+    stream_->Finish();
+    for (Submission& submission : retired_) ReleaseSubmission(submission);
+    retired_.clear();
+}
+
+void CommandQueue::ReleaseSubmission(Submission& submission) {
+    for (ListRun& run : submission.lists) {
+        run.recording.reset();
+        run.list->EndExecution();
+        run.list->Release();
+        if (run.allocator) {
+            run.allocator->EndExecution();
+            run.allocator->Release();
+        }
+    }
+    submission.lists.clear();
+    if (submission.fence) submission.fence->Release();
+    submission.fence = nullptr;
+}
+
+// ---- Creation ----------------------------------------------------------------------------------
+
+HRESULT CreateCommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DESC* desc, REFIID riid, void** object) {
+    Status status = ValidateQueueDesc(desc);
+    if (!status.ok()) {
+        return Fail(device, status.AddContext("calling ID3D12Device::CreateCommandQueue"),
+                    D3D12_MESSAGE_CATEGORY_STATE_CREATION);
+    }
+    if (!IsSupportedListType(desc->Type)) {
+        return ReportUnsupported(&device,
+                                 Format("ID3D12Device::CreateCommandQueue of type %s", ListTypeName(desc->Type)).c_str());
+    }
+    if (!object) return S_FALSE;
+    auto* queue = new CommandQueue(device, *desc);
+    HRESULT hr = queue->QueryInterface(riid, object);
+    queue->Release();
+    return hr;
+}
+
+}  // namespace freedml::d3d12

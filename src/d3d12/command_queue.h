@@ -1,0 +1,100 @@
+// ID3D12CommandQueue. Each queue has ONE worker thread that runs its submissions (command lists,
+// fence signals, fence waits) in submission order over one backend::Stream; methods return at
+// once, and fences are how the application learns that work finished.
+//
+// Lifetime: releasing the last reference waits for all submitted work to finish (the worker is
+// joined). If the queue is then blocked in a Wait for a fence that nothing will signal, the wait
+// is abandoned and the work after it is dropped, with a warning, rather than hanging the release.
+//
+// Device removal: once the device is removed, the queue runs no further command; its pending
+// signals set their fences to UINT64_MAX (what every fence of a removed device reads), so that
+// nothing waits forever.
+//
+// Timestamps: GetTimestampFrequency is 1 GHz; GPU and CPU timestamps are both CLOCK_MONOTONIC in
+// nanoseconds (on Linux there is no QueryPerformanceCounter to calibrate against).
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/com_object.h"
+#include "d3d12/internal.h"
+
+namespace freedml::d3d12 {
+
+class CommandAllocator;
+class CommandList;
+class Fence;
+struct Recording;
+
+class CommandQueue final
+    : public NamedComObject<CommandQueue, ID3D12CommandQueue, ID3D12Pageable, ID3D12DeviceChild, ID3D12Object> {
+public:
+    CommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DESC& desc);
+    ~CommandQueue() override;
+
+    HRESULT STDMETHODCALLTYPE GetDevice(REFIID riid, void** device) override;
+    void STDMETHODCALLTYPE UpdateTileMappings(ID3D12Resource*, UINT, const D3D12_TILED_RESOURCE_COORDINATE*,
+                                              const D3D12_TILE_REGION_SIZE*, ID3D12Heap*, UINT,
+                                              const D3D12_TILE_RANGE_FLAGS*, const UINT*, const UINT*,
+                                              D3D12_TILE_MAPPING_FLAGS) override;
+    void STDMETHODCALLTYPE CopyTileMappings(ID3D12Resource*, const D3D12_TILED_RESOURCE_COORDINATE*, ID3D12Resource*,
+                                            const D3D12_TILED_RESOURCE_COORDINATE*, const D3D12_TILE_REGION_SIZE*,
+                                            D3D12_TILE_MAPPING_FLAGS) override;
+    void STDMETHODCALLTYPE ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* lists) override;
+    void STDMETHODCALLTYPE SetMarker(UINT, const void*, UINT) override {}
+    void STDMETHODCALLTYPE BeginEvent(UINT, const void*, UINT) override {}
+    void STDMETHODCALLTYPE EndEvent() override {}
+    HRESULT STDMETHODCALLTYPE Signal(ID3D12Fence* fence, UINT64 value) override;
+    HRESULT STDMETHODCALLTYPE Wait(ID3D12Fence* fence, UINT64 value) override;
+    HRESULT STDMETHODCALLTYPE GetTimestampFrequency(UINT64* frequency) override;
+    HRESULT STDMETHODCALLTYPE GetClockCalibration(UINT64* gpuTimestamp, UINT64* cpuTimestamp) override;
+    D3D12_COMMAND_QUEUE_DESC STDMETHODCALLTYPE GetDesc() override { return desc_; }
+
+    std::string Describe() const;
+
+private:
+    struct ListRun {
+        CommandList* list;            // holds a reference
+        CommandAllocator* allocator;  // holds a reference; nullptr for a list never recorded
+        std::shared_ptr<Recording> recording;
+    };
+    struct Submission {
+        enum class Kind { Execute, Signal, Wait } kind;
+        std::vector<ListRun> lists;  // Execute
+        Fence* fence = nullptr;      // Signal, Wait: holds a reference
+        UINT64 value = 0;
+    };
+    // What the worker and fence waiters share; fence waiters may outlive the queue.
+    struct Shared {
+        std::mutex mutex;
+        std::condition_variable wake;
+        std::deque<Submission> pending;
+        bool stopping = false;
+    };
+
+    Fence* ValidateFence(ID3D12Fence* fence, const char* method);
+    void Push(Submission submission);
+    void Run();
+    void RunExecute(Submission& submission);
+    void RunWait(Submission& submission);
+    // Waits for the stream, then releases what the retired submissions held: their lists count as
+    // executing, and their resources stay alive, until the backend has finished with them.
+    void RetireAll();
+    static void ReleaseSubmission(Submission& submission);
+    bool Removed() const { return device_.RemovedReason() != S_OK; }
+
+    DeviceInternal& device_;
+    const D3D12_COMMAND_QUEUE_DESC desc_;
+    std::unique_ptr<backend::Stream> stream_;
+    std::shared_ptr<Shared> shared_;
+    bool abandoned_ = false;              // worker only
+    std::vector<Submission> retired_;     // worker only: run, not yet known finished
+    std::thread worker_;
+};
+
+}  // namespace freedml::d3d12
