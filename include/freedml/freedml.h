@@ -28,6 +28,15 @@ typedef void (*FREEDML_MESSAGE_CALLBACK)(FREEDML_MESSAGE_SEVERITY severity, cons
 // Installs the process-wide callback (nullptr removes it). Returns the previous one.
 FREEDML_API FREEDML_MESSAGE_CALLBACK FreeDMLSetMessageCallback(FREEDML_MESSAGE_CALLBACK callback, void* context);
 
+// Fence events on Linux. ID3D12Fence::SetEventOnCompletion takes a Win32 event HANDLE, which Linux
+// does not have: a FreeDML event HANDLE is a file descriptor cast to HANDLE. When the fence reaches
+// the value, FreeDML writes the 8-byte integer 1 to it once: with an eventfd (eventfd(0,
+// EFD_CLOEXEC)) the application can poll() for POLLIN and read() it. FreeDML never closes it; keep
+// it open until the event fired or the fence is released. Descriptor 0 cannot be used (a null
+// HANDLE makes SetEventOnCompletion block until the value is reached, as in D3D12).
+#define FREEDML_FD_TO_HANDLE(fd) ((HANDLE)(intptr_t)(fd))
+#define FREEDML_HANDLE_TO_FD(handle) ((int)(intptr_t)(handle))
+
 #ifdef __cplusplus
 }
 #endif
