@@ -45,7 +45,7 @@ public:
     ULONG STDMETHODCALLTYPE AddRef() override { return ++references_; }
     ULONG STDMETHODCALLTYPE Release() override {
         ULONG left = --references_;
-        if (left == 0) delete static_cast<Derived*>(this);
+        if (left == 0) delete this;  // through the virtual destructor
         return left;
     }
 
