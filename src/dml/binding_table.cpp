@@ -1,0 +1,199 @@
+#include "dml/binding_table.h"
+
+#include <algorithm>
+
+#include "dml/resolver.h"
+
+namespace freedml::dml {
+
+BindingTable::~BindingTable() { ClearDispatchable(); }
+
+void BindingTable::ClearDispatchable() {
+    if (dispatchable_) dispatchable_->Release();
+    dispatchable_ = nullptr;
+    snapshot_.reset();
+    descriptors_ = nullptr;
+    gpuHandle_ = {};
+    sizeInDescriptors_ = 0;
+    state_ = {};
+}
+
+Status BindingTable::Create(Device& device, const DML_BINDING_TABLE_DESC* desc, BindingTable** created) {
+    auto* table = new BindingTable(device);
+    Status status = table->ApplyDesc(desc);
+    if (!status.ok()) {
+        table->Release();
+        return status;
+    }
+    *created = table;
+    return {};
+}
+
+// BT1: the handles address the same slots of a shader-visible CBV_SRV_UAV heap, with room for
+// what the dispatchable needs. A null desc makes an empty table.
+Status BindingTable::ApplyDesc(const DML_BINDING_TABLE_DESC* desc) {
+    if (!desc) {
+        ClearDispatchable();
+        return {};
+    }
+    Device* owner = nullptr;
+    std::string description;
+    auto snapshot = SnapshotOf(desc->Dispatchable, &owner, &description);
+    INVALID_IF(!snapshot, "DML_BINDING_TABLE_DESC.Dispatchable is %s, not a FreeDML compiled operator or operator "
+               "initializer (BT1).", desc->Dispatchable ? "another object" : "null");
+    INVALID_IF(owner != &GetDmlDevice(), "DML_BINDING_TABLE_DESC.Dispatchable (%s) belongs to another DirectML "
+               "device (BT1).", description.c_str());
+    const UINT required = snapshot->info.properties.RequiredDescriptorCount;
+    INVALID_IF(desc->SizeInDescriptors < required,
+               "DML_BINDING_TABLE_DESC.SizeInDescriptors (%u) is smaller than the %u descriptors %s requires "
+               "(RequiredDescriptorCount, BT1).", desc->SizeInDescriptors, required, description.c_str());
+
+    d3d12::DescriptorRange cpuRange, gpuRange;
+    Status status = GetDmlDevice().D3D12().ResolveCpuDescriptor(desc->CPUDescriptorHandle, &cpuRange);
+    FREEDML_TRY_CONTEXT(std::move(status), "resolving DML_BINDING_TABLE_DESC.CPUDescriptorHandle (BT1)");
+    INVALID_IF(cpuRange.heapDesc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV,
+               "DML_BINDING_TABLE_DESC.CPUDescriptorHandle points into descriptor heap '%s', which is not a "
+               "CBV_SRV_UAV heap (BT1).", cpuRange.heapName.c_str());
+    INVALID_IF(cpuRange.slotsLeft < desc->SizeInDescriptors,
+               "DML_BINDING_TABLE_DESC.SizeInDescriptors (%u) runs past the end of descriptor heap '%s': only %u "
+               "descriptors follow index %u (BT1).", desc->SizeInDescriptors, cpuRange.heapName.c_str(),
+               cpuRange.slotsLeft, cpuRange.indexInHeap);
+    status = GetDmlDevice().D3D12().ResolveGpuDescriptor(desc->GPUDescriptorHandle, &gpuRange);
+    FREEDML_TRY_CONTEXT(std::move(status), "resolving DML_BINDING_TABLE_DESC.GPUDescriptorHandle (BT1)");
+    INVALID_IF(!(gpuRange.heapDesc.Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE),
+               "DML_BINDING_TABLE_DESC.GPUDescriptorHandle points into descriptor heap '%s', which is not shader "
+               "visible (BT1).", gpuRange.heapName.c_str());
+    INVALID_IF(gpuRange.first != cpuRange.first,
+               "DML_BINDING_TABLE_DESC's CPU handle (heap '%s', index %u) and GPU handle (heap '%s', index %u) "
+               "address different descriptors; they must address the same ones (BT1).",
+               cpuRange.heapName.c_str(), cpuRange.indexInHeap, gpuRange.heapName.c_str(), gpuRange.indexInHeap);
+
+    ClearDispatchable();
+    dispatchable_ = desc->Dispatchable;
+    dispatchable_->AddRef();
+    snapshot_ = std::move(snapshot);
+    descriptors_ = cpuRange.first;
+    gpuHandle_ = desc->GPUDescriptorHandle;
+    sizeInDescriptors_ = desc->SizeInDescriptors;
+    // A new table binds nothing: its descriptors say so too.
+    for (uint32_t slot = 0; slot < snapshot_->layout.total; ++slot) WriteDescriptor(slot, nullptr);
+    return {};
+}
+
+HRESULT BindingTable::Reset(const DML_BINDING_TABLE_DESC* desc) {
+    Status status = ApplyDesc(desc);
+    return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLBindingTable::Reset", status);
+}
+
+void BindingTable::WriteDescriptor(uint32_t slot, const BoundRegion* region) {
+    d3d12::Descriptor descriptor;
+    if (region) {
+        descriptor.kind = d3d12::Descriptor::Kind::BufferUav;
+        descriptor.format = DXGI_FORMAT_R32_TYPELESS;
+        descriptor.resourceId = region->resourceId;
+        descriptor.offsetInBytes = region->offset;
+        descriptor.sizeInBytes = region->size;
+        descriptor.flags = D3D12_BUFFER_UAV_FLAG_RAW;
+    }
+    descriptors_[slot] = descriptor;
+}
+
+Status BindingTable::Commit(BindingRole role, std::vector<BoundRegion> regions, const char* method) {
+    std::vector<BoundRegion> all;
+    all.reserve(state_.regions.size() + regions.size());
+    for (const auto& region : state_.regions) {
+        if (region.role != role) all.push_back(region);
+    }
+    all.insert(all.end(), regions.begin(), regions.end());
+    D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+    FREEDML_TRY_CONTEXT(CheckHazards(all, snapshot_->info.isInitializer, snapshot_->info.supportsInPlaceExecution,
+                                     resolver),
+                        "%s of %s for %s", method, Describe().c_str(), snapshot_->info.description.c_str());
+
+    // Everything holds: write the descriptors of this role, then the table's state.
+    const DescriptorLayout& layout = snapshot_->layout;
+    switch (role) {
+        case BindingRole::Input:
+            for (uint32_t slot = 0; slot < layout.outputFirstSlot; ++slot) WriteDescriptor(slot, nullptr);
+            for (const auto& region : regions) {
+                WriteDescriptor(layout.inputFirstSlot[region.index] + region.arrayIndex, &region);
+            }
+            state_.inputsBound = true;
+            break;
+        case BindingRole::Output:
+            for (uint32_t i = 0; i < layout.outputCount; ++i) WriteDescriptor(layout.outputFirstSlot + i, nullptr);
+            for (const auto& region : regions) WriteDescriptor(layout.outputFirstSlot + region.index, &region);
+            state_.outputsBound = true;
+            break;
+        case BindingRole::Temporary:
+            WriteDescriptor(layout.temporarySlot, regions.empty() ? nullptr : &regions.front());
+            state_.temporaryBound = true;
+            break;
+        case BindingRole::Persistent:
+            WriteDescriptor(layout.persistentSlot, regions.empty() ? nullptr : &regions.front());
+            state_.persistentBound = true;
+            break;
+    }
+    state_.regions = std::move(all);
+    return {};
+}
+
+namespace {
+Status RequireDispatchable(const BindingTable& table, const char* method) {
+    INVALID_IF(!table.Snapshot(), "%s: %s was created or reset with a null DML_BINDING_TABLE_DESC, so it has "
+               "nothing to bind for (BT1).", method, table.Describe().c_str());
+    return {};
+}
+}  // namespace
+
+void BindingTable::BindInputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
+    constexpr const char* kMethod = "IDMLBindingTable::BindInputs";
+    Status status = RequireDispatchable(*this, kMethod);
+    std::vector<BoundRegion> regions;
+    if (status.ok()) {
+        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+        status = ValidateInputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
+        if (status.ok()) status = Commit(BindingRole::Input, std::move(regions), "BindInputs");
+        // I7: BindInputs(0, nullptr) unbinds every input.
+        if (status.ok() && bindingCount == 0 && !bindings) state_.inputsBound = false;
+    }
+    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+}
+
+void BindingTable::BindOutputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
+    constexpr const char* kMethod = "IDMLBindingTable::BindOutputs";
+    Status status = RequireDispatchable(*this, kMethod);
+    std::vector<BoundRegion> regions;
+    if (status.ok()) {
+        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+        status = ValidateOutputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
+        if (status.ok()) status = Commit(BindingRole::Output, std::move(regions), "BindOutputs");
+    }
+    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+}
+
+void BindingTable::BindTemporaryResource(const DML_BINDING_DESC* binding) {
+    constexpr const char* kMethod = "IDMLBindingTable::BindTemporaryResource";
+    Status status = RequireDispatchable(*this, kMethod);
+    std::vector<BoundRegion> regions;
+    if (status.ok()) {
+        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+        status = ValidateTemporaryBinding(snapshot_->info, binding, resolver, &regions);
+        if (status.ok()) status = Commit(BindingRole::Temporary, std::move(regions), "BindTemporaryResource");
+    }
+    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+}
+
+void BindingTable::BindPersistentResource(const DML_BINDING_DESC* binding) {
+    constexpr const char* kMethod = "IDMLBindingTable::BindPersistentResource";
+    Status status = RequireDispatchable(*this, kMethod);
+    std::vector<BoundRegion> regions;
+    if (status.ok()) {
+        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+        status = ValidatePersistentBinding(snapshot_->info, binding, resolver, &regions);
+        if (status.ok()) status = Commit(BindingRole::Persistent, std::move(regions), "BindPersistentResource");
+    }
+    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+}
+
+}  // namespace freedml::dml

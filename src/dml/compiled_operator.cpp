@@ -1,0 +1,56 @@
+#include "dml/compiled_operator.h"
+
+namespace freedml::dml {
+
+namespace {
+constexpr DML_EXECUTION_FLAGS kKnownExecutionFlags = static_cast<DML_EXECUTION_FLAGS>(
+    DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION | DML_EXECUTION_FLAG_DISABLE_META_COMMANDS |
+    DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE);
+}
+
+CompiledOperator::CompiledOperator(Device& device, Operator& op, DML_EXECUTION_FLAGS flags,
+                                   std::unique_ptr<Kernel> kernel)
+    : DeviceChild(device), operator_(&op), flags_(flags), kernel_(std::move(kernel)) {
+    operator_->AddRef();
+    const OperatorArgs& args = op.Args();
+    auto snapshot = std::make_shared<DispatchableSnapshot>();
+    DispatchableBindingInfo& info = snapshot->info;
+    info.isInitializer = false;
+    info.supportsInPlaceExecution = args.schema.supportsInPlaceExecution;
+    for (size_t i = 0; i < args.inputs.size(); ++i) {
+        info.inputs.push_back(args.inputs[i] ? &*args.inputs[i] : nullptr);
+        info.inputNames.push_back(args.inputNames[i]);
+    }
+    for (size_t i = 0; i < args.outputs.size(); ++i) {
+        info.outputs.push_back(args.outputs[i] ? &*args.outputs[i] : nullptr);
+        info.outputNames.push_back(args.outputNames[i]);
+    }
+    snapshot->layout = MakeDescriptorLayout(info);
+    info.properties.RequiredDescriptorCount = snapshot->layout.total;
+    info.properties.TemporaryResourceSize = kernel_->TemporaryResourceSize();
+    info.properties.PersistentResourceSize = kernel_->PersistentResourceSize();
+    info.description = "compiled " + op.Describe();
+    snapshot->operators.push_back(this);
+    snapshot_ = std::move(snapshot);
+}
+
+CompiledOperator::~CompiledOperator() { operator_->Release(); }
+
+Status CompiledOperator::Create(Device& device, Operator& op, DML_EXECUTION_FLAGS flags, CompiledOperator** created) {
+    INVALID_IF((flags & ~kKnownExecutionFlags) != 0,
+               "DML_EXECUTION_FLAGS (0x%x) has bits FreeDML does not know (0x%x); the known flags are 0x%x.",
+               static_cast<unsigned>(flags), static_cast<unsigned>(flags & ~kKnownExecutionFlags),
+               static_cast<unsigned>(kKnownExecutionFlags));
+    std::unique_ptr<Kernel> kernel;
+    FREEDML_TRY_CONTEXT(CreateCpuKernel(op.Args(), flags, &kernel), "compiling a %s", op.Describe().c_str());
+    *created = new CompiledOperator(device, op, flags, std::move(kernel));
+    return {};
+}
+
+DML_BINDING_PROPERTIES CompiledOperator::GetBindingProperties() { return snapshot_->info.properties; }
+
+std::string CompiledOperator::Describe() const {
+    return "compiled " + std::string(operator_->Schema().name) + " operator" + NameSuffix();
+}
+
+}  // namespace freedml::dml

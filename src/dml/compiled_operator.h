@@ -1,0 +1,47 @@
+// IDMLCompiledOperator: an operator planned for the device's backend. It owns the kernel, and
+// knows whether it was initialized (N7).
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "dml/dispatchable.h"
+#include "dml/kernel.h"
+#include "dml/object.h"
+#include "dml/operator.h"
+
+namespace freedml::dml {
+
+class CompiledOperator final
+    : public DeviceChild<CompiledOperator, ChildKind::CompiledOperator, IDMLCompiledOperator, IDMLDispatchable,
+                         IDMLPageable, IDMLDeviceChild, IDMLObject> {
+public:
+    static constexpr ChildKind kKind = ChildKind::CompiledOperator;
+
+    static Status Create(Device& device, Operator& op, DML_EXECUTION_FLAGS flags, CompiledOperator** created);
+
+    DML_BINDING_PROPERTIES STDMETHODCALLTYPE GetBindingProperties() override;
+
+    const std::shared_ptr<const DispatchableSnapshot>& Snapshot() const { return snapshot_; }
+    const Operator& GetOperator() const { return *operator_; }
+    Kernel& GetKernel() { return *kernel_; }
+    DML_EXECUTION_FLAGS Flags() const { return flags_; }
+    std::string Describe() const;
+
+    // N7: set when an initializer that targets it has run on a queue.
+    bool IsInitialized() const { return initialized_.load(); }
+    // Returns false when it already was.
+    bool MarkInitialized() { return !initialized_.exchange(true); }
+
+private:
+    CompiledOperator(Device& device, Operator& op, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel> kernel);
+    ~CompiledOperator() override;
+
+    Operator* operator_;  // holds a reference: the tensor descs live there
+    DML_EXECUTION_FLAGS flags_;
+    std::unique_ptr<Kernel> kernel_;
+    std::shared_ptr<const DispatchableSnapshot> snapshot_;
+    std::atomic<bool> initialized_{false};
+};
+
+}  // namespace freedml::dml

@@ -1,0 +1,238 @@
+#include "dml/device.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "dml/binding_table.h"
+#include "dml/command_recorder.h"
+#include "dml/compiled_operator.h"
+#include "dml/operator.h"
+#include "dml/operator_initializer.h"
+
+namespace freedml::dml {
+
+// ---- IDMLDebugDevice ---------------------------------------------------------------------------
+
+HRESULT DebugDeviceInterface::QueryInterface(REFIID riid, void** object) { return device_.QueryInterface(riid, object); }
+ULONG DebugDeviceInterface::AddRef() { return device_.AddRef(); }
+ULONG DebugDeviceInterface::Release() { return device_.Release(); }
+void DebugDeviceInterface::SetMuteDebugOutput(BOOL mute) { device_.SetMuted(mute != FALSE); }
+
+// ---- Device ------------------------------------------------------------------------------------
+
+HRESULT HandOut(IUnknown* created, REFIID riid, void** object) {
+    HRESULT hr = created->QueryInterface(riid, object);
+    created->Release();
+    return hr;
+}
+
+Device::Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
+               DML_FEATURE_LEVEL featureLevel)
+    : d3d12Device_(d3d12Device), d3d12_(internal), flags_(flags), featureLevel_(featureLevel) {
+    d3d12Device_->AddRef();
+}
+
+Device::~Device() { d3d12Device_->Release(); }
+
+HRESULT Device::Create(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags, DML_FEATURE_LEVEL minimumFeatureLevel,
+                       REFIID riid, void** object) {
+    d3d12::DeviceInternal* internal = d3d12::GetDeviceInternal(d3d12Device);
+    auto fail = [&](HRESULT hr, const std::string& text) {
+        std::string message = "DMLCreateDevice: " + text;
+        if (internal) internal->Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, message);
+        else std::fprintf(stderr, "FreeDML: %s\n", message.c_str());
+        return hr;
+    };
+    if (object) *object = nullptr;
+    if (!d3d12Device) return fail(E_INVALIDARG, "d3d12Device is null.");
+    if (!internal) {
+        return fail(E_INVALIDARG, "d3d12Device is not a FreeDML D3D12 device; FreeDML's DirectML runs on devices made "
+                                  "by FreeDML's libd3d12.so (D3D12CreateDevice).");
+    }
+    const auto knownFlags = DML_CREATE_DEVICE_FLAG_DEBUG;
+    if (flags & ~knownFlags) {
+        return fail(E_INVALIDARG, Format("flags (0x%x) has bits FreeDML does not know.", static_cast<unsigned>(flags)));
+    }
+    if (minimumFeatureLevel > kMaxFeatureLevel) {
+        return fail(DXGI_ERROR_UNSUPPORTED,
+                    Format("minimumFeatureLevel (0x%x) is above the highest feature level FreeDML supports (0x%x).",
+                           static_cast<unsigned>(minimumFeatureLevel), static_cast<unsigned>(kMaxFeatureLevel)));
+    }
+    if (!object) return S_FALSE;  // the device could be created
+    auto* device = new Device(d3d12Device, internal, flags, kMaxFeatureLevel);
+    return HandOut(static_cast<IDMLDevice1*>(device), riid, object);
+}
+
+void* Device::QueryExtraInterface(REFIID riid) {
+    if (SameGuid(riid, __uuidof(IDMLDebugDevice)) && DebugEnabled()) {
+        AddRef();
+        return static_cast<IDMLDebugDevice*>(&debugInterface_);
+    }
+    return nullptr;
+}
+
+HRESULT Device::Fail(const char* method, const Status& status) {
+    if (!muted_) {
+        d3d12_->Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED,
+                       std::string(method) + ": " + status.FullMessage());
+    }
+    return status.hr();
+}
+
+void Device::Remove(const char* method, const Status& status) {
+    // The device is removed whether or not its messages are muted; only the text is muted.
+    std::string text = std::string(method) + ": " + status.FullMessage() + " The device is removed.";
+    d3d12_->RemoveDevice(status.ok() ? E_INVALIDARG : status.hr(), muted_ ? std::string() : text);
+}
+
+void Device::ReportError(const std::string& text) {
+    if (!muted_) d3d12_->Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, text);
+}
+
+HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, const void* queryData,
+                                    UINT supportDataSize, void* supportData) {
+    constexpr const char* kMethod = "IDMLDevice::CheckFeatureSupport";
+    switch (feature) {
+        case DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT: {
+            if (!queryData || queryDataSize != sizeof(DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT) || !supportData ||
+                supportDataSize != sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT)) {
+                return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT takes a %zu-byte query "
+                                                         "and a %zu-byte result; got %u and %u bytes.",
+                                           sizeof(DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT),
+                                           sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT), queryDataSize,
+                                           supportDataSize));
+            }
+            auto type = static_cast<const DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT*>(queryData)->DataType;
+            // The CPU kernels handle every 8-, 16-, 32- and 64-bit type; no operator takes 4-bit ones.
+            uint32_t size = ElementSizeInBytes(type);
+            bool supported = size != 0 && type != DML_TENSOR_DATA_TYPE_UINT4 && type != DML_TENSOR_DATA_TYPE_INT4;
+            static_cast<DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT*>(supportData)->IsSupported = supported;
+            return S_OK;
+        }
+        case DML_FEATURE_FEATURE_LEVELS: {
+            if (!queryData || queryDataSize != sizeof(DML_FEATURE_QUERY_FEATURE_LEVELS) || !supportData ||
+                supportDataSize != sizeof(DML_FEATURE_DATA_FEATURE_LEVELS)) {
+                return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE_FEATURE_LEVELS takes a %zu-byte query and a "
+                                                         "%zu-byte result; got %u and %u bytes.",
+                                           sizeof(DML_FEATURE_QUERY_FEATURE_LEVELS),
+                                           sizeof(DML_FEATURE_DATA_FEATURE_LEVELS), queryDataSize, supportDataSize));
+            }
+            const auto* query = static_cast<const DML_FEATURE_QUERY_FEATURE_LEVELS*>(queryData);
+            if (query->RequestedFeatureLevelCount == 0 || !query->RequestedFeatureLevels) {
+                return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE_QUERY_FEATURE_LEVELS asks for no feature levels "
+                                                         "(RequestedFeatureLevelCount %u).",
+                                           query->RequestedFeatureLevelCount));
+            }
+            // The highest requested level this device supports; 0 when none is.
+            DML_FEATURE_LEVEL best = static_cast<DML_FEATURE_LEVEL>(0);
+            for (UINT i = 0; i < query->RequestedFeatureLevelCount; ++i) {
+                DML_FEATURE_LEVEL level = query->RequestedFeatureLevels[i];
+                if (level <= featureLevel_ && level > best) best = level;
+            }
+            static_cast<DML_FEATURE_DATA_FEATURE_LEVELS*>(supportData)->MaxSupportedFeatureLevel = best;
+            return S_OK;
+        }
+        default:
+            return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE (%d) is not a feature FreeDML knows.",
+                                       static_cast<int>(feature)));
+    }
+}
+
+HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void** object) {
+    constexpr const char* kMethod = "IDMLDevice::CreateOperator";
+    if (object) *object = nullptr;
+    if (!desc) return Fail(kMethod, Error(E_INVALIDARG, "desc is null."));
+    Operator* op = nullptr;
+    Status status = Operator::Create(*this, *desc, &op);
+    if (!status.ok()) return Fail(kMethod, status);
+    if (!object) {  // validation only, as with D3D12's null-pointer convention
+        op->Release();
+        return S_FALSE;
+    }
+    return HandOut(op, riid, object);
+}
+
+HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
+    constexpr const char* kMethod = "IDMLDevice::CompileOperator";
+    if (object) *object = nullptr;
+    auto* ours = AsChild<Operator>(op);
+    if (!ours) return Fail(kMethod, Error(E_INVALIDARG, "op is %s, not a FreeDML operator.", op ? "another object" : "null"));
+    if (&ours->GetDmlDevice() != this) {
+        return Fail(kMethod, Error(E_INVALIDARG, "%s was created on another DirectML device.", ours->Describe().c_str()));
+    }
+    if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
+    CompiledOperator* compiled = nullptr;
+    Status status = CompiledOperator::Create(*this, *ours, flags, &compiled);
+    if (!status.ok()) return Fail(kMethod, status);
+    return HandOut(compiled, riid, object);
+}
+
+HRESULT Device::CreateOperatorInitializer(UINT count, IDMLCompiledOperator* const* operators, REFIID riid,
+                                          void** object) {
+    constexpr const char* kMethod = "IDMLDevice::CreateOperatorInitializer";
+    if (object) *object = nullptr;
+    if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
+    OperatorInitializer* initializer = nullptr;
+    Status status = OperatorInitializer::Create(*this, count, operators, &initializer);
+    if (!status.ok()) return Fail(kMethod, status);
+    return HandOut(initializer, riid, object);
+}
+
+HRESULT Device::CreateCommandRecorder(REFIID riid, void** object) {
+    if (!object) return Fail("IDMLDevice::CreateCommandRecorder", Error(E_POINTER, "ppv is null."));
+    return HandOut(new CommandRecorder(*this), riid, object);
+}
+
+HRESULT Device::CreateBindingTable(const DML_BINDING_TABLE_DESC* desc, REFIID riid, void** object) {
+    constexpr const char* kMethod = "IDMLDevice::CreateBindingTable";
+    if (object) *object = nullptr;
+    if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
+    BindingTable* table = nullptr;
+    Status status = BindingTable::Create(*this, desc, &table);
+    if (!status.ok()) return Fail(kMethod, status);
+    return HandOut(table, riid, object);
+}
+
+bool Device::Owns(IDMLDeviceChild* object) {
+    if (!object) return false;
+    void* identity = nullptr;
+    if (FAILED(object->QueryInterface(kIidChildIdentity, &identity)) || !identity) return false;
+    return static_cast<ChildIdentity*>(identity)->device == this;
+}
+
+// Residency: FreeDML keeps everything resident; the calls only check their arguments.
+HRESULT Device::Evict(UINT count, IDMLPageable* const* objects) {
+    if (count && !objects) return Fail("IDMLDevice::Evict", Error(E_INVALIDARG, "count is %u but ppObjects is null.", count));
+    for (UINT i = 0; i < count; ++i) {
+        if (!Owns(objects[i])) {
+            return Fail("IDMLDevice::Evict", Error(E_INVALIDARG, "ppObjects[%u] is not a pageable object of this device.", i));
+        }
+    }
+    return S_OK;
+}
+
+HRESULT Device::MakeResident(UINT count, IDMLPageable* const* objects) {
+    if (count && !objects) {
+        return Fail("IDMLDevice::MakeResident", Error(E_INVALIDARG, "count is %u but ppObjects is null.", count));
+    }
+    for (UINT i = 0; i < count; ++i) {
+        if (!Owns(objects[i])) {
+            return Fail("IDMLDevice::MakeResident",
+                        Error(E_INVALIDARG, "ppObjects[%u] is not a pageable object of this device.", i));
+        }
+    }
+    return S_OK;
+}
+
+HRESULT Device::GetDeviceRemovedReason() { return d3d12_->RemovedReason(); }
+
+HRESULT Device::GetParentDevice(REFIID riid, void** object) { return d3d12Device_->QueryInterface(riid, object); }
+
+HRESULT Device::CompileGraph(const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
+    if (object) *object = nullptr;
+    return Fail("IDMLDevice1::CompileGraph",
+                Error(E_NOTIMPL, "The DirectML graph API is not implemented by FreeDML yet; compile each operator "
+                                 "with IDMLDevice::CompileOperator."));
+}
+
+}  // namespace freedml::dml

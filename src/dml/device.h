@@ -1,0 +1,94 @@
+// The DirectML device: the factory of every other DirectML object, and the one place where
+// DirectML errors are reported (to the D3D12 device's info queue, the FreeDML callback, and
+// standard error when debugging), unless IDMLDebugDevice::SetMuteDebugOutput muted them.
+#pragma once
+
+#include <atomic>
+
+#include "common/com_object.h"
+#include "d3d12/internal.h"
+#include "dml/tensor.h"
+
+namespace freedml::dml {
+
+class Device;
+
+// IDMLDebugDevice lives beside the device and shares its reference count.
+class DebugDeviceInterface final : public IDMLDebugDevice {
+public:
+    explicit DebugDeviceInterface(Device& device) : device_(device) {}
+    HRESULT STDMETHODCALLTYPE QueryInterface(REFIID riid, void** object) override;
+    ULONG STDMETHODCALLTYPE AddRef() override;
+    ULONG STDMETHODCALLTYPE Release() override;
+    void STDMETHODCALLTYPE SetMuteDebugOutput(BOOL mute) override;
+
+private:
+    Device& device_;
+};
+
+class Device final : public NamedComObject<Device, IDMLDevice1, IDMLDevice, IDMLObject> {
+public:
+    static HRESULT Create(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags,
+                          DML_FEATURE_LEVEL minimumFeatureLevel, REFIID riid, void** object);
+
+    // IDMLDevice
+    HRESULT STDMETHODCALLTYPE CheckFeatureSupport(DML_FEATURE feature, UINT featureQueryDataSize,
+                                                  const void* featureQueryData, UINT featureSupportDataSize,
+                                                  void* featureSupportData) override;
+    HRESULT STDMETHODCALLTYPE CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void** object) override;
+    HRESULT STDMETHODCALLTYPE CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REFIID riid,
+                                              void** object) override;
+    HRESULT STDMETHODCALLTYPE CreateOperatorInitializer(UINT operatorCount, IDMLCompiledOperator* const* operators,
+                                                        REFIID riid, void** object) override;
+    HRESULT STDMETHODCALLTYPE CreateCommandRecorder(REFIID riid, void** object) override;
+    HRESULT STDMETHODCALLTYPE CreateBindingTable(const DML_BINDING_TABLE_DESC* desc, REFIID riid,
+                                                 void** object) override;
+    HRESULT STDMETHODCALLTYPE Evict(UINT count, IDMLPageable* const* objects) override;
+    HRESULT STDMETHODCALLTYPE MakeResident(UINT count, IDMLPageable* const* objects) override;
+    HRESULT STDMETHODCALLTYPE GetDeviceRemovedReason() override;
+    HRESULT STDMETHODCALLTYPE GetParentDevice(REFIID riid, void** object) override;
+    // IDMLDevice1
+    HRESULT STDMETHODCALLTYPE CompileGraph(const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags, REFIID riid,
+                                           void** object) override;
+
+    void* QueryExtraInterface(REFIID riid);
+
+    // ---- For the other DirectML objects ----
+    d3d12::DeviceInternal& D3D12() { return *d3d12_; }
+    ID3D12Device* D3D12Device() { return d3d12Device_; }
+    DML_FEATURE_LEVEL FeatureLevel() const { return featureLevel_; }
+    bool DebugEnabled() const { return (flags_ & DML_CREATE_DEVICE_FLAG_DEBUG) != 0; }
+    void SetMuted(bool muted) { muted_ = muted; }
+
+    // Reports a failed HRESULT method and returns its HRESULT:
+    //   "IDMLDevice::CreateOperator: While validating a GEMM operator: ATensor: ..."
+    HRESULT Fail(const char* method, const Status& status);
+    // Reports a misused void method and removes the device, as DirectML does.
+    void Remove(const char* method, const Status& status);
+    // Reports an error that neither fails a call nor removes the device (a skipped dispatch).
+    void ReportError(const std::string& text);
+
+    // True when `object` (an IDML* pointer) is a FreeDML DirectML object of this device.
+    bool Owns(IDMLDeviceChild* object);
+
+private:
+    Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
+           DML_FEATURE_LEVEL featureLevel);
+    ~Device() override;
+
+    ID3D12Device* d3d12Device_;  // holds a reference
+    d3d12::DeviceInternal* d3d12_;
+    DML_CREATE_DEVICE_FLAGS flags_;
+    DML_FEATURE_LEVEL featureLevel_;
+    std::atomic<bool> muted_{false};
+    DebugDeviceInterface debugInterface_{*this};
+};
+
+// The highest feature level FreeDML's DirectML.h declares (and its device reports).
+constexpr DML_FEATURE_LEVEL kMaxFeatureLevel = DML_FEATURE_LEVEL_6_4;
+
+// Copies `value` into the caller's riid/object pair after QueryInterface, and releases our
+// creation reference: the usual tail of a Create* method.
+HRESULT HandOut(IUnknown* created, REFIID riid, void** object);
+
+}  // namespace freedml::dml

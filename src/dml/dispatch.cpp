@@ -1,0 +1,215 @@
+#include "dml/dispatch.h"
+
+#include "dml/compiled_operator.h"
+#include "dml/resolver.h"
+
+namespace freedml::dml {
+
+namespace {
+
+// The bindings a dispatch reads back from its descriptors, in the form Bind* took them, so that
+// the same rule functions check them.
+struct DecodedBindings {
+    std::vector<DML_BUFFER_BINDING> buffers;       // storage for every BUFFER binding below
+    std::vector<DML_BUFFER_ARRAY_BINDING> arrays;  // initializer inputs
+    std::vector<DML_BINDING_DESC> inputs;
+    std::vector<DML_BINDING_DESC> outputs;
+    DML_BINDING_DESC temporary{DML_BINDING_TYPE_NONE, nullptr};
+    DML_BINDING_DESC persistent{DML_BINDING_TYPE_NONE, nullptr};
+};
+
+class DispatchCommand final : public d3d12::Command {
+public:
+    DispatchCommand(Device& device, IDMLDispatchable* dispatchable, std::shared_ptr<const DispatchableSnapshot> snapshot,
+                    D3D12_GPU_DESCRIPTOR_HANDLE descriptors, std::string description)
+        : device_(device), dispatchable_(dispatchable), snapshot_(std::move(snapshot)), descriptors_(descriptors),
+          description_(std::move(description)) {
+        device_.AddRef();
+        dispatchable_->AddRef();
+    }
+    ~DispatchCommand() override {
+        dispatchable_->Release();
+        device_.Release();
+    }
+
+    const char* Name() const override { return "DirectML dispatch"; }
+
+    void Execute(d3d12::ExecutionContext& context) override {
+        Status status = Run(context);
+        if (!status.ok()) {
+            status.AddContext(Format("executing a dispatch of %s", description_.c_str()));
+            device_.Remove("ExecuteCommandLists", status);
+        }
+    }
+
+private:
+    Status Decode(const d3d12::Descriptor* slots, DecodedBindings* out, std::vector<d3d12::ResourceInternal*>* owners);
+    Status Run(d3d12::ExecutionContext& context);
+
+    Device& device_;
+    IDMLDispatchable* dispatchable_;
+    std::shared_ptr<const DispatchableSnapshot> snapshot_;
+    D3D12_GPU_DESCRIPTOR_HANDLE descriptors_;
+    std::string description_;
+};
+
+Status DispatchCommand::Decode(const d3d12::Descriptor* slots, DecodedBindings* out,
+                               std::vector<d3d12::ResourceInternal*>* owners) {
+    const DescriptorLayout& layout = snapshot_->layout;
+    d3d12::DeviceInternal& d3d12 = device_.D3D12();
+    out->buffers.resize(layout.total);
+    owners->assign(layout.total, nullptr);
+    // Slot -> a BUFFER binding of the resource it names, or NONE.
+    auto decode = [&](uint32_t slot, DML_BINDING_DESC* binding) -> Status {
+        const d3d12::Descriptor& descriptor = slots[slot];
+        *binding = {DML_BINDING_TYPE_NONE, nullptr};
+        if (descriptor.kind == d3d12::Descriptor::Kind::Empty) return {};
+        d3d12::ResourceInternal* resource = d3d12.FindResource(descriptor.resourceId);
+        INVALID_IF(!resource, "Descriptor %u of the binding table names resource #%llu, which was released (BT3).",
+                   slot, static_cast<unsigned long long>(descriptor.resourceId));
+        INVALID_IF(descriptor.kind != d3d12::Descriptor::Kind::BufferUav,
+                   "Descriptor %u of the binding table is not a buffer UAV; it was overwritten after binding (BT3).",
+                   slot);
+        (*owners)[slot] = resource;
+        out->buffers[slot] = {resource->PublicResource(), descriptor.offsetInBytes, descriptor.sizeInBytes};
+        *binding = {DML_BINDING_TYPE_BUFFER, &out->buffers[slot]};
+        return {};
+    };
+
+    const DispatchableBindingInfo& info = snapshot_->info;
+    out->inputs.resize(layout.inputFirstSlot.size());
+    if (info.isInitializer) {
+        out->arrays.resize(layout.inputFirstSlot.size());
+        for (size_t t = 0; t < layout.inputFirstSlot.size(); ++t) {
+            bool any = false;
+            for (uint32_t k = 0; k < layout.inputSlotCount[t]; ++k) {
+                DML_BINDING_DESC entry;
+                FREEDML_TRY(decode(layout.inputFirstSlot[t] + k, &entry));
+                if (entry.Type == DML_BINDING_TYPE_BUFFER) {
+                    any = true;
+                } else {
+                    out->buffers[layout.inputFirstSlot[t] + k] = {nullptr, 0, 0};
+                }
+            }
+            out->arrays[t] = {layout.inputSlotCount[t], &out->buffers[layout.inputFirstSlot[t]]};
+            out->inputs[t] = any ? DML_BINDING_DESC{DML_BINDING_TYPE_BUFFER_ARRAY, &out->arrays[t]}
+                                 : DML_BINDING_DESC{DML_BINDING_TYPE_NONE, nullptr};
+        }
+    } else {
+        for (size_t i = 0; i < layout.inputFirstSlot.size(); ++i) {
+            FREEDML_TRY(decode(layout.inputFirstSlot[i], &out->inputs[i]));
+        }
+    }
+    out->outputs.resize(layout.outputCount);
+    for (uint32_t i = 0; i < layout.outputCount; ++i) FREEDML_TRY(decode(layout.outputFirstSlot + i, &out->outputs[i]));
+    FREEDML_TRY(decode(layout.temporarySlot, &out->temporary));
+    FREEDML_TRY(decode(layout.persistentSlot, &out->persistent));
+    return {};
+}
+
+std::byte* HostAddress(d3d12::ResourceInternal* resource, uint64_t offset) {
+    if (!resource) return nullptr;
+    auto* base = static_cast<std::byte*>(resource->Memory().HostPointer());
+    return base ? base + resource->OffsetInMemory() + offset : nullptr;
+}
+
+Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
+    d3d12::DeviceInternal& d3d12 = device_.D3D12();
+    d3d12::DescriptorRange range;
+    FREEDML_TRY_CONTEXT(d3d12.ResolveGpuDescriptor(descriptors_, &range), "reading the binding table's descriptors");
+    const DescriptorLayout& layout = snapshot_->layout;
+    INVALID_IF(range.slotsLeft < layout.total, "The binding table needs %u descriptors, but only %u remain in heap '%s' "
+               "(BT1).", layout.total, range.slotsLeft, range.heapName.c_str());
+
+    DecodedBindings decoded;
+    std::vector<d3d12::ResourceInternal*> owners;
+    FREEDML_TRY(Decode(range.first, &decoded, &owners));
+
+    // Every rule again, on what the descriptors say now.
+    const DispatchableBindingInfo& info = snapshot_->info;
+    D3D12ResourceResolver resolver(d3d12);
+    BindingState state;
+    state.inputsBound = state.outputsBound = state.temporaryBound = state.persistentBound = true;
+    std::vector<BoundRegion> regions;
+    FREEDML_TRY(ValidateInputBindings(info, static_cast<UINT>(decoded.inputs.size()), decoded.inputs.data(), resolver,
+                                      &regions));
+    state.regions.insert(state.regions.end(), regions.begin(), regions.end());
+    regions.clear();
+    FREEDML_TRY(ValidateOutputBindings(info, static_cast<UINT>(decoded.outputs.size()), decoded.outputs.data(),
+                                       resolver, &regions));
+    state.regions.insert(state.regions.end(), regions.begin(), regions.end());
+    regions.clear();
+    FREEDML_TRY(ValidateTemporaryBinding(info, decoded.temporary.Type == DML_BINDING_TYPE_NONE ? nullptr : &decoded.temporary,
+                                         resolver, &regions));
+    state.regions.insert(state.regions.end(), regions.begin(), regions.end());
+    regions.clear();
+    FREEDML_TRY(ValidatePersistentBinding(info,
+                                          decoded.persistent.Type == DML_BINDING_TYPE_NONE ? nullptr : &decoded.persistent,
+                                          resolver, &regions));
+    state.regions.insert(state.regions.end(), regions.begin(), regions.end());
+    FREEDML_TRY(CheckHazards(state.regions, info.isInitializer, info.supportsInPlaceExecution, resolver));
+    FREEDML_TRY(ValidateBindingsComplete(info, state));
+
+    // Addresses. FreeDML's DirectML kernels run on the CPU backend so far.
+    auto address = [&](uint32_t slot) -> std::byte* {
+        return HostAddress(owners[slot], decoded.buffers[slot].Offset);
+    };
+    for (uint32_t slot = 0; slot < layout.total; ++slot) {
+        if (owners[slot] && !address(slot)) {
+            return Error(DXGI_ERROR_UNSUPPORTED,
+                         "%s is in memory the CPU cannot reach; FreeDML runs DirectML operators on the CPU adapter "
+                         "only so far.",
+                         owners[slot]->Describe().c_str());
+        }
+    }
+
+    if (info.isInitializer) {
+        for (size_t t = 0; t < snapshot_->operators.size(); ++t) {
+            if (snapshot_->operators[t]->IsInitialized()) {
+                device_.ReportError(Format("ExecuteCommandLists: %s initializes %s, which was already initialized; "
+                                           "an operator is initialized exactly once (N7). Nothing ran.",
+                                           description_.c_str(), snapshot_->operators[t]->Describe().c_str()));
+                return {};
+            }
+        }
+        for (size_t t = 0; t < snapshot_->operators.size(); ++t) {
+            CompiledOperator& target = *snapshot_->operators[t];
+            KernelBindings bindings;
+            bindings.stream = &context.stream;
+            for (uint32_t k = 0; k < layout.inputSlotCount[t]; ++k) {
+                bindings.inputs.push_back(address(layout.inputFirstSlot[t] + k));
+            }
+            bindings.persistent = address(layout.outputFirstSlot + static_cast<uint32_t>(t));
+            target.GetKernel().Initialize(bindings);
+            target.MarkInitialized();
+        }
+        return {};
+    }
+
+    CompiledOperator& compiled = *snapshot_->operators.front();
+    if (!compiled.IsInitialized()) {
+        device_.ReportError(Format("ExecuteCommandLists: %s was never initialized; record a dispatch of an operator "
+                                   "initializer for it first (N7). Nothing ran.",
+                                   description_.c_str()));
+        return {};
+    }
+    KernelBindings bindings;
+    bindings.stream = &context.stream;
+    for (uint32_t slot : layout.inputFirstSlot) bindings.inputs.push_back(address(slot));
+    for (uint32_t i = 0; i < layout.outputCount; ++i) bindings.outputs.push_back(address(layout.outputFirstSlot + i));
+    bindings.temporary = address(layout.temporarySlot);
+    bindings.persistent = address(layout.persistentSlot);
+    compiled.GetKernel().Execute(bindings);
+    return {};
+}
+
+}  // namespace
+
+std::unique_ptr<d3d12::Command> MakeDispatchCommand(Device& device, IDMLDispatchable* dispatchable,
+                                                    std::shared_ptr<const DispatchableSnapshot> snapshot,
+                                                    D3D12_GPU_DESCRIPTOR_HANDLE descriptors, std::string description) {
+    return std::make_unique<DispatchCommand>(device, dispatchable, std::move(snapshot), descriptors,
+                                             std::move(description));
+}
+
+}  // namespace freedml::dml

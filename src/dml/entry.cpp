@@ -1,0 +1,17 @@
+// The two functions libdirectml.so exports.
+#include "dml/device.h"
+
+extern "C" {
+
+DML_API HRESULT STDAPICALLTYPE DMLCreateDevice(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags, REFIID riid,
+                                       void** device) {
+    // Without a minimum, DirectML asks for feature level 1.0.
+    return freedml::dml::Device::Create(d3d12Device, flags, DML_FEATURE_LEVEL_1_0, riid, device);
+}
+
+DML_API HRESULT STDAPICALLTYPE DMLCreateDevice1(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags,
+                                        DML_FEATURE_LEVEL minimumFeatureLevel, REFIID riid, void** device) {
+    return freedml::dml::Device::Create(d3d12Device, flags, minimumFeatureLevel, riid, device);
+}
+
+}  // extern "C"

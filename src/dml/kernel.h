@@ -1,0 +1,43 @@
+// A kernel: one operator planned for one backend when it is compiled (XNNPACK's create / plan /
+// run). Compiled operators own one; the binding model hands it memory that was already
+// validated, so a kernel only computes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend/backend.h"
+#include "common/status.h"
+#include "dml/schema/schema.h"
+
+namespace freedml::dml {
+
+// Addresses of bound tensors, in the operator's binding order (inputs, outputs). An entry is
+// null for an absent optional tensor, and at execution for an OWNED_BY_DML input (its bytes
+// were packed into the persistent resource at initialization).
+struct KernelBindings {
+    std::vector<std::byte*> inputs;
+    std::vector<std::byte*> outputs;
+    std::byte* temporary = nullptr;
+    std::byte* persistent = nullptr;
+    backend::Stream* stream = nullptr;
+};
+
+class Kernel {
+public:
+    virtual ~Kernel() = default;
+    virtual uint64_t PersistentResourceSize() const = 0;
+    virtual uint64_t TemporaryResourceSize() const = 0;
+    // Runs once, when the operator initializer executes: `inputs` holds the owned tensors (others
+    // are null); packs them into `persistent`.
+    virtual void Initialize(const KernelBindings& bindings) = 0;
+    virtual void Execute(const KernelBindings& bindings) = 0;
+};
+
+// Plans `args` for the CPU backend. Fails with a message for a combination the CPU kernels do
+// not run (never accepted and then wrong).
+Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel);
+
+}  // namespace freedml::dml

@@ -1,0 +1,60 @@
+// What every DirectML child object shares: a reference to its device, GetDevice, private data,
+// and a private identity check so that a pointer the application passes in (an IDMLOperator*, an
+// IDMLDispatchable*) can be proven to be one of ours before it is used.
+#pragma once
+
+#include "common/com_object.h"
+#include "dml/device.h"
+
+namespace freedml::dml {
+
+enum class ChildKind { Operator, CompiledOperator, OperatorInitializer, BindingTable, CommandRecorder };
+
+struct ChildIdentity {
+    ChildKind kind;
+    Device* device;
+    void* object;  // the Derived object
+};
+
+constexpr GUID kIidChildIdentity = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x10}};
+
+template <class Derived, ChildKind Kind, class Primary, class... Bases>
+class DeviceChild : public NamedComObject<Derived, Primary, Bases...> {
+public:
+    HRESULT STDMETHODCALLTYPE GetDevice(REFIID riid, void** object) override {
+        return device_->QueryInterface(riid, object);
+    }
+    void* QueryExtraInterface(REFIID riid) {
+        // Borrowed: no reference is taken (private interface).
+        return SameGuid(riid, kIidChildIdentity) ? &identity_ : nullptr;
+    }
+    Device& GetDmlDevice() const { return *device_; }
+    // "GEMM operator 'layer1'" style descriptions use the object's name when it has one.
+    std::string NameSuffix() const {
+        std::string name = this->Name();
+        return name.empty() ? std::string() : " '" + name + "'";
+    }
+
+protected:
+    explicit DeviceChild(Device& device) : device_(&device), identity_{Kind, &device, static_cast<Derived*>(this)} {
+        device_->AddRef();
+    }
+    ~DeviceChild() override { device_->Release(); }
+
+private:
+    Device* device_;
+    ChildIdentity identity_;
+};
+
+// The FreeDML object of kind `T::kKind` behind `object`, or nullptr when it is something else
+// (another kind, another implementation, null).
+template <class T>
+T* AsChild(IUnknown* object) {
+    if (!object) return nullptr;
+    void* identity = nullptr;
+    if (FAILED(object->QueryInterface(kIidChildIdentity, &identity)) || !identity) return nullptr;
+    auto* child = static_cast<ChildIdentity*>(identity);
+    return child->kind == T::kKind ? static_cast<T*>(child->object) : nullptr;
+}
+
+}  // namespace freedml::dml
