@@ -1,0 +1,19 @@
+// The CPU backend: the "FreeDML CPU" adapter. Every memory pool is ordinary host memory, so the
+// CPU can read any heap (the front end still refuses Map on DEFAULT heaps, as D3D12 does), and a
+// stream runs its work at once on the calling thread (the queue's worker).
+#pragma once
+
+#include <memory>
+
+#include "backend/backend.h"
+
+namespace freedml::backend::cpu {
+
+// Bytes of physical memory of this machine (what the CPU adapter reports as shared memory and
+// the bound above which an allocation is refused).
+uint64_t PhysicalMemoryBytes();
+
+// The CPU adapter, with the LUID the registry gives it.
+std::unique_ptr<Adapter> CreateCpuAdapter(const LUID& luid);
+
+}  // namespace freedml::backend::cpu

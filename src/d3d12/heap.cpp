@@ -1,0 +1,137 @@
+#include "d3d12/heap.h"
+
+#include <atomic>
+
+#include "d3d12/device.h"
+
+namespace freedml::d3d12 {
+
+namespace {
+std::atomic<uint64_t> gNextHeapId{1};
+constexpr UINT64 k64KiB = 64 * 1024;
+constexpr UINT64 k4MiB = 4 * 1024 * 1024;
+// Private to libd3d12: how the device finds its Heap behind an ID3D12Heap (borrowed pointer).
+constexpr GUID kIidHeapSelf = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x81}};
+}  // namespace
+
+Heap* Heap::FromPublic(ID3D12Heap* heap) {
+    void* self = nullptr;
+    if (!heap || FAILED(heap->QueryInterface(kIidHeapSelf, &self))) return nullptr;
+    return static_cast<Heap*>(self);
+}
+
+void* Heap::QueryExtraInterface(REFIID riid) { return SameGuid(riid, kIidHeapSelf) ? this : nullptr; }
+
+const char* HeapTypeName(D3D12_HEAP_TYPE type) {
+    switch (type) {
+        case D3D12_HEAP_TYPE_DEFAULT: return "D3D12_HEAP_TYPE_DEFAULT";
+        case D3D12_HEAP_TYPE_UPLOAD: return "D3D12_HEAP_TYPE_UPLOAD";
+        case D3D12_HEAP_TYPE_READBACK: return "D3D12_HEAP_TYPE_READBACK";
+        case D3D12_HEAP_TYPE_CUSTOM: return "D3D12_HEAP_TYPE_CUSTOM";
+        default: return "an unknown heap type";
+    }
+}
+
+Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS flags, const char* where,
+                              backend::MemoryPool* pool) {
+    INVALID_IF(!properties, "%s: the heap properties pointer is null.", where);
+    const D3D12_HEAP_PROPERTIES& p = *properties;
+    INVALID_IF(p.CreationNodeMask > 1 || p.VisibleNodeMask > 1,
+               "%s: D3D12_HEAP_PROPERTIES.CreationNodeMask (%u) and VisibleNodeMask (%u) must be 0 or 1: the "
+               "adapter has one node.",
+               where, p.CreationNodeMask, p.VisibleNodeMask);
+    switch (p.Type) {
+        case D3D12_HEAP_TYPE_DEFAULT:
+        case D3D12_HEAP_TYPE_UPLOAD:
+        case D3D12_HEAP_TYPE_READBACK:
+            INVALID_IF(p.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_UNKNOWN ||
+                           p.MemoryPoolPreference != D3D12_MEMORY_POOL_UNKNOWN,
+                       "%s: a heap of type %s must leave CPUPageProperty (%d) and MemoryPoolPreference (%d) UNKNOWN; "
+                       "only CUSTOM heaps set them.",
+                       where, HeapTypeName(p.Type), static_cast<int>(p.CPUPageProperty),
+                       static_cast<int>(p.MemoryPoolPreference));
+            *pool = p.Type == D3D12_HEAP_TYPE_DEFAULT  ? backend::MemoryPool::Device
+                    : p.Type == D3D12_HEAP_TYPE_UPLOAD ? backend::MemoryPool::Upload
+                                                       : backend::MemoryPool::Readback;
+            break;
+        case D3D12_HEAP_TYPE_CUSTOM:
+            INVALID_IF(p.CPUPageProperty < D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE ||
+                           p.CPUPageProperty > D3D12_CPU_PAGE_PROPERTY_WRITE_BACK,
+                       "%s: a CUSTOM heap needs CPUPageProperty NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK (got %d).",
+                       where, static_cast<int>(p.CPUPageProperty));
+            INVALID_IF(p.MemoryPoolPreference != D3D12_MEMORY_POOL_L0,
+                       "%s: a CUSTOM heap needs MemoryPoolPreference D3D12_MEMORY_POOL_L0 (got %d): the adapter is "
+                       "UMA and has no L1 pool.",
+                       where, static_cast<int>(p.MemoryPoolPreference));
+            *pool = p.CPUPageProperty == D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE   ? backend::MemoryPool::Device
+                    : p.CPUPageProperty == D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE ? backend::MemoryPool::Upload
+                                                                                 : backend::MemoryPool::Readback;
+            break;
+        default:
+            return Error(E_INVALIDARG, "%s: D3D12_HEAP_PROPERTIES.Type (%d) is not a heap type.", where,
+                         static_cast<int>(p.Type));
+    }
+    constexpr int kUnsupportedFlags = D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_ALLOW_DISPLAY |
+                                      D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER | D3D12_HEAP_FLAG_HARDWARE_PROTECTED |
+                                      D3D12_HEAP_FLAG_ALLOW_WRITE_WATCH;
+    constexpr int kKnownFlags = 0x1fff;
+    INVALID_IF((flags & ~kKnownFlags) != 0, "%s: D3D12_HEAP_FLAGS (0x%x) has unknown bits.", where,
+               static_cast<unsigned>(flags));
+    if (flags & kUnsupportedFlags) {
+        return Error(E_INVALIDARG,
+                     "%s: D3D12_HEAP_FLAGS (0x%x) asks for sharing, display, protection or write watch (0x%x), which "
+                     "FreeDML does not support.",
+                     where, static_cast<unsigned>(flags), static_cast<unsigned>(flags & kUnsupportedFlags));
+    }
+    return {};
+}
+
+Status ValidateHeapDesc(const D3D12_HEAP_DESC* desc, backend::MemoryPool* pool) {
+    INVALID_IF(!desc, "CreateHeap: the D3D12_HEAP_DESC pointer is null.");
+    FREEDML_TRY(ValidateHeapProperties(&desc->Properties, desc->Flags, "CreateHeap", pool));
+    INVALID_IF(desc->SizeInBytes == 0, "CreateHeap: D3D12_HEAP_DESC.SizeInBytes is 0.");
+    INVALID_IF(desc->Alignment != 0 && desc->Alignment != k64KiB && desc->Alignment != k4MiB,
+               "CreateHeap: D3D12_HEAP_DESC.Alignment (%llu) must be 0, 65536 or 4194304.",
+               static_cast<unsigned long long>(desc->Alignment));
+    return {};
+}
+
+bool HeapIsMappable(const D3D12_HEAP_PROPERTIES& properties) {
+    if (properties.Type == D3D12_HEAP_TYPE_UPLOAD || properties.Type == D3D12_HEAP_TYPE_READBACK) return true;
+    return properties.Type == D3D12_HEAP_TYPE_CUSTOM &&
+           properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE;
+}
+
+Status Heap::Create(Device* device, const D3D12_HEAP_DESC& desc, backend::MemoryPool pool, bool implicit,
+                    Heap** heap) {
+    *heap = nullptr;
+    std::unique_ptr<backend::Memory> memory;
+    FREEDML_TRY(device->Backend().Allocate(desc.SizeInBytes, pool, &memory));
+    D3D12_HEAP_DESC stored = desc;
+    if (stored.Alignment == 0) stored.Alignment = k64KiB;
+    // D3D12 reports node masks of 1 on a single-node adapter.
+    if (stored.Properties.CreationNodeMask == 0) stored.Properties.CreationNodeMask = 1;
+    if (stored.Properties.VisibleNodeMask == 0) stored.Properties.VisibleNodeMask = 1;
+    *heap = new (std::nothrow) Heap(device, stored, std::move(memory), implicit);
+    if (!*heap) return Error(E_OUTOFMEMORY, "Out of host memory while creating a heap.");
+    return {};
+}
+
+Heap::Heap(Device* device, const D3D12_HEAP_DESC& desc, std::unique_ptr<backend::Memory> memory, bool implicit)
+    : device_(device), desc_(desc), memory_(std::move(memory)), id_(gNextHeapId++), implicit_(implicit) {
+    device_->AddRef();
+}
+
+Heap::~Heap() {
+    memory_.reset();  // before the device (and its backend) may go
+    device_->Release();
+}
+
+HRESULT Heap::GetDevice(REFIID riid, void** device) { return device_->QueryInterface(riid, device); }
+
+HRESULT Heap::GetProtectedResourceSession(REFIID riid, void** session) {
+    if (session) *session = nullptr;
+    return DXGI_ERROR_NOT_FOUND;  // FreeDML heaps never have a protected session
+}
+
+}  // namespace freedml::d3d12

@@ -1,0 +1,1 @@
+// libdxcore: DXCoreCreateAdapterFactory (the factory, adapter list and adapter are being added).
