@@ -1,1 +1,14 @@
-// libdxcore: DXCoreCreateAdapterFactory (the factory, adapter list and adapter are being added).
+// The exported entry point of libdxcore.so.
+#include <new>
+
+#include "dxcore/factory.h"
+
+extern "C" FREEDML_EXPORT HRESULT STDMETHODCALLTYPE DXCoreCreateAdapterFactory(REFIID riid, void** factory) {
+    if (!factory) return E_POINTER;
+    *factory = nullptr;
+    auto* created = new (std::nothrow) freedml::dxcore::Factory();
+    if (!created) return E_OUTOFMEMORY;
+    HRESULT hr = created->QueryInterface(riid, factory);
+    created->Release();
+    return hr;
+}

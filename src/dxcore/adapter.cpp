@@ -1,0 +1,82 @@
+#include "dxcore/adapter.h"
+
+#include <cstring>
+#include <string>
+
+namespace freedml::dxcore {
+
+namespace {
+
+// FreeDML's version as a driver version: 16 bits each of major, minor, patch, build.
+constexpr uint64_t kDriverVersion = (uint64_t{0} << 48) | (uint64_t{1} << 32);
+
+// The bytes of one property, or false when the adapter has no such property.
+bool PropertyBytes(const backend::AdapterInfo& info, DXCoreAdapterProperty property, std::string* bytes) {
+    auto put = [bytes](const auto& value) { bytes->assign(reinterpret_cast<const char*>(&value), sizeof(value)); };
+    switch (property) {
+        case DXCoreAdapterProperty::InstanceLuid: put(info.luid); return true;
+        case DXCoreAdapterProperty::DriverVersion: put(kDriverVersion); return true;
+        case DXCoreAdapterProperty::DriverDescription:
+            bytes->assign(info.description.c_str(), info.description.size() + 1);  // with its terminating zero
+            return true;
+        case DXCoreAdapterProperty::HardwareID: {
+            DXCoreHardwareID id{info.vendorId, info.deviceId, 0, 0};
+            put(id);
+            return true;
+        }
+        case DXCoreAdapterProperty::HardwareIDParts: {
+            DXCoreHardwareIDParts parts{info.vendorId, info.deviceId, 0, 0, 0};
+            put(parts);
+            return true;
+        }
+        case DXCoreAdapterProperty::DedicatedAdapterMemory: put(info.dedicatedMemoryBytes); return true;
+        case DXCoreAdapterProperty::DedicatedSystemMemory: put(uint64_t{0}); return true;
+        case DXCoreAdapterProperty::SharedSystemMemory: put(info.sharedMemoryBytes); return true;
+        case DXCoreAdapterProperty::IsHardware: put(info.isHardware); return true;
+        // Integrated: shares the host's memory (the CPU adapter, UMA), rather than a discrete card.
+        case DXCoreAdapterProperty::IsIntegrated: put(info.unifiedMemory); return true;
+        case DXCoreAdapterProperty::IsDetachable: put(false); return true;
+        default: return false;  // kernel-mode driver details that FreeDML does not have
+    }
+}
+
+}  // namespace
+
+bool AdapterHasAttribute(const backend::AdapterInfo& info, REFGUID attribute) {
+    // Every FreeDML adapter runs D3D12 compute and DirectML; none does graphics.
+    return SameGuid(attribute, kAttributeCoreCompute) || SameGuid(attribute, kAttributeGenericMl);
+}
+
+Adapter::Adapter(IDXCoreAdapterFactory* factory, backend::Adapter* adapter) : factory_(factory), adapter_(adapter) {
+    factory_->AddRef();
+}
+
+Adapter::~Adapter() { factory_->Release(); }
+
+bool Adapter::IsAttributeSupported(REFGUID attribute) { return AdapterHasAttribute(adapter_->Info(), attribute); }
+
+bool Adapter::IsPropertySupported(DXCoreAdapterProperty property) {
+    std::string bytes;
+    return PropertyBytes(adapter_->Info(), property, &bytes);
+}
+
+HRESULT Adapter::GetProperty(DXCoreAdapterProperty property, size_t bufferSize, void* data) {
+    if (!data) return E_POINTER;
+    std::string bytes;
+    if (!PropertyBytes(adapter_->Info(), property, &bytes)) return DXGI_ERROR_UNSUPPORTED;
+    if (bufferSize < bytes.size()) return E_INVALIDARG;
+    std::memcpy(data, bytes.data(), bytes.size());
+    return S_OK;
+}
+
+HRESULT Adapter::GetPropertySize(DXCoreAdapterProperty property, size_t* bufferSize) {
+    if (!bufferSize) return E_POINTER;
+    std::string bytes;
+    if (!PropertyBytes(adapter_->Info(), property, &bytes)) return DXGI_ERROR_UNSUPPORTED;
+    *bufferSize = bytes.size();
+    return S_OK;
+}
+
+HRESULT Adapter::GetFactory(REFIID riid, void** factory) { return factory_->QueryInterface(riid, factory); }
+
+}  // namespace freedml::dxcore
