@@ -1,0 +1,204 @@
+// IDMLDevice: creation, feature support, operator creation and its validation messages, child
+// objects, private data, residency, removal.
+#include "dml_fixture.h"
+
+namespace freedml_test {
+namespace {
+
+TEST_F(DmlTest, CreateDeviceRefusesNullAndForeignDevices) {
+    ComPtr<IDMLDevice> device;
+    EXPECT_EQ(DMLCreateDevice(nullptr, DML_CREATE_DEVICE_FLAG_NONE, IID_PPV_ARGS(&device)), E_INVALIDARG);
+    EXPECT_EQ(device, nullptr);
+    // Something that answers QueryInterface but is not a FreeDML D3D12 device: a fence.
+    EXPECT_EQ(DMLCreateDevice(reinterpret_cast<ID3D12Device*>(fence.Get()), DML_CREATE_DEVICE_FLAG_NONE,
+                              IID_PPV_ARGS(&device)),
+              E_INVALIDARG);
+    EXPECT_NE(Messages().find("not a FreeDML D3D12 device"), std::string::npos) << Messages();
+}
+
+TEST_F(DmlTest, CreateDeviceChecksFlagsAndFeatureLevels) {
+    ComPtr<IDMLDevice> device;
+    EXPECT_EQ(DMLCreateDevice(d3d.Get(), static_cast<DML_CREATE_DEVICE_FLAGS>(0x80), IID_PPV_ARGS(&device)),
+              E_INVALIDARG);
+    EXPECT_EQ(DMLCreateDevice1(d3d.Get(), DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_6_4, IID_PPV_ARGS(&device)),
+              S_OK);
+    device.Reset();
+    EXPECT_EQ(DMLCreateDevice1(d3d.Get(), DML_CREATE_DEVICE_FLAG_NONE, static_cast<DML_FEATURE_LEVEL>(0x7000),
+                               IID_PPV_ARGS(&device)),
+              DXGI_ERROR_UNSUPPORTED);
+    EXPECT_NE(Messages().find("0x7000"), std::string::npos) << Messages();
+    // A null output pointer asks whether the device could be created.
+    EXPECT_EQ(DMLCreateDevice1(d3d.Get(), DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_1_0, __uuidof(IDMLDevice),
+                               nullptr),
+              S_FALSE);
+}
+
+TEST_F(DmlTest, QueryInterfaceAndParentDevice) {
+    ComPtr<IDMLDevice1> device1;
+    EXPECT_EQ(dml.As(&device1), S_OK);
+    ComPtr<IDMLObject> object;
+    EXPECT_EQ(dml.As(&object), S_OK);
+    ComPtr<ID3D12Device> parent;
+    EXPECT_EQ(dml->GetParentDevice(IID_PPV_ARGS(&parent)), S_OK);
+    EXPECT_EQ(parent.Get(), d3d.Get());
+    ComPtr<IDMLDebugDevice> debug;
+    EXPECT_EQ(dml.As(&debug), E_NOINTERFACE);  // only with DML_CREATE_DEVICE_FLAG_DEBUG
+    ComPtr<ID3D12Resource> notAnInterface;
+    EXPECT_EQ(dml.As(&notAnInterface), E_NOINTERFACE);
+}
+
+TEST_F(DmlTest, DebugDeviceMutesMessagesButStillRemoves) {
+    ComPtr<IDMLDevice> device;
+    ASSERT_EQ(DMLCreateDevice(d3d.Get(), DML_CREATE_DEVICE_FLAG_DEBUG, IID_PPV_ARGS(&device)), S_OK);
+    ComPtr<IDMLDebugDevice> debug;
+    ASSERT_EQ(device.As(&debug), S_OK);
+    debug->SetMuteDebugOutput(TRUE);
+    ClearMessages();
+    ComPtr<IDMLOperator> op;
+    DML_OPERATOR_DESC desc{DML_OPERATOR_ELEMENT_WISE_IDENTITY, nullptr};
+    EXPECT_EQ(device->CreateOperator(&desc, IID_PPV_ARGS(&op)), E_INVALIDARG);
+    EXPECT_EQ(Messages(), "");
+    debug->SetMuteDebugOutput(FALSE);
+    EXPECT_EQ(device->CreateOperator(&desc, IID_PPV_ARGS(&op)), E_INVALIDARG);
+    EXPECT_NE(Messages().find("Desc is null"), std::string::npos) << Messages();
+}
+
+TEST_F(DmlTest, ChildrenKeepTheDeviceAlive) {
+    ComPtr<IDMLCommandRecorder> child;
+    ASSERT_EQ(dml->CreateCommandRecorder(IID_PPV_ARGS(&child)), S_OK);
+    ComPtr<IDMLDevice> fromChild;
+    ASSERT_EQ(child->GetDevice(IID_PPV_ARGS(&fromChild)), S_OK);
+    EXPECT_EQ(fromChild.Get(), dml.Get());
+    fromChild.Reset();
+    recorder.Reset();
+    IDMLDevice* raw = dml.Detach();
+    // The device has one reference of ours and one of the child; releasing ours leaves 1.
+    EXPECT_EQ(raw->Release(), 1u);
+    EXPECT_EQ(child.Reset(), 0u);  // the last child goes, and the device with it
+}
+
+TEST_F(DmlTest, CheckFeatureSupportTensorDataTypes) {
+    for (auto type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT8,
+                      DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_FLOAT64}) {
+        DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{type};
+        DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT data{};
+        ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, sizeof(data),
+                                           &data),
+                  S_OK);
+        EXPECT_TRUE(data.IsSupported) << type;
+    }
+    DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{DML_TENSOR_DATA_TYPE_UINT4};
+    DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT data{TRUE};
+    ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, sizeof(data), &data),
+              S_OK);
+    EXPECT_FALSE(data.IsSupported);
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, 1, &data),
+              E_INVALIDARG);
+    EXPECT_EQ(dml->CheckFeatureSupport(static_cast<DML_FEATURE>(42), 0, nullptr, 0, nullptr), E_INVALIDARG);
+}
+
+TEST_F(DmlTest, CheckFeatureSupportFeatureLevels) {
+    DML_FEATURE_LEVEL levels[] = {DML_FEATURE_LEVEL_1_0, DML_FEATURE_LEVEL_5_0, DML_FEATURE_LEVEL_6_4,
+                                  static_cast<DML_FEATURE_LEVEL>(0x7000)};
+    DML_FEATURE_QUERY_FEATURE_LEVELS query{4, levels};
+    DML_FEATURE_DATA_FEATURE_LEVELS data{};
+    ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_FEATURE_LEVELS, sizeof(query), &query, sizeof(data), &data), S_OK);
+    EXPECT_EQ(data.MaxSupportedFeatureLevel, DML_FEATURE_LEVEL_6_4);
+    query.RequestedFeatureLevelCount = 2;
+    ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_FEATURE_LEVELS, sizeof(query), &query, sizeof(data), &data), S_OK);
+    EXPECT_EQ(data.MaxSupportedFeatureLevel, DML_FEATURE_LEVEL_5_0);
+}
+
+TEST_F(DmlTest, CreateOperatorNamesTheFieldAndRule) {
+    Tensor a(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 3});
+    Tensor bad(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 3});
+    bad.buffer.TotalTensorSizeInBytes = 20;  // 24 needed
+    DML_ELEMENT_WISE_ADD_OPERATOR_DESC desc{&a.desc, &bad.desc, &a.desc};
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ELEMENT_WISE_ADD, &desc};
+    ComPtr<IDMLOperator> op;
+    EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
+    EXPECT_EQ(op, nullptr);
+    std::string messages = Messages();
+    EXPECT_NE(messages.find("IDMLDevice::CreateOperator"), std::string::npos) << messages;
+    EXPECT_NE(messages.find("ELEMENT_WISE_ADD"), std::string::npos) << messages;
+    EXPECT_NE(messages.find("BTensor"), std::string::npos) << messages;
+    EXPECT_NE(messages.find("T2"), std::string::npos) << messages;
+}
+
+TEST_F(DmlTest, CreateOperatorRefusesOperatorsFreeDMLCannotRunYet) {
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 3});
+    DML_ELEMENT_WISE_EXP_OPERATOR_DESC desc{&t.desc, &t.desc, nullptr};
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ELEMENT_WISE_EXP, &desc};
+    ComPtr<IDMLOperator> op;
+    EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
+    EXPECT_NE(Messages().find("not"), std::string::npos) << Messages();
+    DML_OPERATOR_DESC unknown{static_cast<DML_OPERATOR_TYPE>(100000), &desc};
+    EXPECT_EQ(dml->CreateOperator(&unknown, IID_PPV_ARGS(&op)), E_INVALIDARG);
+    EXPECT_EQ(dml->CreateOperator(nullptr, IID_PPV_ARGS(&op)), E_INVALIDARG);
+}
+
+TEST_F(DmlTest, OperatorCopiesItsDesc) {
+    // The application's desc may be freed right after CreateOperator.
+    ComPtr<IDMLOperator> op;
+    {
+        auto tensor = std::make_unique<Tensor>(DML_TENSOR_DATA_TYPE_FLOAT32, std::vector<UINT>{4});
+        auto desc = std::make_unique<DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC>(
+            DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC{&tensor->desc, &tensor->desc, nullptr});
+        DML_OPERATOR_DESC opDesc{DML_OPERATOR_ELEMENT_WISE_IDENTITY, desc.get()};
+        ASSERT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK);
+        std::memset(tensor->sizes.data(), 0xff, sizeof(UINT));
+    }
+    ComPtr<IDMLCompiledOperator> compiled;
+    ASSERT_EQ(dml->CompileOperator(op.Get(), DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), S_OK);
+    EXPECT_EQ(compiled->GetBindingProperties().PersistentResourceSize, 0u);
+}
+
+TEST_F(DmlTest, CompileOperatorChecksItsArguments) {
+    ComPtr<IDMLCompiledOperator> compiled;
+    EXPECT_EQ(dml->CompileOperator(nullptr, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), E_INVALIDARG);
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {4});
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC desc{&t.desc, &t.desc, nullptr};
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ELEMENT_WISE_IDENTITY, &desc};
+    ComPtr<IDMLOperator> op;
+    ASSERT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK);
+    EXPECT_EQ(dml->CompileOperator(op.Get(), static_cast<DML_EXECUTION_FLAGS>(0x100), IID_PPV_ARGS(&compiled)),
+              E_INVALIDARG);
+    EXPECT_NE(Messages().find("DML_EXECUTION_FLAGS"), std::string::npos) << Messages();
+    // An operator of another DirectML device.
+    ComPtr<IDMLDevice> other;
+    ASSERT_EQ(DMLCreateDevice(d3d.Get(), DML_CREATE_DEVICE_FLAG_NONE, IID_PPV_ARGS(&other)), S_OK);
+    EXPECT_EQ(other->CompileOperator(op.Get(), DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), E_INVALIDARG);
+}
+
+TEST_F(DmlTest, PrivateDataAndNames) {
+    const GUID key = {0x1234, 0x5678, 0x9abc, {1, 2, 3, 4, 5, 6, 7, 8}};
+    int value = 42, read = 0;
+    UINT size = sizeof(read);
+    EXPECT_EQ(dml->SetPrivateData(key, sizeof(value), &value), S_OK);
+    EXPECT_EQ(dml->GetPrivateData(key, &size, &read), S_OK);
+    EXPECT_EQ(read, 42);
+    EXPECT_EQ(recorder->SetName(L"recorder"), S_OK);
+}
+
+TEST_F(DmlTest, ResidencyAcceptsOwnObjectsOnly) {
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {4});
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC desc{&t.desc, &t.desc, nullptr};
+    auto compiled = Compile(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &desc);
+    ComPtr<IDMLPageable> pageable;
+    ASSERT_EQ(compiled.As(&pageable), S_OK);
+    IDMLPageable* objects[] = {pageable.Get()};
+    EXPECT_EQ(dml->Evict(1, objects), S_OK);
+    EXPECT_EQ(dml->MakeResident(1, objects), S_OK);
+    EXPECT_EQ(dml->MakeResident(1, nullptr), E_INVALIDARG);
+}
+
+TEST_F(DmlTest, GraphApiIsRefusedWithAMessage) {
+    ComPtr<IDMLDevice1> device1;
+    ASSERT_EQ(dml.As(&device1), S_OK);
+    ComPtr<IDMLCompiledOperator> compiled;
+    EXPECT_EQ(device1->CompileGraph(nullptr, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), E_NOTIMPL);
+    EXPECT_NE(Messages().find("graph"), std::string::npos) << Messages();
+}
+
+}  // namespace
+}  // namespace freedml_test
