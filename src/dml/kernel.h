@@ -36,6 +36,17 @@ public:
     virtual void Execute(const KernelBindings& bindings) = 0;
 };
 
+// The operator families that plan their own CPU kernels (one file each in kernels/cpu/): each
+// returns false when `args` is not one of its operators, else sets `status` (and `kernel`).
+using CpuKernelFactory = bool (*)(const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
+                                  std::unique_ptr<Kernel>* kernel, Status* status);
+bool CreateUnaryCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
+                          Status* status);
+bool CreateBinaryCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
+                           Status* status);
+bool CreateActivationCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
+                               Status* status);
+
 // Plans `args` for the CPU backend. Fails with a message for a combination the CPU kernels do
 // not run (never accepted and then wrong).
 Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel);

@@ -14,6 +14,10 @@ std::span<const OperatorSchema* const> ElementWiseSchemas();
 std::span<const OperatorSchema* const> MatrixSchemas();
 std::span<const OperatorSchema* const> ConvolutionSchemas();
 std::span<const OperatorSchema* const> DataMovementSchemas();
+// Unary math element-wise operators, CAST and the FILL_VALUE operators.
+std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
+// Binary arithmetic, comparison, logical, bitwise and quantization element-wise operators.
+std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
 #define DML_FIELD(Desc, member, fieldKind, ...) \

@@ -170,8 +170,13 @@ Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std:
         case DML_OPERATOR_JOIN:
             return CreateJoin(args, kernel);
         default:
-            return Error(E_INVALIDARG, "FreeDML has no CPU kernel for DML_OPERATOR_%s yet.", args.schema.name);
+            break;
     }
+    for (CpuKernelFactory factory : {CreateUnaryCpuKernel, CreateBinaryCpuKernel, CreateActivationCpuKernel}) {
+        Status status;
+        if (factory(args, flags, kernel, &status)) return status;
+    }
+    return Error(E_INVALIDARG, "FreeDML has no CPU kernel for DML_OPERATOR_%s yet.", args.schema.name);
 }
 
 }  // namespace freedml::dml

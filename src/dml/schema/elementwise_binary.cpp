@@ -1,0 +1,8 @@
+// Schemas of the binary element-wise family (filled in as the family's operators are implemented).
+#include "dml/schema/families.h"
+
+namespace freedml::dml {
+
+std::span<const OperatorSchema* const> ElementWiseBinarySchemas() { return {}; }
+
+}  // namespace freedml::dml
