@@ -42,8 +42,6 @@ void BM_ValidateJoinBindings(benchmark::State& state) {
     input.strides[0] = 1;
     input.totalTensorSizeInBytes = kTensorBytes;
     TensorDesc output = input;
-    output.sizes[0] = static_cast<uint32_t>(n * kTensorBytes / 4);
-    output.totalTensorSizeInBytes = n * kTensorBytes;
 
     DispatchableBindingInfo info;
     info.description = "compiled JOIN operator";
@@ -57,8 +55,8 @@ void BM_ValidateJoinBindings(benchmark::State& state) {
         buffers[i] = {resolver.pointer(), (n - 1 - i) * kTensorBytes, kTensorBytes};
         descs[i] = {DML_BINDING_TYPE_BUFFER, &buffers[i]};
     }
-    // The output follows the inputs: [n * 256, ...) is past the resource, so it gets its own
-    // resource-sized region computed by hand (binding it is not what is measured).
+    // The output's region as BindOutputs would give it, right after the inputs: binding the one
+    // output is not what is measured, the hazard search over all N + 1 regions is.
     BoundRegion outputRegion;
     outputRegion.role = BindingRole::Output;
     outputRegion.resourceId = 1;

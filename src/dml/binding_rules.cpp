@@ -740,7 +740,7 @@ Status CheckHazards(const std::vector<BoundRegion>& regions, bool forInitializer
 Status ValidateBindingsComplete(const DispatchableBindingInfo& info, const BindingState& state, const char* method) {
     auto why = [](bool called, const char* bindMethod) {
         return called ? Format("the last %s left it unbound", bindMethod)
-                      : Format("%s has not been called since the binding table was created or reset", bindMethod);
+                      : Format("no %s since the binding table was created or reset has bound it", bindMethod);
     };
     const char* tail = "every required binding is in place when the dispatch is recorded, or, with "
                        "DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE, when it executes (D2).";

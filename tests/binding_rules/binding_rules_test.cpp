@@ -138,8 +138,12 @@ protected:
     Status BindOutputs(std::vector<DML_BINDING_DESC> descs) {
         return ValidateOutputBindings(info, static_cast<UINT>(descs.size()), descs.data(), resolver, &outputRegions);
     }
+    // A, B, no C: every input as it should be.
+    std::vector<DML_BINDING_DESC> GoodInputs() {
+        return {bind.Buffer(activations, 0, 4096), bind.Buffer(weights, 0, 4096), Bindings::None()};
+    }
     Status BindGood() {
-        FREEDML_TRY(BindInputs({bind.Buffer(activations, 0, 4096), bind.Buffer(weights, 0, 4096), Bindings::None()}));
+        FREEDML_TRY(BindInputs(GoodInputs()));
         return BindOutputs({bind.Buffer(outputs, 0, 4096), Bindings::None()});
     }
     std::vector<BoundRegion> All() const {
@@ -232,7 +236,7 @@ TEST_F(CompiledOperator, I1_TooFewOrTooManyIsError) {
 }
 
 TEST_F(CompiledOperator, I2_AbsentOptionalTakesNone) {
-    EXPECT_TRUE(Passes(BindInputs({bind.Buffer(activations, 0, 4096), bind.Buffer(weights, 0, 4096), Bindings::None()})));
+    EXPECT_TRUE(Passes(BindInputs(GoodInputs())));
     // A DML_BUFFER_BINDING with a null Buffer is "nothing bound" as well.
     EXPECT_TRUE(Passes(BindInputs({bind.Buffer(activations, 0, 4096), bind.Buffer(weights, 0, 4096),
                                    bind.Buffer(nullptr, 0, 0)})));
@@ -249,7 +253,8 @@ TEST_F(CompiledOperator, I3_BufferBindingForBufferTensor) {
 }
 
 TEST_F(CompiledOperator, I3_WrongBindingTypeIsError) {
-    EXPECT_TRUE(Fails(BindInputs({bind.Buffer(activations, 0, 4096), bind.Array({{weights, 0, 4096}}), Bindings::None()}),
+    EXPECT_TRUE(Fails(BindInputs({bind.Buffer(activations, 0, 4096), bind.Array({{weights, 0, 4096}}),
+                                  Bindings::None()}),
                       {"I3", "inputs[1] (BTensor)", "DML_BINDING_TYPE_BUFFER_ARRAY"}));
     EXPECT_TRUE(Fails(BindInputs({{DML_BINDING_TYPE_BUFFER, nullptr}, bind.Buffer(weights, 0, 4096), Bindings::None()}),
                       {"I3", "inputs[0] (ATensor)", "null Desc"}));
@@ -268,7 +273,7 @@ TEST_F(CompiledOperator, I4_OwnedTensorIsNoneAtExecution) {
 
 TEST_F(CompiledOperator, I4_OwnedTensorBoundAtExecutionIsError) {
     b.flags = DML_TENSOR_FLAG_OWNED_BY_DML;
-    EXPECT_TRUE(Fails(BindInputs({bind.Buffer(activations, 0, 4096), bind.Buffer(weights, 0, 4096), Bindings::None()}),
+    EXPECT_TRUE(Fails(BindInputs(GoodInputs()),
                       {"I4", "inputs[1] (BTensor)", "OWNED_BY_DML"}));
 }
 
@@ -370,7 +375,8 @@ TEST_F(Initializer, N3_OwnedEntriesBoundOthersEmpty) {
 }
 
 TEST_F(Initializer, N3_OwnedEntryEmptyIsError) {
-    EXPECT_TRUE(Fails(BindInputs({bind.Array({{nullptr, 0, 0}, {weights, 0, 4096}, {nullptr, 0, 0}}), Bindings::None()}),
+    EXPECT_TRUE(Fails(BindInputs({bind.Array({{nullptr, 0, 0}, {weights, 0, 4096}, {nullptr, 0, 0}}),
+                                  Bindings::None()}),
                       {"N3", "inputs[0][2] (BiasTensor of compiled CONVOLUTION operator 'conv1')", "null"}));
 }
 
@@ -468,20 +474,24 @@ TEST_F(CompiledOperator, V1_NotABufferOrNotAResourceIsError) {
 }
 
 TEST_F(CompiledOperator, V2_SizeAtLeastTotalTensorSize) {
-    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 0, 8192), bind.Buffer(weights, 0, 4096), Bindings::None()})));
+    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 0, 8192), bind.Buffer(weights, 0, 4096),
+                                   Bindings::None()})));
     // The region is the tensor's bytes, not the larger binding.
     EXPECT_EQ(inputRegions[0].size, 4096u);
 }
 
 TEST_F(CompiledOperator, V2_SizeBelowTotalTensorSizeIsError) {
     EXPECT_TRUE(Fails(BindOutputs({bind.Buffer(outputs, 0, 4092), Bindings::None()}),
-                      {"V2", "BindOutputs", "outputs[0] (OutputTensor)", "4092 bytes", "TotalTensorSizeInBytes (4096)"}));
+                      {"V2", "BindOutputs", "outputs[0] (OutputTensor)", "4092 bytes",
+                       "TotalTensorSizeInBytes (4096)"}));
 }
 
 TEST_F(CompiledOperator, V3_OffsetAligned) {
-    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 16, 4096), bind.Buffer(weights, 48, 4096), Bindings::None()})));
+    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 16, 4096), bind.Buffer(weights, 48, 4096),
+                                   Bindings::None()})));
     b.guaranteedBaseOffsetAlignment = 256;
-    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 16, 4096), bind.Buffer(weights, 512, 4096), Bindings::None()})));
+    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 16, 4096), bind.Buffer(weights, 512, 4096),
+                                   Bindings::None()})));
 }
 
 TEST_F(CompiledOperator, V3_OffsetMisalignedIsError) {
@@ -502,7 +512,8 @@ TEST_F(CompiledOperator, O1_CountAndAbsentOptionalOutputs) {
 }
 
 TEST_F(CompiledOperator, O1_WrongOutputBindingsIsError) {
-    EXPECT_TRUE(Fails(BindOutputs({bind.Buffer(outputs, 0, 4096)}), {"O1", "BindOutputs", "bindingCount is 1", "2 outputs"}));
+    EXPECT_TRUE(Fails(BindOutputs({bind.Buffer(outputs, 0, 4096)}),
+                      {"O1", "BindOutputs", "bindingCount is 1", "2 outputs"}));
     EXPECT_TRUE(Fails(BindOutputs({bind.Buffer(outputs, 0, 4096), bind.Buffer(outputs, 4096, 4096)}),
                       {"O1", "outputs[1] (ExtraTensor)", "absent"}));
     EXPECT_TRUE(Fails(BindOutputs({Bindings::None(), Bindings::None()}), {"O1", "outputs[0] (OutputTensor)"}));
@@ -593,13 +604,14 @@ TEST_F(Initializer, H1_InputSharingResourceWithOutputIsError) {
     ASSERT_TRUE(Passes(BindInputs({ConvInputs(weights), Bindings::None()})));
     ASSERT_TRUE(Passes(BindOutputs({bind.Buffer(weights, 16384, 1024), Bindings::None()})));
     EXPECT_TRUE(Fails(CheckHazards(All(), true, false, resolver, "BindOutputs", &info),
-                      {"H1", "BindOutputs", "inputs[0][1] (FilterTensor of compiled CONVOLUTION operator 'conv1') [0, 4096)",
+                      {"H1", "BindOutputs",
+                       "inputs[0][1] (FilterTensor of compiled CONVOLUTION operator 'conv1') [0, 4096)",
                        "outputs[0] (compiled CONVOLUTION operator 'conv1') [16384, 17408)", "resource 'weights'"}));
 }
 
 TEST_F(CompiledOperator, H2_InPlaceIdenticalRegionsAllowed) {
     info.supportsInPlaceExecution = true;
-    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 0, 4096), bind.Buffer(weights, 0, 4096), Bindings::None()})));
+    ASSERT_TRUE(Passes(BindInputs(GoodInputs())));
     ASSERT_TRUE(Passes(BindOutputs({bind.Buffer(activations, 0, 4096), Bindings::None()})));
     EXPECT_TRUE(Passes(Hazards()));
 }
@@ -617,7 +629,7 @@ TEST_F(CompiledOperator, H2_PartialOverlapIsError) {
 }
 
 TEST_F(CompiledOperator, H2_IdenticalWithoutInPlaceSupportIsError) {
-    ASSERT_TRUE(Passes(BindInputs({bind.Buffer(activations, 0, 4096), bind.Buffer(weights, 0, 4096), Bindings::None()})));
+    ASSERT_TRUE(Passes(BindInputs(GoodInputs())));
     ASSERT_TRUE(Passes(BindOutputs({bind.Buffer(activations, 0, 4096), Bindings::None()})));
     EXPECT_TRUE(Fails(Hazards(), {"H2", "inputs[0] (ATensor) [0, 4096)", "outputs[0] (OutputTensor) [0, 4096)",
                                   "are identical", "in-place"}));
@@ -637,7 +649,8 @@ TEST_F(CompiledOperator, H3_PersistentIntersectingOutputIsError) {
     ASSERT_TRUE(Passes(BindGood()));
     DML_BINDING_DESC desc = bind.Buffer(outputs, 3840, 1024);
     ASSERT_TRUE(Passes(ValidatePersistentBinding(info, &desc, resolver, &persistentRegions)));
-    EXPECT_TRUE(Fails(Hazards(), {"H3", "the persistent resource [3840, 4864)", "outputs[0] (OutputTensor) [0, 4096)"}));
+    EXPECT_TRUE(Fails(Hazards(),
+                      {"H3", "the persistent resource [3840, 4864)", "outputs[0] (OutputTensor) [0, 4096)"}));
 }
 
 TEST_F(CompiledOperator, H4_TemporaryApartFromEverything) {
@@ -820,7 +833,7 @@ TEST_F(CompiledOperator, D2_MissingBindingIsError) {
     BindingState state;
     EXPECT_TRUE(Fails(ValidateBindingsComplete(info, state),
                       {"D2", "RecordDispatch", "inputs[0] (ATensor) is not bound",
-                       "BindInputs has not been called", "compiled GEMM operator 'layer1'"}));
+                       "no BindInputs since the binding table was created or reset has bound it", "compiled GEMM operator 'layer1'"}));
     ASSERT_TRUE(Passes(BindGood()));
     state.inputsBound = state.outputsBound = true;
     state.regions = All();
@@ -914,7 +927,8 @@ TEST(BindingRules, HazardSearchMatchesPairwiseCheck) {
         for (size_t i = 0; i < regions.size() && !expected; ++i) {
             for (size_t j = i + 1; j < regions.size() && !expected; ++j) {
                 expected = PairConflicts(regions[i], regions[j], forInitializer, inPlace);
-                if (!expected && inPlace && !forInitializer && regions[i].size && regions[i].heapId == regions[j].heapId &&
+                if (!expected && inPlace && !forInitializer && regions[i].size &&
+                    regions[i].heapId == regions[j].heapId &&
                     regions[i].offsetInHeap + regions[i].offset == regions[j].offsetInHeap + regions[j].offset &&
                     regions[i].size == regions[j].size && (IsWrite(regions[i].role) || IsWrite(regions[j].role))) {
                     ++exemptions;
