@@ -1,0 +1,86 @@
+// CPU kernel of CONVOLUTION: 1-, 2- and 3-D (tensors of rank DimensionCount + 2: NCW, NCHW,
+// NCDHW), FORWARD and BACKWARD (transposed, with OutputPadding), CONVOLUTION (flipped filter) and
+// CROSS_CORRELATION, strides, dilations, asymmetric padding, groups, optional bias {1, C, 1...},
+// fused activation; FLOAT32 and FLOAT16 (FLOAT16 computes in float).
+//
+// Filter layouts, as DirectML and ONNX give them: FORWARD {OutputChannels, InputChannels / Groups,
+// spatial...}; BACKWARD {InputChannels, OutputChannels / Groups, spatial...}.
+//
+// Create chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in, the
+// data type is FLOAT32 and the input and output are packed; the reference kernel otherwise (any
+// strides). An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
+// layout in the persistent resource at Initialize; an unowned one is prepared in the temporary
+// resource at every Execute.
+#pragma once
+
+#include <DirectML.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/status.h"
+#include "dml/kernels/cpu/activation.h"
+#include "dml/kernels/cpu/tensor_view.h"
+#include "dml/tensor.h"
+
+namespace freedml::dml::cpu {
+
+constexpr uint32_t kMaxConvolutionSpatialDims = 3;
+
+struct ConvolutionParams {
+    TensorDesc input;
+    TensorDesc filter;
+    std::optional<TensorDesc> bias;
+    TensorDesc output;
+    DML_CONVOLUTION_MODE mode = DML_CONVOLUTION_MODE_CROSS_CORRELATION;
+    DML_CONVOLUTION_DIRECTION direction = DML_CONVOLUTION_DIRECTION_FORWARD;
+    uint32_t dimensionCount = 2;
+    std::array<uint32_t, kMaxConvolutionSpatialDims> strides{1, 1, 1};
+    std::array<uint32_t, kMaxConvolutionSpatialDims> dilations{1, 1, 1};
+    std::array<uint32_t, kMaxConvolutionSpatialDims> startPadding{};
+    std::array<uint32_t, kMaxConvolutionSpatialDims> endPadding{};
+    std::array<uint32_t, kMaxConvolutionSpatialDims> outputPadding{};
+    uint32_t groupCount = 1;
+    FusedActivation activation;
+    bool forceReference = false;  // tests and debugging: never use oneDNN
+};
+
+class ConvolutionKernel {
+public:
+    ConvolutionKernel();
+    ~ConvolutionKernel();
+    ConvolutionKernel(ConvolutionKernel&&) noexcept;
+    ConvolutionKernel& operator=(ConvolutionKernel&&) noexcept;
+
+    Status Create(const ConvolutionParams& params);
+    uint64_t PersistentSizeInBytes() const { return persistentSize_; }
+    uint64_t TemporarySizeInBytes() const { return temporarySize_; }
+    // Views of the OWNED_BY_DML tensors (the others may have null data; bias ignored when absent).
+    void Initialize(TensorView filter, TensorView bias, std::byte* persistent) const;
+    void Execute(TensorView input, TensorView filter, TensorView bias, TensorView output, std::byte* persistent,
+                 std::byte* temporary) const;
+
+    bool UsesOneDnn() const { return oneDnn_ != nullptr; }
+    const std::string& PathDescription() const { return path_; }
+
+private:
+    struct OneDnnState;
+    void TryOneDnn();
+    void ExecuteReference(const std::byte* input, const std::byte* filter, const std::byte* bias,
+                          std::byte* output) const;
+    // Copies the filter into packed floats in its own dimension order, spatially reversed.
+    void FlipFilter(const std::byte* filter, float* out) const;
+
+    ConvolutionParams params_;
+    uint32_t inChannels_ = 0, outChannels_ = 0;
+    uint64_t filterOffset_ = UINT64_MAX, biasOffset_ = UINT64_MAX;  // in the persistent resource
+    uint64_t persistentSize_ = 0, temporarySize_ = 0;
+    std::unique_ptr<OneDnnState> oneDnn_;
+    std::string path_;
+};
+
+}  // namespace freedml::dml::cpu

@@ -1,0 +1,85 @@
+// CPU kernel of GEMM: Output = FusedActivation(Alpha * op(A) x op(B) + Beta * C), over tensors
+// of rank 2 and more whose leading dimensions are batch dimensions (a batch dimension of size 1,
+// or of stride 0, broadcasts). FLOAT32 and FLOAT16 (FLOAT16 computes in float).
+//
+// Create chooses the path: oneDNN matmul when it is built in, the data type is FLOAT32 and every
+// matrix has a unit stride in one of its two last dimensions; our reference kernel otherwise (any
+// strides). OWNED_BY_DML tensors are copied into the persistent resource by Initialize; with
+// oneDNN an owned B goes into the weights layout oneDNN prefers, so Execute never repacks it.
+#pragma once
+
+#include <DirectML.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/status.h"
+#include "dml/kernels/cpu/activation.h"
+#include "dml/kernels/cpu/tensor_view.h"
+#include "dml/tensor.h"
+
+namespace freedml::dml::cpu {
+
+struct GemmParams {
+    TensorDesc a;
+    TensorDesc b;
+    std::optional<TensorDesc> c;
+    TensorDesc output;
+    DML_MATRIX_TRANSFORM transA = DML_MATRIX_TRANSFORM_NONE;
+    DML_MATRIX_TRANSFORM transB = DML_MATRIX_TRANSFORM_NONE;
+    float alpha = 1.0f;
+    float beta = 1.0f;
+    FusedActivation activation;
+    bool forceReference = false;  // tests and debugging: never use oneDNN
+};
+
+class GemmKernel {
+public:
+    GemmKernel();
+    ~GemmKernel();
+    GemmKernel(GemmKernel&&) noexcept;
+    GemmKernel& operator=(GemmKernel&&) noexcept;
+
+    Status Create(const GemmParams& params);
+    uint64_t PersistentSizeInBytes() const { return persistentSize_; }
+    uint64_t TemporarySizeInBytes() const { return temporarySize_; }
+    // Views of the OWNED_BY_DML tensors (the others may have null data; c is ignored when absent).
+    void Initialize(TensorView a, TensorView b, TensorView c, std::byte* persistent) const;
+    // Owned tensors are read from the persistent resource; their views here may have null data.
+    void Execute(TensorView a, TensorView b, TensorView c, TensorView output, std::byte* persistent,
+                 std::byte* temporary) const;
+
+    bool UsesOneDnn() const { return oneDnn_ != nullptr; }
+    // "oneDNN matmul (<implementation>)" or "reference", and why oneDNN was not used.
+    const std::string& PathDescription() const { return path_; }
+
+private:
+    struct Geometry {
+        uint32_t batchRank = 0;
+        std::array<uint32_t, kMaxTensorRank> batchSizes{};
+        // Per batch dimension, in elements; 0 where the operand broadcasts.
+        std::array<int64_t, kMaxTensorRank> aBatch{}, bBatch{}, cBatch{}, oBatch{};
+        uint64_t batchCount = 1;
+        uint32_t m = 0, n = 0, k = 0;
+        int64_t aM = 0, aK = 0, bK = 0, bN = 0, cM = 0, cN = 0, oM = 0, oN = 0;
+    };
+    struct OneDnnState;
+
+    void ExecuteReference(const std::byte* a, const std::byte* b, const std::byte* c, std::byte* out,
+                          std::byte* temporary) const;
+    void TryOneDnn();
+
+    GemmParams params_;
+    Geometry g_;
+    // Byte offsets of the owned tensors' copies in the persistent resource (UINT64_MAX: not owned).
+    uint64_t aOffset_ = UINT64_MAX, bOffset_ = UINT64_MAX, cOffset_ = UINT64_MAX;
+    uint64_t persistentSize_ = 0;
+    uint64_t temporarySize_ = 0;
+    std::unique_ptr<OneDnnState> oneDnn_;
+    std::string path_;
+};
+
+}  // namespace freedml::dml::cpu

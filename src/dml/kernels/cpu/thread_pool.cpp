@@ -1,0 +1,115 @@
+#include "dml/kernels/cpu/thread_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace freedml::dml::cpu {
+namespace {
+
+class Pool {
+public:
+    explicit Pool(unsigned workers) {
+        for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+    }
+    ~Pool() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        for (auto& t : threads_) t.join();
+    }
+
+    unsigned Size() const { return unsigned(threads_.size()) + 1; }
+
+    // Returns false (doing nothing) when another job holds the pool.
+    bool TryRun(uint64_t chunks, const std::function<void(uint64_t)>& chunkBody) {
+        std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+        if (!busy.owns_lock()) return false;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            job_ = &chunkBody;
+            chunkCount_ = chunks;
+            nextChunk_.store(0);
+            pending_ = unsigned(threads_.size());
+            ++generation_;
+        }
+        wake_.notify_all();
+        Work();
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [this] { return pending_ == 0; });
+        job_ = nullptr;
+        return true;
+    }
+
+private:
+    void Work() {
+        for (;;) {
+            uint64_t chunk = nextChunk_.fetch_add(1);
+            if (chunk >= chunkCount_) return;
+            (*job_)(chunk);
+        }
+    }
+
+    void WorkerLoop() {
+        uint64_t seen = 0;
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+                if (stopping_) return;
+                seen = generation_;
+            }
+            Work();
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (--pending_ == 0) done_.notify_one();
+            }
+        }
+    }
+
+    std::vector<std::thread> threads_;
+    std::mutex busy_;
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    const std::function<void(uint64_t)>* job_ = nullptr;
+    uint64_t chunkCount_ = 0;
+    std::atomic<uint64_t> nextChunk_{0};
+    unsigned pending_ = 0;
+    uint64_t generation_ = 0;
+    bool stopping_ = false;
+};
+
+Pool& GetPool() {
+    static Pool pool(std::max(1u, std::min(std::thread::hardware_concurrency(), 64u)) - 1);
+    return pool;
+}
+
+}  // namespace
+
+unsigned ThreadCount() { return GetPool().Size(); }
+
+void ParallelFor(uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
+    minChunk = std::max<uint64_t>(minChunk, 1);
+    Pool& pool = GetPool();
+    unsigned threads = pool.Size();
+    if (threads < 2 || count < 2 * minChunk) {
+        if (count) body(0, count);
+        return;
+    }
+    // A few chunks per thread balances uneven progress without much scheduling.
+    uint64_t chunks = std::min<uint64_t>(count / minChunk, uint64_t(threads) * 4);
+    uint64_t chunkSize = (count + chunks - 1) / chunks;
+    chunks = (count + chunkSize - 1) / chunkSize;
+    std::function<void(uint64_t)> chunkBody = [&](uint64_t chunk) {
+        uint64_t begin = chunk * chunkSize;
+        body(begin, std::min(count, begin + chunkSize));
+    };
+    if (!pool.TryRun(chunks, chunkBody)) body(0, count);
+}
+
+}  // namespace freedml::dml::cpu

@@ -1,0 +1,102 @@
+// Each fused activation against its documented formula, evaluated in float64, at ordinary and
+// edge points. Tolerance: 8 FLOAT32 ULPs of the result (plus 1e-37 absolute near zero).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dml/kernels/cpu/activation.h"
+#include "test_util.h"
+
+namespace freedml::dml::cpu::test {
+namespace {
+
+FusedActivation Act(DML_OPERATOR_TYPE type, float alpha = 0, float beta = 0, float gamma = 0) {
+    return FusedActivation{type, alpha, beta, gamma};
+}
+
+const double kPoints[] = {-30.0, -10.0, -3.0, -1.5, -1.0, -0.5, -1e-3, -1e-30, 0.0,
+                          1e-30, 1e-3,  0.25,  0.5,  1.0,  1.5,  3.0,  10.0,  30.0};
+
+TEST(Activation, FormulasAtPoints) {
+    const FusedActivation cases[] = {
+        Act(DML_OPERATOR_ACTIVATION_LINEAR, 2.5f, -0.5f),
+        Act(DML_OPERATOR_ACTIVATION_SIGMOID),
+        Act(DML_OPERATOR_ACTIVATION_HARD_SIGMOID, 0.2f, 0.5f),
+        Act(DML_OPERATOR_ACTIVATION_TANH),
+        Act(DML_OPERATOR_ACTIVATION_SCALED_TANH, 1.5f, 0.5f),
+        Act(DML_OPERATOR_ACTIVATION_RELU),
+        Act(DML_OPERATOR_ACTIVATION_LEAKY_RELU, 0.125f),
+        Act(DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU, 1.0f),
+        Act(DML_OPERATOR_ACTIVATION_ELU, 0.75f),
+        Act(DML_OPERATOR_ACTIVATION_CELU, 2.0f),
+        Act(DML_OPERATOR_ACTIVATION_SCALED_ELU, 1.5f, 0, 2.0f),
+        Act(DML_OPERATOR_ACTIVATION_SOFTPLUS, 2.0f),
+        Act(DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS, 0.5f, 3.0f),
+        Act(DML_OPERATOR_ACTIVATION_SOFTSIGN),
+        Act(DML_OPERATOR_ACTIVATION_IDENTITY),
+        Act(DML_OPERATOR_ACTIVATION_SHRINK, 0.25f, 0.5f),
+        Act(DML_OPERATOR_ACTIVATION_GELU),
+    };
+    for (const FusedActivation& a : cases) {
+        for (double x : kPoints) {
+            const float xf = float(x);
+            const double ref = RefActivation(a, double(xf));
+            const float got = ApplyActivation(a, xf);
+            EXPECT_NEAR(got, ref, 8 * kEps32 * std::fabs(ref) + 1e-37) << ActivationName(a.type) << " at x = " << xf;
+        }
+    }
+}
+
+TEST(Activation, EdgeValues) {
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SIGMOID), -inf), 0.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SIGMOID), inf), 1.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_TANH), -inf), -1.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_RELU), -inf), 0.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SOFTPLUS, 1.0f), 100.0f), 100.0f);  // no overflow
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SOFTSIGN), 1e30f), 1.0f);
+    EXPECT_TRUE(std::isnan(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SIGMOID), NAN)));
+    EXPECT_TRUE(std::isnan(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_TANH), NAN)));
+    // Thresholds are strict: x == Alpha is not above the threshold.
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU, 1.0f), 1.0f), 0.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SHRINK, 0.25f, 0.5f), 0.5f), 0.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SHRINK, 0.25f, 0.5f), -0.5f), 0.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_HARD_SIGMOID, 0.2f, 0.5f), 100.0f), 1.0f);
+    EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_HARD_SIGMOID, 0.2f, 0.5f), -100.0f), 0.0f);
+    // GELU keeps its relative accuracy far into the negative tail.
+    EXPECT_NEAR(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_GELU), -8.0f), RefActivation(Act(DML_OPERATOR_ACTIVATION_GELU), -8.0),
+                1e-5 * std::fabs(RefActivation(Act(DML_OPERATOR_ACTIVATION_GELU), -8.0)));
+}
+
+TEST(Activation, ParsesDescs) {
+    DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC elu{nullptr, nullptr, 1.6732632f, 1.0507009f};
+    DML_OPERATOR_DESC desc{DML_OPERATOR_ACTIVATION_SCALED_ELU, &elu};
+    FusedActivation a;
+    ASSERT_TRUE(MakeFusedActivation(&desc, &a).ok());
+    EXPECT_EQ(a.type, DML_OPERATOR_ACTIVATION_SCALED_ELU);
+    EXPECT_EQ(a.alpha, 1.6732632f);
+    EXPECT_EQ(a.gamma, 1.0507009f);
+
+    DML_ACTIVATION_SHRINK_OPERATOR_DESC shrink{nullptr, nullptr, 0.1f, 0.2f};
+    desc = {DML_OPERATOR_ACTIVATION_SHRINK, &shrink};
+    ASSERT_TRUE(MakeFusedActivation(&desc, &a).ok());
+    EXPECT_EQ(a.alpha, 0.1f);
+    EXPECT_EQ(a.beta, 0.2f);
+
+    DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC softplus{nullptr, nullptr, 3.0f};
+    desc = {DML_OPERATOR_ACTIVATION_SOFTPLUS, &softplus};
+    ASSERT_TRUE(MakeFusedActivation(&desc, &a).ok());
+    EXPECT_EQ(a.alpha, 3.0f);
+
+    ASSERT_TRUE(MakeFusedActivation(nullptr, &a).ok());
+    EXPECT_TRUE(a.IsNone());
+
+    DML_ACTIVATION_SOFTMAX_OPERATOR_DESC softmax{nullptr, nullptr};
+    desc = {DML_OPERATOR_ACTIVATION_SOFTMAX, &softmax};
+    Status status = MakeFusedActivation(&desc, &a);
+    EXPECT_FALSE(status.ok());
+    EXPECT_NE(status.message().find("cannot be a fused activation"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace freedml::dml::cpu::test

@@ -1,0 +1,279 @@
+// CONVOLUTION against a float64 reference written here (straight loops over the definition: forward
+// out[n, oc, o] = bias[oc] + sum in[n, ic, o * stride + k * dilation - startPad] * w[oc, ic, k];
+// backward (transposed) scatters the same products the other way; CONVOLUTION mode reverses k in
+// the filter). Tolerance: (taps + 4) FLOAT32 ULPs of sum|x * w| + |bias|, carried through the
+// activation, plus one rounding to the output type. Each case runs on the default path (oneDNN where
+// it applies) and on the forced reference path, with the filter and bias owned or not.
+#include <gtest/gtest.h>
+
+#include "dml/kernels/cpu/convolution.h"
+#include "test_util.h"
+
+namespace freedml::dml::cpu::test {
+namespace {
+
+struct ConvCase {
+    DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    bool backward = false;
+    bool convolutionMode = false;  // CONVOLUTION (flipped filter) instead of CROSS_CORRELATION
+    uint32_t batch = 2, cin = 3, cout = 4, groups = 1;
+    std::vector<uint32_t> in{7, 6};   // spatial input sizes (1 to 3 entries)
+    std::vector<uint32_t> kernel{3, 2};
+    std::vector<uint32_t> strides{1, 1}, dilations{1, 1}, startPad{0, 0}, endPad{0, 0}, outPad{0, 0};
+    bool bias = true;
+    bool channelsLastInput = false;  // non-packed input: forces the reference path
+    FusedActivation activation;
+    int expectOneDnn = -1;
+};
+
+void RunConv(const ConvCase& c) {
+    const uint32_t dims = uint32_t(c.in.size());
+    std::vector<uint32_t> outSpatial(dims);
+    for (uint32_t d = 0; d < dims; ++d) {
+        const uint32_t extent = (c.kernel[d] - 1) * c.dilations[d] + 1;
+        outSpatial[d] = c.backward ? (c.in[d] - 1) * c.strides[d] + extent - c.startPad[d] - c.endPad[d] + c.outPad[d]
+                                   : (c.in[d] + c.startPad[d] + c.endPad[d] - extent) / c.strides[d] + 1;
+    }
+    std::vector<uint32_t> inSizes{c.batch, c.cin}, outSizes{c.batch, c.cout};
+    std::vector<uint32_t> fSizes = c.backward ? std::vector<uint32_t>{c.cin, c.cout / c.groups}
+                                              : std::vector<uint32_t>{c.cout, c.cin / c.groups};
+    std::vector<uint32_t> biasSizes{1, c.cout};
+    for (uint32_t d = 0; d < dims; ++d) {
+        inSizes.push_back(c.in[d]), outSizes.push_back(outSpatial[d]), fSizes.push_back(c.kernel[d]);
+        biasSizes.push_back(1);
+    }
+    std::vector<uint32_t> inStrides;
+    if (c.channelsLastInput) {  // N, spatial..., C order in memory
+        inStrides.assign(dims + 2, 0);
+        uint32_t stride = 1;
+        inStrides[1] = stride, stride *= c.cin;
+        for (uint32_t d = dims; d-- > 0;) inStrides[2 + d] = stride, stride *= c.in[d];
+        inStrides[0] = stride;
+    }
+    std::mt19937 rng(99);
+    Tensor input(Desc(c.type, inSizes, inStrides));
+    input.Fill(rng);
+    const Tensor shape(Desc(c.type, outSizes));
+
+    const uint32_t cig = c.cin / c.groups, cog = c.cout / c.groups;
+    const bool flip = c.convolutionMode;
+    for (bool ownFilter : {false, true}) {
+        Tensor filter(Desc(c.type, fSizes, {}, ownFilter)), bias(Desc(c.type, biasSizes, {}, ownFilter));
+        std::mt19937 weightsRng(7);
+        filter.Fill(weightsRng);
+        bias.Fill(weightsRng);
+
+        std::vector<double> ref, tol;
+        shape.ForEach([&](const std::vector<uint32_t>& o) {
+            const uint32_t n = o[0], oc = o[1], g = oc / cog, ocg = oc % cog;
+            double sum = 0;
+            if (c.bias) {
+                std::vector<uint32_t> bi(biasSizes.size(), 0);
+                bi[1] = oc;
+                sum = bias.Get(bi);
+            }
+            double magnitude = std::fabs(sum);
+            uint64_t taps = 0;
+            std::vector<uint32_t> k(dims, 0);
+            for (uint32_t icg = 0; icg < cig; ++icg) {
+                const uint32_t ic = g * cig + icg;
+                for (bool more = true; more;) {
+                    std::vector<uint32_t> inIndex{n, ic}, fIndex = c.backward ? std::vector<uint32_t>{ic, ocg}
+                                                                               : std::vector<uint32_t>{oc, icg};
+                    bool inside = true;
+                    for (uint32_t d = 0; d < dims && inside; ++d) {
+                        int64_t pos;
+                        if (!c.backward) {
+                            pos = int64_t(o[2 + d]) * c.strides[d] + int64_t(k[d]) * c.dilations[d] - c.startPad[d];
+                        } else {
+                            int64_t t = int64_t(o[2 + d]) + c.startPad[d] - int64_t(k[d]) * c.dilations[d];
+                            if (t % int64_t(c.strides[d]) != 0) inside = false;
+                            pos = t / int64_t(c.strides[d]);
+                            if (t < 0) inside = false;
+                        }
+                        if (pos < 0 || pos >= int64_t(c.in[d])) inside = false;
+                        inIndex.push_back(uint32_t(pos));
+                        fIndex.push_back(flip ? c.kernel[d] - 1 - k[d] : k[d]);
+                    }
+                    if (inside) {
+                        double x = input.Get(inIndex), w = filter.Get(fIndex);
+                        sum += x * w;
+                        magnitude += std::fabs(x * w);
+                        ++taps;
+                    }
+                    more = false;  // next kernel position (odometer)
+                    for (uint32_t d = dims; d-- > 0;) {
+                        if (++k[d] < c.kernel[d]) {
+                            more = true;
+                            break;
+                        }
+                        k[d] = 0;
+                    }
+                }
+            }
+            ref.push_back(RefActivation(c.activation, sum));
+            tol.push_back(ActivatedTolerance(c.activation, sum, (taps + 4) * kEps32 * magnitude + 1e-30, c.type));
+        });
+
+        for (bool forceReference : {false, true}) {
+            ConvolutionParams p;
+            p.input = input.desc, p.filter = filter.desc, p.output = shape.desc;
+            if (c.bias) p.bias = bias.desc;
+            p.mode = c.convolutionMode ? DML_CONVOLUTION_MODE_CONVOLUTION : DML_CONVOLUTION_MODE_CROSS_CORRELATION;
+            p.direction = c.backward ? DML_CONVOLUTION_DIRECTION_BACKWARD : DML_CONVOLUTION_DIRECTION_FORWARD;
+            p.dimensionCount = dims;
+            for (uint32_t d = 0; d < dims; ++d) {
+                p.strides[d] = c.strides[d], p.dilations[d] = c.dilations[d];
+                p.startPadding[d] = c.startPad[d], p.endPadding[d] = c.endPad[d], p.outputPadding[d] = c.outPad[d];
+            }
+            p.groupCount = c.groups;
+            p.activation = c.activation;
+            p.forceReference = forceReference;
+            ConvolutionKernel kernel;
+            Status status = kernel.Create(p);
+            ASSERT_TRUE(status.ok()) << status.FullMessage();
+            SCOPED_TRACE(testing::Message() << kernel.PathDescription() << (ownFilter ? ", owned filter" : ""));
+#ifdef FREEDML_HAVE_DNNL
+            if (!forceReference && c.expectOneDnn >= 0) {
+                EXPECT_EQ(kernel.UsesOneDnn(), c.expectOneDnn == 1);
+            }
+#endif
+            Buffer persistent(kernel.PersistentSizeInBytes()), temporary(kernel.TemporarySizeInBytes());
+            kernel.Initialize(filter.view(), bias.view(), persistent.ptr);
+            TensorView fv = filter.view(), bv = bias.view();
+            if (ownFilter) fv.data = nullptr, bv.data = nullptr;  // not bound at execution
+            Tensor out(shape.desc);
+            kernel.Execute(input.view(), fv, c.bias ? bv : TensorView{}, out.view(), persistent.ptr, temporary.ptr);
+            size_t e = 0, failures = 0;
+            out.ForEach([&](const std::vector<uint32_t>&) {
+                double got = out.GetAt(e);
+                if (!(std::fabs(got - ref[e]) <= tol[e]) && failures++ < 5) {
+                    ADD_FAILURE() << "element " << e << ": got " << got << ", expected " << ref[e] << " +- " << tol[e];
+                }
+                ++e;
+            });
+        }
+    }
+}
+
+TEST(Convolution, Forward2D) {
+    ConvCase c;
+    c.expectOneDnn = 1;
+    RunConv(c);
+    c.bias = false;
+    RunConv(c);
+}
+
+TEST(Convolution, ConvolutionModeFlipsTheFilter) {
+    ConvCase c;
+    c.convolutionMode = true;
+    c.expectOneDnn = 1;
+    RunConv(c);
+    c.backward = true;
+    RunConv(c);
+}
+
+TEST(Convolution, StridesDilationsAsymmetricPadding) {
+    ConvCase c;
+    c.in = {11, 9};
+    c.kernel = {3, 3};
+    c.strides = {2, 3};
+    c.dilations = {2, 1};
+    c.startPad = {1, 2};
+    c.endPad = {2, 0};
+    RunConv(c);
+}
+
+TEST(Convolution, GroupsAndDepthwise) {
+    ConvCase c;
+    c.cin = 6, c.cout = 4, c.groups = 2;
+    RunConv(c);
+    ConvCase dw;  // depthwise: one group per channel
+    dw.cin = 8, dw.cout = 8, dw.groups = 8;
+    dw.startPad = {1, 1}, dw.endPad = {1, 1};
+    dw.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+    RunConv(dw);
+}
+
+TEST(Convolution, Backward) {
+    ConvCase c;
+    c.backward = true;
+    c.cin = 4, c.cout = 6, c.groups = 2;
+    c.in = {4, 5};
+    c.strides = {2, 2};
+    c.startPad = {1, 0};
+    c.endPad = {0, 1};
+    c.outPad = {1, 1};
+    RunConv(c);
+    c.dilations = {2, 1};
+    c.outPad = {0, 1};
+    c.bias = false;
+    RunConv(c);
+}
+
+TEST(Convolution, ThreeAndOneDimensions) {
+    ConvCase c3;
+    c3.in = {4, 5, 6};
+    c3.kernel = {2, 3, 2};
+    c3.strides = {1, 2, 1};
+    c3.dilations = {1, 1, 2};
+    c3.startPad = {1, 0, 1};
+    c3.endPad = {0, 1, 1};
+    c3.outPad = {0, 0, 0};
+    RunConv(c3);
+    c3.backward = true;
+    c3.outPad = {0, 1, 0};
+    RunConv(c3);
+    ConvCase c1;
+    c1.in = {10};
+    c1.kernel = {3};
+    c1.strides = {2};
+    c1.dilations = {1};
+    c1.startPad = {1};
+    c1.endPad = {1};
+    c1.outPad = {0};
+    RunConv(c1);
+}
+
+TEST(Convolution, FusedActivations) {
+    for (FusedActivation act : {FusedActivation{DML_OPERATOR_ACTIVATION_SIGMOID, 0, 0, 0},
+                                FusedActivation{DML_OPERATOR_ACTIVATION_LEAKY_RELU, 0.2f, 0, 0},
+                                FusedActivation{DML_OPERATOR_ACTIVATION_SOFTPLUS, 1.0f, 0, 0},
+                                FusedActivation{DML_OPERATOR_ACTIVATION_HARD_SIGMOID, 0.2f, 0.5f, 0}}) {
+        ConvCase c;
+        c.activation = act;
+        RunConv(c);
+    }
+}
+
+TEST(Convolution, Float16) {
+    ConvCase c;
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.cin = 4, c.cout = 4, c.groups = 2;
+    c.startPad = {1, 1};
+    RunConv(c);
+    c.backward = true;
+    c.strides = {2, 1};
+    c.convolutionMode = true;
+    RunConv(c);
+}
+
+TEST(Convolution, ChannelsLastInputTakesTheReferencePath) {
+    ConvCase c;
+    c.channelsLastInput = true;
+    c.expectOneDnn = 0;
+    RunConv(c);
+}
+
+TEST(Convolution, RefusesBadGroups) {
+    ConvolutionParams p;
+    p.input = Desc(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3, 5, 5});
+    p.filter = Desc(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 1, 3, 3});
+    p.output = Desc(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 4, 3, 3});
+    p.groupCount = 2;
+    ConvolutionKernel k;
+    EXPECT_FALSE(k.Create(p).ok());
+}
+
+}  // namespace
+}  // namespace freedml::dml::cpu::test
