@@ -22,7 +22,7 @@ void DmlTest::ClearMessages() {
 
 void DmlTest::SetUp() {
     FreeDMLSetMessageCallback(&Capture, this);
-    ASSERT_EQ(D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&d3d)), S_OK);
+    ASSERT_EQ(D3D12CreateDevice(Adapter(), D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&d3d)), S_OK) << Messages();
     D3D12_COMMAND_QUEUE_DESC queueDesc{};
     queueDesc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
     ASSERT_EQ(d3d->CreateCommandQueue(&queueDesc, IID_PPV_ARGS(&queue)), S_OK);

@@ -53,6 +53,9 @@ inline DML_BINDING_DESC NoBinding() { return {DML_BINDING_TYPE_NONE, nullptr}; }
 
 class DmlTest : public ::testing::Test {
 protected:
+    // The adapter the device is made on: null for D3D12CreateDevice's default.
+    virtual IUnknown* Adapter() { return nullptr; }
+
     void SetUp() override;
     void TearDown() override;
 

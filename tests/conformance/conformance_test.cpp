@@ -1,0 +1,406 @@
+// Runs every case of cases/*.json (see README.md) through the public DirectML API, once per
+// adapter: CPU always, each CUDA adapter when one is present (otherwise those runs skip and say
+// why). Expected values come from the generating scripts, never from FreeDML.
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "desc_builder.h"
+#include "dml_fixture.h"  // first: the wsl/ shims before any DirectX header
+
+#include <directx/dxcore.h>
+
+namespace freedml_test {
+namespace {
+
+using dmlrun::Json;
+
+// ---- Element encoding, independent of FreeDML's kernels ----------------------------------------
+
+uint16_t FloatToHalf(float value) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    const uint32_t sign = (bits >> 16) & 0x8000u;
+    const uint32_t exponent = (bits >> 23) & 0xffu;
+    uint32_t mantissa = bits & 0x7fffffu;
+    if (exponent == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0));
+    int e = static_cast<int>(exponent) - 127 + 15;
+    if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+    if (e <= 0) {  // subnormal or zero in half
+        if (e < -10) return static_cast<uint16_t>(sign);
+        mantissa |= 0x800000u;
+        const uint32_t shift = static_cast<uint32_t>(14 - e);
+        uint32_t half = mantissa >> shift;
+        const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+        return static_cast<uint16_t>(sign | half);
+    }
+    uint32_t half = (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
+    const uint32_t rest = mantissa & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;  // may carry into the exponent: right
+    return static_cast<uint16_t>(sign | half);
+}
+
+double HalfToDouble(uint16_t h) {
+    const int sign = (h >> 15) ? -1 : 1;
+    const int exponent = (h >> 10) & 0x1f;
+    const int mantissa = h & 0x3ff;
+    if (exponent == 0) return sign * std::ldexp(mantissa, -24);
+    if (exponent == 31) return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * INFINITY;
+    return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+double JsonNumber(const Json& value) {
+    if (value.is_string()) {
+        const std::string text = value.get<std::string>();
+        if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+        if (text == "inf") return INFINITY;
+        if (text == "-inf") return -INFINITY;
+        if (text == "-0") return -0.0;
+        throw std::runtime_error("unknown value string '" + text + "'");
+    }
+    return value.get<double>();
+}
+
+uint32_t ElementSize(DML_TENSOR_DATA_TYPE type) { return freedml::TensorElementSizeInBytes(type); }
+
+// Writes `value` as one element of `type` at `out`.
+void Encode(DML_TENSOR_DATA_TYPE type, const Json& value, unsigned char* out) {
+    auto put = [&](auto typed) { std::memcpy(out, &typed, sizeof(typed)); };
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: put(static_cast<float>(JsonNumber(value))); break;
+        case DML_TENSOR_DATA_TYPE_FLOAT64: put(JsonNumber(value)); break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: put(FloatToHalf(static_cast<float>(JsonNumber(value)))); break;
+        case DML_TENSOR_DATA_TYPE_UINT8: put(value.get<uint8_t>()); break;
+        case DML_TENSOR_DATA_TYPE_INT8: put(value.get<int8_t>()); break;
+        case DML_TENSOR_DATA_TYPE_UINT16: put(value.get<uint16_t>()); break;
+        case DML_TENSOR_DATA_TYPE_INT16: put(value.get<int16_t>()); break;
+        case DML_TENSOR_DATA_TYPE_UINT32: put(value.get<uint32_t>()); break;
+        case DML_TENSOR_DATA_TYPE_INT32: put(value.get<int32_t>()); break;
+        case DML_TENSOR_DATA_TYPE_UINT64: put(value.get<uint64_t>()); break;
+        case DML_TENSOR_DATA_TYPE_INT64: put(value.get<int64_t>()); break;
+        default: throw std::runtime_error("unsupported data type in a case");
+    }
+}
+
+bool IsFloat(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
+           type == DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+// Maps a float to an integer line on which adjacent representable values differ by 1.
+int64_t OrderedBits(DML_TENSOR_DATA_TYPE type, double value) {
+    int64_t bits = 0, signBit = 0;
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+        bits = FloatToHalf(static_cast<float>(value));
+        signBit = 0x8000;
+    } else if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+        float f = static_cast<float>(value);
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        bits = u;
+        signBit = int64_t(1) << 31;
+    } else {
+        uint64_t u;
+        std::memcpy(&u, &value, 8);
+        if (u >> 63) return -static_cast<int64_t>(u & ~(uint64_t(1) << 63));
+        return static_cast<int64_t>(u);
+    }
+    return (bits & signBit) ? -(bits & (signBit - 1)) : bits;
+}
+
+// Reads element `index` of `type` at `in` as a double (integers exactly, up to 2^53).
+double Decode(DML_TENSOR_DATA_TYPE type, const unsigned char* in) {
+    auto get = [&](auto typed) {
+        std::memcpy(&typed, in, sizeof(typed));
+        return static_cast<double>(typed);
+    };
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: return get(float{});
+        case DML_TENSOR_DATA_TYPE_FLOAT64: return get(double{});
+        case DML_TENSOR_DATA_TYPE_FLOAT16: {
+            uint16_t h;
+            std::memcpy(&h, in, 2);
+            return HalfToDouble(h);
+        }
+        case DML_TENSOR_DATA_TYPE_UINT8: return get(uint8_t{});
+        case DML_TENSOR_DATA_TYPE_INT8: return get(int8_t{});
+        case DML_TENSOR_DATA_TYPE_UINT16: return get(uint16_t{});
+        case DML_TENSOR_DATA_TYPE_INT16: return get(int16_t{});
+        case DML_TENSOR_DATA_TYPE_UINT32: return get(uint32_t{});
+        case DML_TENSOR_DATA_TYPE_INT32: return get(int32_t{});
+        case DML_TENSOR_DATA_TYPE_UINT64: return get(uint64_t{});
+        case DML_TENSOR_DATA_TYPE_INT64: return get(int64_t{});
+        default: return NAN;
+    }
+}
+
+// Byte offsets of a tensor's elements in logical (row-major) order.
+std::vector<uint64_t> ElementOffsets(const DML_BUFFER_TENSOR_DESC& tensor) {
+    const UINT rank = tensor.DimensionCount;
+    std::vector<UINT> strides(rank);
+    if (tensor.Strides) {
+        strides.assign(tensor.Strides, tensor.Strides + rank);
+    } else {
+        UINT stride = 1;
+        for (UINT d = rank; d-- > 0;) {
+            strides[d] = stride;
+            stride *= tensor.Sizes[d];
+        }
+    }
+    uint64_t count = 1;
+    for (UINT d = 0; d < rank; ++d) count *= tensor.Sizes[d];
+    std::vector<uint64_t> offsets;
+    offsets.reserve(count);
+    std::vector<UINT> index(rank, 0);
+    for (uint64_t i = 0; i < count; ++i) {
+        uint64_t offset = 0;
+        for (UINT d = 0; d < rank; ++d) offset += uint64_t(index[d]) * strides[d];
+        offsets.push_back(offset * ElementSize(tensor.DataType));
+        for (UINT d = rank; d-- > 0;) {
+            if (++index[d] < tensor.Sizes[d]) break;
+            index[d] = 0;
+        }
+    }
+    return offsets;
+}
+
+constexpr unsigned char kSentinel = 0xA5;  // fills output buffers before the dispatch
+
+// ---- The test ----------------------------------------------------------------------------------
+
+struct AdapterChoice {
+    std::string name;   // "cpu", "cuda:0"
+    LUID luid{};
+    bool present = false;
+    std::string whyAbsent;
+};
+
+class ConformanceCase : public DmlTest {
+public:
+    ConformanceCase(std::string file, Json testCase, AdapterChoice adapter)
+        : file_(std::move(file)), case_(std::move(testCase)), adapter_(std::move(adapter)) {}
+
+    IUnknown* Adapter() override { return dxcoreAdapter_.Get(); }
+
+    void SetUp() override {
+        if (!adapter_.present) GTEST_SKIP() << adapter_.whyAbsent;
+        ComPtr<IDXCoreAdapterFactory> factory;
+        ASSERT_EQ(DXCoreCreateAdapterFactory(IID_PPV_ARGS(&factory)), S_OK);
+        ASSERT_EQ(factory->GetAdapterByLuid(adapter_.luid, IID_PPV_ARGS(&dxcoreAdapter_)), S_OK);
+        DmlTest::SetUp();
+    }
+
+    void TestBody() override;
+
+private:
+    std::string file_;
+    Json case_;
+    AdapterChoice adapter_;
+    ComPtr<IDXCoreAdapter> dxcoreAdapter_;
+};
+
+void ConformanceCase::TestBody() {
+    SCOPED_TRACE(file_ + ": " + case_.value("name", std::string("(unnamed)")));
+    std::unique_ptr<dmlrun::BuiltOperator> built;
+    try {
+        built = dmlrun::BuildOperator(case_.at("operator"), dmlrun::JsonPath() / "operator");
+    } catch (const std::exception& error) {
+        FAIL() << "The case's operator does not build: " << error.what();
+    }
+    ComPtr<IDMLOperator> op;
+    ASSERT_EQ(dml->CreateOperator(&built->Desc(), IID_PPV_ARGS(&op)), S_OK) << Messages();
+    ComPtr<IDMLCompiledOperator> compiled;
+    ASSERT_EQ(dml->CompileOperator(op.Get(), DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), S_OK) << Messages();
+
+    const Json& inputs = case_.value("inputs", Json::object());
+    const Json& outputs = case_.at("outputs");
+    std::vector<ComPtr<ID3D12Resource>> keepAlive;
+    std::vector<std::unique_ptr<DML_BUFFER_BINDING>> buffers;
+    auto bufferFor = [&](const DML_BUFFER_TENSOR_DESC& tensor, const Json* values, const std::string& name,
+                         DML_BUFFER_BINDING** binding) {
+        const UINT64 bytes = tensor.TotalTensorSizeInBytes;
+        std::vector<unsigned char> data(bytes, kSentinel);
+        if (values) {
+            const uint32_t size = ElementSize(tensor.DataType);
+            const uint64_t reach = DMLCalcBufferTensorSize(tensor.DataType, tensor.DimensionCount, tensor.Sizes,
+                                                           tensor.Strides);
+            ASSERT_GE(values->size() * size + 3, reach) << name << ": too few values for the bytes its strides reach";
+            for (size_t i = 0; i < values->size() && (i + 1) * size <= bytes; ++i) {
+                Encode(tensor.DataType, (*values)[i], data.data() + i * size);
+            }
+        }
+        auto resource = Buffer(bytes, D3D12_HEAP_TYPE_DEFAULT);
+        Upload(resource.Get(), data.data(), bytes);
+        buffers.push_back(std::make_unique<DML_BUFFER_BINDING>(DML_BUFFER_BINDING{resource.Get(), 0, bytes}));
+        keepAlive.push_back(resource);
+        *binding = buffers.back().get();
+    };
+
+    // Inputs, in binding order; owned ones go to the initializer.
+    std::vector<DML_BINDING_DESC> inputBindings;
+    std::vector<DML_BUFFER_BINDING> ownedBindings;
+    bool anyOwned = false;
+    for (const auto& point : built->Inputs()) {
+        for (size_t t = 0; t < point.tensors.size() || (!point.given && t == 0); ++t) {
+            if (!point.given) {
+                inputBindings.push_back(NoBinding());
+                ownedBindings.push_back({});
+                break;
+            }
+            const DML_BUFFER_TENSOR_DESC& tensor = *point.tensors[t];
+            const Json* values = nullptr;
+            if (inputs.contains(point.name)) {
+                values = point.tensors.size() == 1 ? &inputs.at(point.name) : &inputs.at(point.name).at(t);
+            }
+            ASSERT_NE(values, nullptr) << "The case gives no values for input " << point.name;
+            DML_BUFFER_BINDING* binding = nullptr;
+            bufferFor(tensor, values, point.name, &binding);
+            if (tensor.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) {
+                anyOwned = true;
+                inputBindings.push_back(NoBinding());
+                ownedBindings.push_back(*binding);
+            } else {
+                inputBindings.push_back(BufferBinding(binding));
+                ownedBindings.push_back({});
+            }
+        }
+    }
+    auto persistent = Initialize(compiled.Get(), anyOwned ? ownedBindings : std::vector<DML_BUFFER_BINDING>{});
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+
+    std::vector<DML_BINDING_DESC> outputBindings;
+    std::vector<std::pair<const DML_BUFFER_TENSOR_DESC*, ID3D12Resource*>> results;
+    std::vector<std::string> resultNames;
+    for (const auto& point : built->Outputs()) {
+        if (!point.given) {
+            outputBindings.push_back(NoBinding());
+            continue;
+        }
+        for (const auto* tensor : point.tensors) {
+            DML_BUFFER_BINDING* binding = nullptr;
+            bufferFor(*tensor, nullptr, point.name, &binding);
+            outputBindings.push_back(BufferBinding(binding));
+            results.emplace_back(tensor, binding->Buffer);
+            resultNames.push_back(point.name);
+        }
+    }
+    Dispatch(compiled.Get(), inputBindings, outputBindings, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+
+    for (size_t r = 0; r < results.size(); ++r) {
+        const auto& [tensor, resource] = results[r];
+        if (!outputs.contains(resultNames[r])) continue;  // an output the case does not check
+        const Json& expectation = outputs.at(resultNames[r]);
+        const Json& expected = expectation.is_array() ? expectation : expectation.at("values");
+        const double ulps = expectation.is_object() ? expectation.value("ulps", 0.0) : 0.0;
+        const double absolute = expectation.is_object() ? expectation.value("absolute", 0.0) : 0.0;
+        auto bytes = Readback(resource, tensor->TotalTensorSizeInBytes);
+        auto offsets = ElementOffsets(*tensor);
+        ASSERT_EQ(offsets.size(), expected.size()) << resultNames[r] << ": the case lists the wrong number of values";
+        std::vector<bool> covered(bytes.size(), false);
+        const uint32_t size = ElementSize(tensor->DataType);
+        int failures = 0;
+        for (size_t i = 0; i < offsets.size() && failures < 10; ++i) {
+            for (uint32_t b = 0; b < size; ++b) covered[offsets[i] + b] = true;
+            const double actual = Decode(tensor->DataType, bytes.data() + offsets[i]);
+            if (IsFloat(tensor->DataType)) {
+                const double want = JsonNumber(expected[i]);
+                if (std::isnan(want)) {
+                    if (!std::isnan(actual)) ++failures, ADD_FAILURE() << resultNames[r] << "[" << i << "] is " << actual << ", expected NaN";
+                    continue;
+                }
+                const bool exactSign = (want == 0 && ulps == 0 && absolute == 0);
+                const double distance = std::fabs(double(OrderedBits(tensor->DataType, actual) -
+                                                         OrderedBits(tensor->DataType, want)));
+                const bool ok = (actual == want && (!exactSign || std::signbit(actual) == std::signbit(want))) ||
+                                (!exactSign && distance <= ulps) || std::fabs(actual - want) <= absolute;
+                if (!ok) {
+                    ++failures;
+                    ADD_FAILURE() << resultNames[r] << "[" << i << "] is " << actual << ", expected " << want << " (off by "
+                                  << distance << " ulps; allowed " << ulps << ", absolute " << absolute << ")";
+                }
+            } else {
+                // Integers compare exactly, through the JSON integer (64-bit safe).
+                unsigned char want[8] = {};
+                Encode(tensor->DataType, expected[i], want);
+                if (std::memcmp(want, bytes.data() + offsets[i], size) != 0) {
+                    ++failures;
+                    ADD_FAILURE() << resultNames[r] << "[" << i << "] is " << actual << ", expected " << expected[i].dump();
+                }
+            }
+        }
+        for (size_t b = 0; b < bytes.size(); ++b) {
+            if (!covered[b] && bytes[b] != kSentinel) {
+                ADD_FAILURE() << resultNames[r] << ": byte " << b << " outside the tensor's elements was written (D4)";
+                break;
+            }
+        }
+    }
+}
+
+std::vector<AdapterChoice> Adapters() {
+    std::vector<AdapterChoice> choices;
+    AdapterChoice cpu{"cpu"}, cuda{"cuda"};
+    cuda.whyAbsent = "No CUDA adapter on this machine (no NVIDIA GPU or driver found), so the CUDA runs skip.";
+    ComPtr<IDXCoreAdapterFactory> factory;
+    ComPtr<IDXCoreAdapterList> list;
+    if (SUCCEEDED(DXCoreCreateAdapterFactory(IID_PPV_ARGS(&factory))) &&
+        SUCCEEDED(factory->CreateAdapterList(1, &DXCORE_ADAPTER_ATTRIBUTE_D3D12_CORE_COMPUTE, IID_PPV_ARGS(&list)))) {
+        for (uint32_t i = 0; i < list->GetAdapterCount(); ++i) {
+            ComPtr<IDXCoreAdapter> adapter;
+            if (FAILED(list->GetAdapter(i, IID_PPV_ARGS(&adapter)))) continue;
+            bool hardware = false;
+            adapter->GetProperty(DXCoreAdapterProperty::IsHardware, &hardware);
+            LUID luid{};
+            adapter->GetProperty(DXCoreAdapterProperty::InstanceLuid, &luid);
+            AdapterChoice& target = hardware ? cuda : cpu;
+            if (!target.present) {
+                target.present = true;
+                target.luid = luid;
+            }
+        }
+    }
+    cpu.whyAbsent = "DXCore lists no CPU adapter.";
+    choices.push_back(cpu);
+    choices.push_back(cuda);
+    return choices;
+}
+
+void RegisterCases() {
+    const std::filesystem::path root = FREEDML_CONFORMANCE_CASES;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(root)) {
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    const auto adapters = Adapters();
+    for (const auto& path : files) {
+        std::ifstream stream(path);
+        std::stringstream text;
+        text << stream.rdbuf();
+        Json document = Json::parse(text.str());
+        const std::string suite = path.stem().string();
+        for (const auto& testCase : document.at("cases")) {
+            for (const auto& adapter : adapters) {
+                const std::string name = testCase.value("name", std::string("case")) + "/" + adapter.name;
+                ::testing::RegisterTest(("Conformance_" + suite).c_str(), name.c_str(), nullptr, nullptr,
+                                        path.string().c_str(), 0, [=]() -> DmlTest* {
+                                            return new ConformanceCase(path.filename().string(), testCase, adapter);
+                                        });
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace freedml_test
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    freedml_test::RegisterCases();
+    return RUN_ALL_TESTS();
+}
