@@ -1,0 +1,134 @@
+#include "cli.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace dmlrun {
+
+namespace {
+
+bool ParseNumber(const char* text, uint64_t maximum, uint64_t* value) {
+    if (!text || !*text || *text == '-' || *text == '+') return false;
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long parsed = std::strtoull(text, &end, 10);
+    if (errno || *end || parsed > maximum) return false;
+    *value = parsed;
+    return true;
+}
+
+}  // namespace
+
+const char* UsageText() {
+    return "Usage: dmlrun [OPTIONS] MODEL.json\n"
+           "\n"
+           "Runs a DirectML model described in JSON (the DxDispatch model format) on FreeDML and\n"
+           "prints what its print commands ask for, as DxDispatch does.\n"
+           "\n"
+           "Options:\n"
+           "  -a, --adapter NAME     cpu, cuda or cuda:N (default: $FREEDML_ADAPTER, else the first\n"
+           "                         GPU, else cpu)\n"
+           "  -i, --iterations N     run each dispatch command N times and report the minimum,\n"
+           "                         median and maximum time, the first run excluded (default 1)\n"
+           "      --print-all        print every resource after the last command\n"
+           "  -q, --quiet            print only what print commands write, and errors\n"
+           "  -v, --verbose          show each step and every FreeDML message (turns on --debug)\n"
+           "  -d, --debug            turn on the D3D12 and DirectML debug layers\n"
+           "      --max-memory MIB   the most memory the model's buffers may take (default 4096)\n"
+           "      --list-operators   list the DirectML operators FreeDML knows, and which it runs\n"
+           "      --list-adapters    list the adapters FreeDML offers\n"
+           "  -h, --help             show this help\n"
+           "      --version          show dmlrun's version\n"
+           "\n"
+           "Exit status: 0 when the model ran, 1 when the model is invalid, 2 for a wrong command\n"
+           "line, 3 when a D3D12 or DirectML call failed.\n";
+}
+
+CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* options, std::string* error) {
+    auto value = [&](int& i, const char* name) -> const char* {
+        const char* arg = argv[i];
+        const char* equals = std::strchr(arg, '=');
+        if (arg[1] == '-' && equals) return equals + 1;
+        if (i + 1 >= argc) {
+            *error = std::string(name) + " needs a value.";
+            return nullptr;
+        }
+        return argv[++i];
+    };
+    auto is = [](const char* arg, const char* shortName, const char* longName) {
+        size_t length = std::strlen(longName);
+        return (shortName && std::strcmp(arg, shortName) == 0) || std::strcmp(arg, longName) == 0 ||
+               (std::strncmp(arg, longName, length) == 0 && arg[length] == '=');
+    };
+    bool endOfOptions = false;
+    for (int i = 1; i < argc; ++i) {
+        const char* arg = argv[i];
+        if (endOfOptions || arg[0] != '-' || arg[1] == '\0') {
+            if (!options->modelPath.empty()) {
+                *error = "only one model can run at a time (given '" + options->modelPath + "' and '" + arg + "').";
+                return CommandLineAction::Error;
+            }
+            options->modelPath = arg;
+        } else if (std::strcmp(arg, "--") == 0) {
+            endOfOptions = true;
+        } else if (is(arg, "-h", "--help")) {
+            return CommandLineAction::Help;
+        } else if (is(arg, nullptr, "--version")) {
+            return CommandLineAction::Version;
+        } else if (is(arg, nullptr, "--list-operators")) {
+            return CommandLineAction::ListOperators;
+        } else if (is(arg, nullptr, "--list-adapters")) {
+            return CommandLineAction::ListAdapters;
+        } else if (is(arg, "-a", "--adapter")) {
+            const char* v = value(i, "--adapter");
+            if (!v) return CommandLineAction::Error;
+            options->adapter = v;
+            if (options->adapter != "cpu" && options->adapter != "cuda" && options->adapter.rfind("cuda:", 0) != 0) {
+                *error = "--adapter takes cpu, cuda or cuda:N, not '" + options->adapter + "'.";
+                return CommandLineAction::Error;
+            }
+        } else if (is(arg, "-i", "--iterations")) {
+            const char* v = value(i, "--iterations");
+            uint64_t n = 0;
+            if (!v) return CommandLineAction::Error;
+            if (!ParseNumber(v, 1000000000, &n) || n == 0) {
+                *error = std::string("--iterations takes a whole number from 1 to 1000000000, not '") + v + "'.";
+                return CommandLineAction::Error;
+            }
+            options->iterations = static_cast<uint32_t>(n);
+        } else if (is(arg, nullptr, "--max-memory")) {
+            const char* v = value(i, "--max-memory");
+            uint64_t n = 0;
+            if (!v) return CommandLineAction::Error;
+            if (!ParseNumber(v, uint64_t(1) << 30, &n) || n == 0) {
+                *error = std::string("--max-memory takes a number of MiB from 1 to 1073741824, not '") + v + "'.";
+                return CommandLineAction::Error;
+            }
+            options->maxMemoryMiB = n;
+        } else if (is(arg, nullptr, "--print-all")) {
+            options->printAll = true;
+        } else if (is(arg, "-q", "--quiet")) {
+            options->quiet = true;
+        } else if (is(arg, "-v", "--verbose")) {
+            options->verbose = true;
+            options->debug = true;
+        } else if (is(arg, "-d", "--debug")) {
+            options->debug = true;
+        } else {
+            *error = std::string("unknown option '") + arg + "' (dmlrun --help lists the options).";
+            return CommandLineAction::Error;
+        }
+    }
+    if (options->quiet && options->verbose) {
+        *error = "--quiet and --verbose contradict each other; give one.";
+        return CommandLineAction::Error;
+    }
+    if (options->modelPath.empty()) {
+        *error = "no model given (dmlrun MODEL.json; dmlrun --help lists the options).";
+        return CommandLineAction::Error;
+    }
+    return CommandLineAction::Run;
+}
+
+}  // namespace dmlrun

@@ -1,0 +1,26 @@
+// dmlrun's command line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace dmlrun {
+
+struct Options {
+    std::string modelPath;
+    std::string adapter;          // "cpu", "cuda", "cuda:N"; empty: FreeDML's default choice
+    uint32_t iterations = 1;      // dispatches per dispatch command
+    bool printAll = false;        // print every resource at the end
+    bool quiet = false;           // only print commands' output and errors
+    bool verbose = false;         // steps and every FreeDML message
+    bool debug = false;           // the D3D12 and DirectML debug layers
+    uint64_t maxMemoryMiB = 4096;
+};
+
+enum class CommandLineAction { Run, Help, Version, ListOperators, ListAdapters, Error };
+
+// `error` receives a sentence for CommandLineAction::Error.
+CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* options, std::string* error);
+const char* UsageText();
+
+}  // namespace dmlrun

@@ -1,0 +1,506 @@
+#include "model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <system_error>
+
+#include "npy.h"
+#include "values.h"
+
+namespace dmlrun {
+
+namespace {
+
+constexpr struct {
+    const char* name;
+    DML_EXECUTION_FLAGS value;
+} kExecutionFlags[] = {
+    {"NONE", DML_EXECUTION_FLAG_NONE},
+    {"ALLOW_HALF_PRECISION_COMPUTATION", DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION},
+    {"DISABLE_META_COMMANDS", DML_EXECUTION_FLAG_DISABLE_META_COMMANDS},
+    {"DESCRIPTORS_VOLATILE", DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE},
+};
+
+std::string Lower(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+const Json* FindMember(const Json& object, const char* name) {
+    auto it = object.find(name);
+    return it == object.end() ? nullptr : &*it;
+}
+
+const Json& Require(const Json& object, const JsonPath& path, const char* name, const char* what) {
+    const Json* member = FindMember(object, name);
+    if (!member) throw ModelError(path, std::string("missing \"") + name + "\" (" + what + ").");
+    return *member;
+}
+
+const std::string& ExpectString(const Json& value, const JsonPath& path, const char* what) {
+    if (!value.is_string()) throw ModelError(path, std::string("expected ") + what + " (a string), found " + DescribeValue(value) + ".");
+    return value.get_ref<const std::string&>();
+}
+
+void ExpectObject(const Json& value, const JsonPath& path, const char* what) {
+    if (!value.is_object()) throw ModelError(path, std::string("expected ") + what + " (a JSON object), found " + DescribeValue(value) + ".");
+}
+
+class ModelReader {
+public:
+    explicit ModelReader(const ParseOptions& options) : options_(options) {}
+
+    Model Read(const Json& root) {
+        ExpectObject(root, {}, "a model: an object with \"resources\", \"dispatchables\" and \"commands\"");
+        const JsonPath resourcesPath = JsonPath() / "resources";
+        const Json& resources = Require(root, {}, "resources", "an object of named buffers");
+        ExpectObject(resources, resourcesPath, "an object of named buffers");
+        for (const auto& [name, value] : resources.items()) {
+            model_.resources.push_back(ReadResource(name, value, resourcesPath / name));
+            resourceIndex_[name] = model_.resources.size() - 1;
+        }
+        const JsonPath dispatchablesPath = JsonPath() / "dispatchables";
+        const Json& dispatchables = Require(root, {}, "dispatchables", "an object of named operators");
+        ExpectObject(dispatchables, dispatchablesPath, "an object of named operators");
+        for (const auto& [name, value] : dispatchables.items()) {
+            model_.dispatchables.push_back(ReadDispatchable(name, value, dispatchablesPath / name));
+            dispatchableIndex_[name] = model_.dispatchables.size() - 1;
+        }
+        const JsonPath commandsPath = JsonPath() / "commands";
+        const Json& commands = Require(root, {}, "commands", "an array of commands");
+        if (!commands.is_array()) {
+            throw ModelError(commandsPath, "expected an array of commands, found " + DescribeValue(commands) + ".");
+        }
+        for (size_t i = 0; i < commands.size(); ++i) model_.commands.push_back(ReadCommand(commands[i], commandsPath[i]));
+        return std::move(model_);
+    }
+
+private:
+    // Counts bytes against --max-memory before they are allocated.
+    void Reserve(uint64_t bytes, const JsonPath& path, const char* what) {
+        if (bytes > options_.maxMemoryBytes - memoryUsed_) {
+            throw ModelError(path, std::string(what) + " needs " + std::to_string(bytes) + " bytes; with the buffers before it " +
+                                       "that is more than dmlrun's limit of " + std::to_string(options_.maxMemoryBytes) +
+                                       " bytes (raise it with --max-memory MiB).");
+        }
+        memoryUsed_ += bytes;
+    }
+
+    std::vector<uint8_t> ReadFile(const std::string& sourcePath, const JsonPath& path) {
+        if (!options_.allowFiles) throw ModelError(path, "this reader does not open files.");
+        std::error_code error;
+        std::filesystem::path file = options_.modelDirectory / sourcePath;
+        if (!std::filesystem::exists(file, error)) file = sourcePath;
+        if (!std::filesystem::is_regular_file(file, error)) {
+            throw ModelError(path, "cannot open '" + sourcePath + "': no such file beside the model or in the current directory.");
+        }
+        const uint64_t size = std::filesystem::file_size(file, error);
+        if (error) throw ModelError(path, "cannot read '" + file.string() + "': " + error.message() + ".");
+        if (size > options_.maxMemoryBytes - memoryUsed_) {
+            throw ModelError(path, "'" + file.string() + "' (" + std::to_string(size) + " bytes) is larger than dmlrun's limit of " +
+                                       std::to_string(options_.maxMemoryBytes) + " bytes (raise it with --max-memory MiB).");
+        }
+        std::ifstream stream(file, std::ios::binary);
+        std::vector<uint8_t> bytes(size);
+        if (!stream || !stream.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
+            throw ModelError(path, "cannot read '" + file.string() + "'.");
+        }
+        return bytes;
+    }
+
+    Resource ReadResource(const std::string& name, const Json& value, const JsonPath& path) {
+        ExpectObject(value, path, "a resource");
+        Resource resource;
+        resource.name = name;
+        resource.path = path;
+        if (const Json* type = FindMember(value, "type"); type && ExpectString(*type, path / "type", "a resource type") != "buffer") {
+            throw ModelError(path / "type", "only \"buffer\" resources exist; found " + DescribeValue(*type) + ".");
+        }
+        bool typeGiven = false;
+        if (const Json* type = FindMember(value, "initialValuesDataType")) {
+            resource.dataType = ParseDataType(*type, path / "initialValuesDataType");
+            typeGiven = true;
+        }
+        const JsonPath valuesPath = path / "initialValues";
+        const Json& initial = Require(value, path, "initialValues", "an array, or an object with value, valueStart or sourcePath");
+        const bool isTypedList = initial.is_array() && resource.dataType == DML_TENSOR_DATA_TYPE_UNKNOWN && typeGiven;
+        auto requireType = [&]() {
+            if (resource.dataType == DML_TENSOR_DATA_TYPE_UNKNOWN || ValueSizeInBytes(resource.dataType) == 0) {
+                throw ModelError(typeGiven ? path / "initialValuesDataType" : path,
+                                 "these initialValues need an initialValuesDataType with values (FLOAT32, INT32, ...).");
+            }
+        };
+        if (initial.is_string()) {
+            throw ModelError(valuesPath, "\"" + initial.get<std::string>() +
+                                             "\" initial values are not supported by dmlrun (deferred resources are for ONNX "
+                                             "dispatchables); give an array or an object.");
+        } else if (isTypedList) {
+            // A list of {"type": ..., "value": ...} (a constant buffer for a shader); each element
+            // has its own type.
+            for (size_t i = 0; i < initial.size(); ++i) {
+                const Json& element = initial[i];
+                ExpectObject(element, valuesPath[i], "an object with \"type\" and \"value\"");
+                DML_TENSOR_DATA_TYPE type =
+                    ParseDataType(Require(element, valuesPath[i], "type", "the element's data type"), valuesPath[i] / "type");
+                Reserve(8, valuesPath[i], "the initial values");
+                AppendValue(type, Require(element, valuesPath[i], "value", "the element's value"), valuesPath[i] / "value",
+                            &resource.initialValues);
+            }
+        } else if (initial.is_array()) {
+            requireType();
+            Reserve(initial.size() * ValueSizeInBytes(resource.dataType), valuesPath, "the initial values");
+            resource.initialValues.reserve(initial.size() * ValueSizeInBytes(resource.dataType));
+            for (size_t i = 0; i < initial.size(); ++i) AppendValue(resource.dataType, initial[i], valuesPath[i], &resource.initialValues);
+        } else if (initial.is_object()) {
+            ReadGenerator(initial, valuesPath, path, typeGiven, &resource);
+        } else {
+            throw ModelError(valuesPath, "expected an array of values, or an object ({\"value\", \"valueCount\"}, "
+                                         "{\"valueStart\", \"valueDelta\", \"valueCount\"} or {\"sourcePath\"}), found " +
+                                             DescribeValue(initial) + ".");
+        }
+        if (resource.initialValues.empty()) throw ModelError(valuesPath, "the initial values are empty; a buffer needs at least one.");
+
+        if (const Json* offset = FindMember(value, "initialValuesOffsetInBytes")) {
+            resource.initialValuesOffsetInBytes = ParseUInt64(*offset, path / "initialValuesOffsetInBytes");
+        }
+        const uint64_t needed = resource.initialValues.size() + std::min<uint64_t>(resource.initialValuesOffsetInBytes, options_.maxMemoryBytes);
+        if (const Json* size = FindMember(value, "sizeInBytes")) {
+            resource.sizeInBytes = ParseUInt64(*size, path / "sizeInBytes");
+            if (resource.sizeInBytes == 0) throw ModelError(path / "sizeInBytes", "sizeInBytes must be at least 1.");
+            if (resource.sizeInBytes < needed || resource.initialValuesOffsetInBytes > resource.sizeInBytes) {
+                throw ModelError(path / "sizeInBytes", "the buffer (" + std::to_string(resource.sizeInBytes) +
+                                                           " bytes) is too small for its initial values (" +
+                                                           std::to_string(resource.initialValues.size()) + " bytes at offset " +
+                                                           std::to_string(resource.initialValuesOffsetInBytes) + ").");
+            }
+        } else {
+            resource.sizeInBytes = (needed + 3) & ~uint64_t(3);  // DirectML binds whole DWORDs
+        }
+        // The initial values were counted already; the rest of the buffer counts now.
+        Reserve(resource.sizeInBytes - std::min<uint64_t>(resource.sizeInBytes, resource.initialValues.size()), path,
+                "the buffer");
+        return resource;
+    }
+
+    void ReadGenerator(const Json& initial, const JsonPath& valuesPath, const JsonPath& resourcePath,
+                       bool typeGiven, Resource* resource) {
+        const Json* constant = FindMember(initial, "value");
+        const Json* start = FindMember(initial, "valueStart");
+        const Json* source = FindMember(initial, "sourcePath");
+        if ((constant != nullptr) + (start != nullptr) + (source != nullptr) != 1) {
+            throw ModelError(valuesPath, "the initialValues object needs exactly one of \"value\" (a constant), \"valueStart\" "
+                                         "(a sequence) or \"sourcePath\" (a file).");
+        }
+        if (source) {
+            const std::string& file = ExpectString(*source, valuesPath / "sourcePath", "a file path");
+            std::string extension = Lower(std::filesystem::path(file).extension().string());
+            if (extension == ".png" || extension == ".jpg" || extension == ".jpeg") {
+                throw ModelError(valuesPath / "sourcePath", "images are not supported by dmlrun; give a .npy or raw binary file.");
+            }
+            std::vector<uint8_t> bytes = ReadFile(file, valuesPath / "sourcePath");
+            if (extension == ".npy") {
+                NpyArray array;
+                try {
+                    array = ReadNpy(bytes, options_.maxMemoryBytes);
+                } catch (const std::runtime_error& error) {
+                    throw ModelError(valuesPath / "sourcePath", "cannot read '" + file + "': " + error.what());
+                }
+                if (typeGiven && resource->dataType != DML_TENSOR_DATA_TYPE_UNKNOWN && resource->dataType != array.dataType) {
+                    throw ModelError(resourcePath / "initialValuesDataType",
+                                     std::string("initialValuesDataType is ") + freedml::dml::DataTypeName(resource->dataType) +
+                                         " but '" + file + "' holds " + freedml::dml::DataTypeName(array.dataType) + ".");
+                }
+                resource->dataType = array.dataType;
+                resource->shape = array.shape;
+                resource->initialValues = std::move(array.data);
+            } else {
+                if (!typeGiven || ValueSizeInBytes(resource->dataType) == 0) {
+                    throw ModelError(resourcePath, "a raw file needs an initialValuesDataType (FLOAT32, INT32, ...).");
+                }
+                resource->initialValues = std::move(bytes);
+            }
+            memoryUsed_ += resource->initialValues.size();
+            return;
+        }
+        if (!typeGiven || ValueSizeInBytes(resource->dataType) == 0) {
+            throw ModelError(typeGiven ? resourcePath / "initialValuesDataType" : resourcePath,
+                             "these initialValues need an initialValuesDataType with values (FLOAT32, INT32, ...).");
+        }
+        const JsonPath countPath = valuesPath / "valueCount";
+        const uint64_t count = ParseUInt32(Require(initial, valuesPath, "valueCount", "the number of elements"), countPath);
+        if (count == 0) throw ModelError(countPath, "valueCount must be at least 1.");
+        Reserve(count * ValueSizeInBytes(resource->dataType), countPath, "the initial values");
+        if (constant) {
+            AppendConstant(resource->dataType, *constant, count, valuesPath / "value", &resource->initialValues);
+        } else {
+            AppendSequence(resource->dataType, *start, Require(initial, valuesPath, "valueDelta", "the step of the sequence"), count,
+                           valuesPath / "valueStart", valuesPath / "valueDelta", &resource->initialValues);
+        }
+    }
+
+    Dispatchable ReadDispatchable(const std::string& name, const Json& value, const JsonPath& path) {
+        ExpectObject(value, path, "a dispatchable");
+        Dispatchable dispatchable;
+        dispatchable.name = name;
+        dispatchable.path = path;
+        const Json& type = Require(value, path, "type", "the operator type, e.g. \"DML_OPERATOR_GEMM\"");
+        if (type.is_string()) {
+            std::string lower = Lower(type.get<std::string>());
+            if (lower == "hlsl" || lower == "onnx" || lower == "dmlserializedgraph") {
+                throw ModelError(path / "type", "\"" + type.get<std::string>() +
+                                                    "\" dispatchables are not supported: dmlrun runs DirectML operators "
+                                                    "(\"DML_OPERATOR_...\").");
+            }
+        }
+        if (const Json* compile = FindMember(value, "dmlCompileType")) {
+            const std::string& kind = ExpectString(*compile, path / "dmlCompileType", "DmlCompileOp or DmlCompileGraph");
+            if (kind == "DmlCompileGraph") {
+                throw ModelError(path / "dmlCompileType", "DmlCompileGraph needs the DirectML graph API "
+                                                          "(IDMLDevice1::CompileGraph), which FreeDML does not implement "
+                                                          "yet; use DmlCompileOp.");
+            }
+            if (kind != "DmlCompileOp") throw ModelError(path / "dmlCompileType", "expected DmlCompileOp or DmlCompileGraph.");
+        }
+        if (const Json* flags = FindMember(value, "executionFlags")) {
+            const JsonPath flagsPath = path / "executionFlags";
+            auto parseFlag = [&](const Json& flag, const JsonPath& flagPath) {
+                if (flag.is_string()) {
+                    std::string text = flag.get<std::string>();
+                    if (text.rfind("DML_EXECUTION_FLAG_", 0) == 0) text = text.substr(19);
+                    for (const auto& entry : kExecutionFlags) {
+                        if (text == entry.name) return entry.value;
+                    }
+                }
+                throw ModelError(flagPath, "expected a DML_EXECUTION_FLAGS value (NONE, ALLOW_HALF_PRECISION_COMPUTATION, "
+                                           "DISABLE_META_COMMANDS, DESCRIPTORS_VOLATILE, with or without the prefix "
+                                           "DML_EXECUTION_FLAG_), found " +
+                                               DescribeValue(flag) + ".");
+            };
+            uint32_t bits = 0;
+            if (flags->is_array()) {
+                for (size_t i = 0; i < flags->size(); ++i) bits |= parseFlag((*flags)[i], flagsPath[i]);
+            } else {
+                bits = parseFlag(*flags, flagsPath);
+            }
+            dispatchable.executionFlags = static_cast<DML_EXECUTION_FLAGS>(bits);
+        }
+        dispatchable.op = BuildOperator(value, path, {"executionFlags", "bindings", "dmlCompileType", "$comment"});
+
+        // Initialization bindings: inputs flagged OWNED_BY_DML, which DirectML reads once, when
+        // the operator is initialized.
+        if (const Json* bindings = FindMember(value, "bindings")) {
+            dispatchable.initBindings = ReadBindings(*bindings, path / "bindings", *dispatchable.op, /*initialization=*/true);
+        }
+        for (const auto& point : dispatchable.op->Inputs()) {
+            if (!point.given || !AllOwned(point)) continue;
+            bool bound = std::any_of(dispatchable.initBindings.begin(), dispatchable.initBindings.end(),
+                                     [&](const Binding& binding) { return binding.bindPoint == point.name; });
+            if (!bound) {
+                throw ModelError(path, point.name + " is flagged OWNED_BY_DML, so it is bound when the operator is initialized: "
+                                                    "give it in this dispatchable's \"bindings\" ({\"" +
+                                                    point.name + "\": \"RESOURCE\"}).");
+            }
+        }
+        return dispatchable;
+    }
+
+    static bool AllOwned(const BindPoint& point) {
+        return !point.tensors.empty() && std::all_of(point.tensors.begin(), point.tensors.end(), [](const auto* tensor) {
+            return (tensor->Flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0;
+        });
+    }
+
+    static bool AnyOwned(const BindPoint& point) {
+        return std::any_of(point.tensors.begin(), point.tensors.end(),
+                           [](const auto* tensor) { return (tensor->Flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0; });
+    }
+
+    BoundRange ReadSource(const Json& source, const JsonPath& path) {
+        const Json* name = &source;
+        JsonPath namePath = path;
+        uint64_t elementOffset = 0, elementSize = 0;
+        std::optional<uint64_t> elementCount;
+        if (source.is_object()) {
+            for (const auto& [key, member] : source.items()) {
+                static const char* const kKnown[] = {"name", "elementOffset", "elementCount", "elementSizeInBytes",
+                                                     "elementStride", "format", "shape", "counter", "counterOffsetBytes"};
+                if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return key == k; })) {
+                    throw ModelError(path / key, "a binding has no field '" + key +
+                                                     "'; DirectML bindings use name, elementOffset, elementCount and "
+                                                     "elementSizeInBytes.");
+                }
+            }
+            name = &Require(source, path, "name", "the name of the resource to bind");
+            namePath = path / "name";
+            if (const Json* v = FindMember(source, "elementOffset")) elementOffset = ParseUInt64(*v, path / "elementOffset");
+            if (const Json* v = FindMember(source, "elementCount")) elementCount = ParseUInt64(*v, path / "elementCount");
+            for (const char* key : {"elementSizeInBytes", "elementStride"}) {
+                if (const Json* v = FindMember(source, key)) elementSize = ParseUInt64(*v, path / key);
+            }
+        } else if (!source.is_string()) {
+            throw ModelError(path, "expected a resource name or a binding object ({\"name\": ..., \"elementOffset\": ...}), found " +
+                                       DescribeValue(source) + ".");
+        }
+        const std::string& resourceName = ExpectString(*name, namePath, "a resource name");
+        auto found = resourceIndex_.find(resourceName);
+        if (found == resourceIndex_.end()) {
+            throw ModelError(namePath, "no resource is named '" + resourceName + "'" + ResourceList() + ".");
+        }
+        const Resource& resource = model_.resources[found->second];
+        if (elementSize == 0) elementSize = std::max<uint32_t>(ValueSizeInBytes(resource.dataType), 1);
+        BoundRange range;
+        range.resource = found->second;
+        if (elementOffset > resource.sizeInBytes / elementSize) {
+            throw ModelError(path, "elementOffset " + std::to_string(elementOffset) + " (of " + std::to_string(elementSize) +
+                                       "-byte elements) is past the end of '" + resourceName + "' (" +
+                                       std::to_string(resource.sizeInBytes) + " bytes).");
+        }
+        range.offset = elementOffset * elementSize;
+        range.size = resource.sizeInBytes - range.offset;
+        if (elementCount) {
+            if (*elementCount > range.size / elementSize) {
+                throw ModelError(path, std::to_string(*elementCount) + " elements of " + std::to_string(elementSize) +
+                                           " bytes from element " + std::to_string(elementOffset) + " run past the end of '" +
+                                           resourceName + "' (" + std::to_string(resource.sizeInBytes) + " bytes).");
+            }
+            range.size = *elementCount * elementSize;
+        }
+        return range;
+    }
+
+    std::string ResourceList() const {
+        if (model_.resources.empty()) return " (the model has no resources)";
+        std::string names;
+        for (const auto& resource : model_.resources) names += (names.empty() ? "" : ", ") + ("'" + resource.name + "'");
+        return " (the resources are " + names + ")";
+    }
+
+    std::vector<Binding> ReadBindings(const Json& json, const JsonPath& path, const BuiltOperator& op, bool initialization) {
+        if (!json.is_object()) {
+            throw ModelError(path, "expected an object of bindings ({\"ATensor\": \"A\", ...}), found " + DescribeValue(json) + ".");
+        }
+        std::vector<Binding> bindings;
+        for (const auto& [name, value] : json.items()) {
+            const JsonPath pointPath = path / name;
+            const BindPoint* point = op.FindBindPoint(name);
+            if (!point) {
+                throw ModelError(pointPath, std::string("DML_OPERATOR_") + op.Schema().name + " has no tensor named '" + name +
+                                                "'; its tensors are " + op.BindPointNames() + ".");
+            }
+            if (!point->given) {
+                throw ModelError(pointPath, name + " is not in the operator's desc, so nothing can be bound to it (describe it "
+                                                   "in the desc, or leave this binding out).");
+            }
+            if (initialization && (point->isOutput || !AnyOwned(*point))) {
+                throw ModelError(pointPath, "only inputs flagged OWNED_BY_DML are bound when an operator is initialized; " + name +
+                                                " is bound by the dispatch commands.");
+            }
+            if (!initialization && AllOwned(*point)) {
+                throw ModelError(pointPath, name + " is flagged OWNED_BY_DML: it was bound when the operator was initialized (the "
+                                                   "dispatchable's \"bindings\") and is not bound again at dispatch.");
+            }
+            Binding binding;
+            binding.bindPoint = name;
+            binding.path = pointPath;
+            if (value.is_array()) {
+                for (size_t i = 0; i < value.size(); ++i) binding.ranges.push_back(ReadSource(value[i], pointPath[i]));
+            } else {
+                binding.ranges.push_back(ReadSource(value, pointPath));
+            }
+            if (binding.ranges.size() != point->tensors.size()) {
+                throw ModelError(pointPath, name + " takes " + std::to_string(point->tensors.size()) + " resource" +
+                                                (point->tensors.size() == 1 ? "" : "s") + ", but " +
+                                                std::to_string(binding.ranges.size()) + " " +
+                                                (binding.ranges.size() == 1 ? "is" : "are") + " bound.");
+            }
+            bindings.push_back(std::move(binding));
+        }
+        return bindings;
+    }
+
+    Command ReadCommand(const Json& json, const JsonPath& path) {
+        ExpectObject(json, path, "a command");
+        const std::string type = Lower(ExpectString(Require(json, path, "type", "dispatch, print or writeFile"), path / "type",
+                                                    "dispatch, print or writeFile"));
+        if (type == "dispatch") {
+            DispatchCommand command;
+            command.path = path;
+            const std::string& name = ExpectString(Require(json, path, "dispatchable", "the name of a dispatchable"),
+                                                   path / "dispatchable", "a dispatchable name");
+            auto found = dispatchableIndex_.find(name);
+            if (found == dispatchableIndex_.end()) {
+                std::string names;
+                for (const auto& d : model_.dispatchables) names += (names.empty() ? "" : ", ") + ("'" + d.name + "'");
+                throw ModelError(path / "dispatchable", "no dispatchable is named '" + name + "'" +
+                                                            (names.empty() ? " (the model has none)" : " (they are " + names + ")") + ".");
+            }
+            command.dispatchable = found->second;
+            const Dispatchable& dispatchable = model_.dispatchables[found->second];
+            command.bindings = ReadBindings(Require(json, path, "bindings", "the resources bound to the operator's tensors"),
+                                            path / "bindings", *dispatchable.op, /*initialization=*/false);
+            for (const auto* list : {&dispatchable.op->Inputs(), &dispatchable.op->Outputs()}) {
+                for (const auto& point : *list) {
+                    if (!point.given || AllOwned(point)) continue;
+                    bool bound = std::any_of(command.bindings.begin(), command.bindings.end(),
+                                             [&](const Binding& b) { return b.bindPoint == point.name; });
+                    if (!bound) {
+                        throw ModelError(path / "bindings", "nothing is bound to " + point.name + ", which '" + dispatchable.name +
+                                                                "' describes; bind a resource to it.");
+                    }
+                }
+            }
+            return command;
+        }
+        if (type == "print") {
+            PrintCommand command;
+            command.path = path;
+            command.resource = ResourceNamed(Require(json, path, "resource", "the name of the resource to print"), path / "resource");
+            if (const Json* verbose = FindMember(json, "verbose")) command.verbose = ParseBool(*verbose, path / "verbose");
+            return command;
+        }
+        if (type == "writefile") {
+            WriteFileCommand command;
+            command.path = path;
+            command.resource = ResourceNamed(Require(json, path, "resource", "the name of the resource to write"), path / "resource");
+            command.target = ExpectString(Require(json, path, "targetPath", "the file to write"), path / "targetPath", "a file path");
+            std::string extension = Lower(command.target.extension().string());
+            if (extension == ".png" || extension == ".jpg" || extension == ".jpeg") {
+                throw ModelError(path / "targetPath", "images are not supported by dmlrun; write a .npy or raw binary file.");
+            }
+            if (const Json* dimensions = FindMember(json, "dimensions")) {
+                if (!dimensions->is_array()) throw ModelError(path / "dimensions", "expected an array of dimensions.");
+                for (size_t i = 0; i < dimensions->size(); ++i) {
+                    command.dimensions.push_back(ParseUInt32((*dimensions)[i], (path / "dimensions")[i]));
+                }
+            }
+            return command;
+        }
+        throw ModelError(path / "type", "expected a command type of dispatch, print or writeFile, found " +
+                                            DescribeValue(json.at("type")) + ".");
+    }
+
+    size_t ResourceNamed(const Json& json, const JsonPath& path) {
+        const std::string& name = ExpectString(json, path, "a resource name");
+        auto found = resourceIndex_.find(name);
+        if (found == resourceIndex_.end()) throw ModelError(path, "no resource is named '" + name + "'" + ResourceList() + ".");
+        return found->second;
+    }
+
+    const ParseOptions& options_;
+    Model model_;
+    std::map<std::string, size_t> resourceIndex_;
+    std::map<std::string, size_t> dispatchableIndex_;
+    uint64_t memoryUsed_ = 0;
+};
+
+}  // namespace
+
+Model ParseModel(const Json& root, const ParseOptions& options) { return ModelReader(options).Read(root); }
+
+uint64_t PrintedElementCount(const Resource& resource) {
+    const uint32_t size = ValueSizeInBytes(resource.dataType);
+    return size ? resource.initialValues.size() / size : 0;
+}
+
+}  // namespace dmlrun

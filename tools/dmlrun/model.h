@@ -1,0 +1,94 @@
+// A DxDispatch model read from JSON and checked as far as it can be without a device: resources
+// with their initial bytes, dispatchables with their operator descs, commands with their bindings
+// resolved to byte ranges. Everything wrong with a model is reported here, with its JSON path.
+#pragma once
+
+#include <DirectML.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "desc_builder.h"
+#include "json_document.h"
+
+namespace dmlrun {
+
+struct ParseOptions {
+    std::filesystem::path modelDirectory;  // sourcePath resolves here first, then in the current directory
+    bool allowFiles = true;                // the fuzzer reads no files
+    uint64_t maxMemoryBytes = uint64_t(4) << 30;  // all buffers together
+};
+
+struct Resource {
+    std::string name;
+    JsonPath path;
+    DML_TENSOR_DATA_TYPE dataType = DML_TENSOR_DATA_TYPE_UNKNOWN;  // UNKNOWN: a list of typed values
+    std::vector<uint8_t> initialValues;
+    uint64_t initialValuesOffsetInBytes = 0;
+    uint64_t sizeInBytes = 0;
+    std::vector<uint64_t> shape;  // an .npy file's shape; empty otherwise
+};
+
+// A byte range of a resource bound to one tensor.
+struct BoundRange {
+    size_t resource = 0;  // index in Model::resources
+    uint64_t offset = 0;
+    uint64_t size = 0;
+};
+
+// The resources bound to one bind point ("ATensor", or the array "InputTensors").
+struct Binding {
+    std::string bindPoint;
+    JsonPath path;
+    std::vector<BoundRange> ranges;
+};
+
+struct Dispatchable {
+    std::string name;
+    JsonPath path;
+    std::unique_ptr<BuiltOperator> op;
+    DML_EXECUTION_FLAGS executionFlags = DML_EXECUTION_FLAG_NONE;
+    std::vector<Binding> initBindings;  // OWNED_BY_DML inputs, bound when the operator is initialized
+};
+
+struct DispatchCommand {
+    size_t dispatchable = 0;  // index in Model::dispatchables
+    std::vector<Binding> bindings;
+    JsonPath path;
+};
+
+struct PrintCommand {
+    size_t resource = 0;
+    bool verbose = false;
+    JsonPath path;
+};
+
+struct WriteFileCommand {
+    size_t resource = 0;
+    std::filesystem::path target;
+    std::vector<uint64_t> dimensions;  // empty: the resource's .npy shape, else one dimension
+    JsonPath path;
+};
+
+using Command = std::variant<DispatchCommand, PrintCommand, WriteFileCommand>;
+
+struct Model {
+    std::vector<Resource> resources;
+    std::vector<Dispatchable> dispatchables;
+    std::vector<Command> commands;
+};
+
+// Throws ModelError for anything wrong, naming the JSON path and what was expected.
+Model ParseModel(const Json& root, const ParseOptions& options);
+
+// The elements a print command shows: the initial values' (DxDispatch does not show the padding
+// or the rest of a larger buffer), or the whole buffer for a list of typed values.
+uint64_t PrintedElementCount(const Resource& resource);
+
+}  // namespace dmlrun
