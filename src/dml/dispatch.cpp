@@ -107,10 +107,11 @@ Status DispatchCommand::Decode(const d3d12::Descriptor* slots, DecodedBindings* 
     return {};
 }
 
-std::byte* HostAddress(d3d12::ResourceInternal* resource, uint64_t offset) {
+// The address kernels use: the GPU virtual address of the bytes, which is the host address on
+// the CPU backend and a device pointer on CUDA (backend::Memory::Address).
+std::byte* KernelAddress(d3d12::ResourceInternal* resource, uint64_t offset) {
     if (!resource) return nullptr;
-    auto* base = static_cast<std::byte*>(resource->Memory().HostPointer());
-    return base ? base + resource->OffsetInMemory() + offset : nullptr;
+    return reinterpret_cast<std::byte*>(resource->Memory().Address() + resource->OffsetInMemory() + offset);
 }
 
 Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
@@ -150,18 +151,9 @@ Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
     FREEDML_TRY(CheckHazards(state.regions, info.isInitializer, info.supportsInPlaceExecution, resolver));
     FREEDML_TRY(ValidateBindingsComplete(info, state));
 
-    // Addresses. FreeDML's DirectML kernels run on the CPU backend so far.
     auto address = [&](uint32_t slot) -> std::byte* {
-        return HostAddress(owners[slot], decoded.buffers[slot].Offset);
+        return KernelAddress(owners[slot], decoded.buffers[slot].Offset);
     };
-    for (uint32_t slot = 0; slot < layout.total; ++slot) {
-        if (owners[slot] && !address(slot)) {
-            return Error(DXGI_ERROR_UNSUPPORTED,
-                         "%s is in memory the CPU cannot reach; FreeDML runs DirectML operators on the CPU adapter "
-                         "only so far.",
-                         owners[slot]->Describe().c_str());
-        }
-    }
 
     if (info.isInitializer) {
         for (size_t t = 0; t < snapshot_->operators.size(); ++t) {
