@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "d3d12/device.h"
+#include "d3d12/enum_value.h"
 
 namespace freedml::d3d12 {
 
@@ -15,8 +16,8 @@ constexpr UINT kMaxShaderVisibleSamplers = 2048;
 constexpr UINT kMaxDescriptors = 1u << 24;
 }  // namespace
 
-UINT DescriptorIncrement(D3D12_DESCRIPTOR_HEAP_TYPE type) {
-    switch (type) {
+UINT DescriptorIncrement(const D3D12_DESCRIPTOR_HEAP_TYPE& type) {
+    switch (Raw(type)) {
         case D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV: return kCbvSrvUavDescriptorSize;
         case D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER: return 32;
         case D3D12_DESCRIPTOR_HEAP_TYPE_RTV: return 32;
@@ -25,8 +26,8 @@ UINT DescriptorIncrement(D3D12_DESCRIPTOR_HEAP_TYPE type) {
     }
 }
 
-const char* DescriptorHeapTypeName(D3D12_DESCRIPTOR_HEAP_TYPE type) {
-    switch (type) {
+const char* DescriptorHeapTypeName(const D3D12_DESCRIPTOR_HEAP_TYPE& type) {
+    switch (Raw(type)) {
         case D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV: return "CBV_SRV_UAV";
         case D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER: return "SAMPLER";
         case D3D12_DESCRIPTOR_HEAP_TYPE_RTV: return "RTV";
@@ -38,11 +39,11 @@ const char* DescriptorHeapTypeName(D3D12_DESCRIPTOR_HEAP_TYPE type) {
 Status ValidateDescriptorHeapDesc(const D3D12_DESCRIPTOR_HEAP_DESC* desc) {
     INVALID_IF(!desc, "CreateDescriptorHeap: the D3D12_DESCRIPTOR_HEAP_DESC pointer is null.");
     INVALID_IF(DescriptorIncrement(desc->Type) == 0, "CreateDescriptorHeap: Type (%d) is not a descriptor heap type.",
-               static_cast<int>(desc->Type));
+               static_cast<int>(Raw(desc->Type)));
     INVALID_IF(desc->NodeMask > 1, "CreateDescriptorHeap: NodeMask (0x%x) must be 0 or 1: the adapter has one node.",
                desc->NodeMask);
-    INVALID_IF((desc->Flags & ~D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE) != 0,
-               "CreateDescriptorHeap: Flags (0x%x) has unknown bits.", static_cast<unsigned>(desc->Flags));
+    INVALID_IF((Raw(desc->Flags) & ~D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE) != 0,
+               "CreateDescriptorHeap: Flags (0x%x) has unknown bits.", static_cast<unsigned>(Raw(desc->Flags)));
     INVALID_IF(desc->NumDescriptors == 0, "CreateDescriptorHeap: NumDescriptors is 0.");
     bool visible = desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
     INVALID_IF(visible && (desc->Type == D3D12_DESCRIPTOR_HEAP_TYPE_RTV || desc->Type == D3D12_DESCRIPTOR_HEAP_TYPE_DSV),

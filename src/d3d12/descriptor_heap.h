@@ -13,8 +13,9 @@ namespace freedml::d3d12 {
 class Device;
 
 // GetDescriptorHandleIncrementSize; 0 for a type that is not a descriptor heap type.
-UINT DescriptorIncrement(D3D12_DESCRIPTOR_HEAP_TYPE type);
-const char* DescriptorHeapTypeName(D3D12_DESCRIPTOR_HEAP_TYPE type);
+// Both take the type by reference: it may be any value the application passed (see enum_value.h).
+UINT DescriptorIncrement(const D3D12_DESCRIPTOR_HEAP_TYPE& type);
+const char* DescriptorHeapTypeName(const D3D12_DESCRIPTOR_HEAP_TYPE& type);
 Status ValidateDescriptorHeapDesc(const D3D12_DESCRIPTOR_HEAP_DESC* desc);
 
 class DescriptorHeap final

@@ -5,6 +5,7 @@
 
 #include "d3d12/debug.h"
 #include "d3d12/descriptor_heap.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/factories.h"
 #include "d3d12/heap.h"
 #include "d3d12/resource.h"
@@ -125,7 +126,7 @@ Status Device::ResolveSlot(uintptr_t address, int type, bool needShaderVisible, 
     }
     INVALID_IF(!heap, "%s (0x%llx) is not in any live descriptor heap of this device.", what,
                static_cast<unsigned long long>(address));
-    INVALID_IF(type >= 0 && heap->Desc().Type != type,
+    INVALID_IF(type >= 0 && static_cast<int>(Raw(heap->Desc().Type)) != type,
                "%s (0x%llx) is in %s, not in a heap of type %s.", what, static_cast<unsigned long long>(address),
                heap->Describe().c_str(), DescriptorHeapTypeName(static_cast<D3D12_DESCRIPTOR_HEAP_TYPE>(type)));
     INVALID_IF(needShaderVisible && !heap->ShaderVisible(),
@@ -235,9 +236,9 @@ HRESULT Device::CreateHeap1(const D3D12_HEAP_DESC* desc, ID3D12ProtectedResource
     return CreateHeap(desc, riid, heap);
 }
 
-HRESULT Device::CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS flags,
-                                const D3D12_RESOURCE_DESC* desc, D3D12_RESOURCE_STATES state, REFIID riid,
-                                void** resource) {
+HRESULT Device::CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* properties,
+                                const D3D12_HEAP_FLAGS& flags, const D3D12_RESOURCE_DESC* desc,
+                                const D3D12_RESOURCE_STATES& state, REFIID riid, void** resource) {
     if (resource) *resource = nullptr;
     backend::MemoryPool pool;
     Status status = [&]() -> Status {
@@ -290,16 +291,11 @@ Status ToResourceDesc(const D3D12_RESOURCE_DESC1* desc1, const char* where, D3D1
     INVALID_IF(desc1->SamplerFeedbackMipRegion.Width || desc1->SamplerFeedbackMipRegion.Height ||
                    desc1->SamplerFeedbackMipRegion.Depth,
                "%s: SamplerFeedbackMipRegion must be zero: FreeDML has no sampler feedback.", where);
-    desc->Dimension = desc1->Dimension;
-    desc->Alignment = desc1->Alignment;
-    desc->Width = desc1->Width;
-    desc->Height = desc1->Height;
-    desc->DepthOrArraySize = desc1->DepthOrArraySize;
-    desc->MipLevels = desc1->MipLevels;
-    desc->Format = desc1->Format;
-    desc->SampleDesc = desc1->SampleDesc;
-    desc->Layout = desc1->Layout;
-    desc->Flags = desc1->Flags;
+    // DESC1 is DESC followed by the sampler feedback region; bytes, so no enum is loaded unchecked.
+    constexpr size_t kShared = offsetof(D3D12_RESOURCE_DESC, Flags) + sizeof(D3D12_RESOURCE_FLAGS);
+    static_assert(offsetof(D3D12_RESOURCE_DESC1, SamplerFeedbackMipRegion) >= kShared);
+    *desc = D3D12_RESOURCE_DESC{};
+    std::memcpy(desc, desc1, kShared);
     return {};
 }
 
@@ -318,7 +314,7 @@ HRESULT Device::CreateCommittedResource2(const D3D12_HEAP_PROPERTIES* properties
 }
 
 HRESULT Device::CreatePlaced(const char* where, ID3D12Heap* publicHeap, UINT64 offset, const D3D12_RESOURCE_DESC* desc,
-                             D3D12_RESOURCE_STATES state, REFIID riid, void** resource) {
+                             const D3D12_RESOURCE_STATES& state, REFIID riid, void** resource) {
     if (resource) *resource = nullptr;
     Heap* heap = nullptr;
     Status status = [&]() -> Status {
@@ -495,13 +491,13 @@ D3D12_HEAP_PROPERTIES Device::GetCustomHeapProperties(UINT nodeMask, D3D12_HEAP_
     properties.MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
     properties.CreationNodeMask = 1;
     properties.VisibleNodeMask = 1;
-    switch (type) {
+    switch (Raw(type)) {
         case D3D12_HEAP_TYPE_DEFAULT: properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE; break;
         case D3D12_HEAP_TYPE_UPLOAD: properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE; break;
         case D3D12_HEAP_TYPE_READBACK: properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK; break;
         default:
             Fail(Error(E_INVALIDARG, "GetCustomHeapProperties: heapType (%d) must be DEFAULT, UPLOAD or READBACK.",
-                       static_cast<int>(type)));
+                       static_cast<int>(Raw(type))));
             properties.MemoryPoolPreference = D3D12_MEMORY_POOL_UNKNOWN;
             break;
     }

@@ -221,10 +221,16 @@ private:
     ~Device() override;
 
     HRESULT Unsupported(const char* method, void** object = nullptr);
-    HRESULT CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS flags,
-                            const D3D12_RESOURCE_DESC* desc, D3D12_RESOURCE_STATES state, REFIID riid, void** resource);
+    // Enums from the application are passed on by reference until validated (enum_value.h).
+    HRESULT CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* properties, const D3D12_HEAP_FLAGS& flags,
+                            const D3D12_RESOURCE_DESC* desc, const D3D12_RESOURCE_STATES& state, REFIID riid,
+                            void** resource);
     HRESULT CreatePlaced(const char* where, ID3D12Heap* heap, UINT64 offset, const D3D12_RESOURCE_DESC* desc,
-                         D3D12_RESOURCE_STATES state, REFIID riid, void** resource);
+                         const D3D12_RESOURCE_STATES& state, REFIID riid, void** resource);
+    void CopyDescriptorRanges(UINT destinationRangeCount, const D3D12_CPU_DESCRIPTOR_HANDLE* destinationStarts,
+                              const UINT* destinationSizes, UINT sourceRangeCount,
+                              const D3D12_CPU_DESCRIPTOR_HANDLE* sourceStarts, const UINT* sourceSizes,
+                              const D3D12_DESCRIPTOR_HEAP_TYPE& type);
     D3D12_RESOURCE_ALLOCATION_INFO AllocationInfo(const char* where, UINT descCount, const D3D12_RESOURCE_DESC* descs,
                                                   D3D12_RESOURCE_ALLOCATION_INFO1* infos);
     void CopyableFootprints(const D3D12_RESOURCE_DESC* desc, UINT firstSubresource, UINT subresourceCount,

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "d3d12/device.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/formats.h"
 
 namespace freedml::d3d12 {
@@ -10,8 +11,8 @@ namespace freedml::d3d12 {
 namespace {
 
 // The feature levels FreeDML accepts (see D3D12CreateDevice in entry.cpp).
-bool FeatureLevelSupported(D3D_FEATURE_LEVEL level) {
-    switch (level) {
+bool FeatureLevelSupported(const D3D_FEATURE_LEVEL& level) {
+    switch (Raw(level)) {
         case D3D_FEATURE_LEVEL_1_0_CORE:
         case D3D_FEATURE_LEVEL_11_0:
         case D3D_FEATURE_LEVEL_11_1:
@@ -45,7 +46,7 @@ Status AllZero(D3D12_FEATURE feature, const char* name, void* data, UINT size) {
 
 HRESULT Device::CheckFeatureSupport(D3D12_FEATURE feature, void* data, UINT size) {
     Status status = [&]() -> Status {
-        switch (feature) {
+        switch (Raw(feature)) {
             case D3D12_FEATURE_D3D12_OPTIONS: {
                 FREEDML_TRY(AllZero<D3D12_FEATURE_DATA_D3D12_OPTIONS>(feature, "D3D12_OPTIONS", data, size));
                 auto* o = static_cast<D3D12_FEATURE_DATA_D3D12_OPTIONS*>(data);
@@ -94,8 +95,8 @@ HRESULT Device::CheckFeatureSupport(D3D12_FEATURE feature, void* data, UINT size
                 bool found = false;
                 D3D_FEATURE_LEVEL best{};
                 for (UINT i = 0; i < f->NumFeatureLevels; ++i) {
-                    D3D_FEATURE_LEVEL level = f->pFeatureLevelsRequested[i];
-                    if (FeatureLevelSupported(level) && (!found || level > best)) {
+                    const D3D_FEATURE_LEVEL& level = f->pFeatureLevelsRequested[i];
+                    if (FeatureLevelSupported(level) && (!found || Raw(level) > Raw(best))) {
                         best = level;
                         found = true;
                     }
@@ -157,30 +158,30 @@ HRESULT Device::CheckFeatureSupport(D3D12_FEATURE feature, void* data, UINT size
             case D3D12_FEATURE_SHADER_MODEL: {
                 FREEDML_TRY(CheckSize<D3D12_FEATURE_DATA_SHADER_MODEL>(feature, "SHADER_MODEL", data, size));
                 auto* s = static_cast<D3D12_FEATURE_DATA_SHADER_MODEL*>(data);
-                INVALID_IF(s->HighestShaderModel < D3D_SHADER_MODEL_5_1 || s->HighestShaderModel > D3D_HIGHEST_SHADER_MODEL,
+                INVALID_IF(Raw(s->HighestShaderModel) < D3D_SHADER_MODEL_5_1 || Raw(s->HighestShaderModel) > D3D_HIGHEST_SHADER_MODEL,
                            "CheckFeatureSupport(SHADER_MODEL): HighestShaderModel (0x%x) is not a shader model.",
-                           static_cast<unsigned>(s->HighestShaderModel));
+                           static_cast<unsigned>(Raw(s->HighestShaderModel)));
                 // FreeDML runs no HLSL. Shader model 6.2 is what DirectML programs check, together with
                 // Native16BitShaderOpsSupported, before they use float16: FreeDML's own kernels do it.
-                if (s->HighestShaderModel > D3D_SHADER_MODEL_6_2) s->HighestShaderModel = D3D_SHADER_MODEL_6_2;
+                if (Raw(s->HighestShaderModel) > D3D_SHADER_MODEL_6_2) s->HighestShaderModel = D3D_SHADER_MODEL_6_2;
                 return {};
             }
             case D3D12_FEATURE_ROOT_SIGNATURE: {
                 FREEDML_TRY(CheckSize<D3D12_FEATURE_DATA_ROOT_SIGNATURE>(feature, "ROOT_SIGNATURE", data, size));
                 auto* r = static_cast<D3D12_FEATURE_DATA_ROOT_SIGNATURE*>(data);
-                INVALID_IF(r->HighestVersion < D3D_ROOT_SIGNATURE_VERSION_1_0,
+                INVALID_IF(Raw(r->HighestVersion) < D3D_ROOT_SIGNATURE_VERSION_1_0,
                            "CheckFeatureSupport(ROOT_SIGNATURE): HighestVersion (%d) is not a version.",
-                           static_cast<int>(r->HighestVersion));
-                if (r->HighestVersion > D3D_ROOT_SIGNATURE_VERSION_1_1) r->HighestVersion = D3D_ROOT_SIGNATURE_VERSION_1_1;
+                           static_cast<int>(Raw(r->HighestVersion)));
+                if (Raw(r->HighestVersion) > D3D_ROOT_SIGNATURE_VERSION_1_1) r->HighestVersion = D3D_ROOT_SIGNATURE_VERSION_1_1;
                 return {};
             }
             case D3D12_FEATURE_COMMAND_QUEUE_PRIORITY: {
                 FREEDML_TRY(CheckSize<D3D12_FEATURE_DATA_COMMAND_QUEUE_PRIORITY>(feature, "COMMAND_QUEUE_PRIORITY",
                                                                                  data, size));
                 auto* p = static_cast<D3D12_FEATURE_DATA_COMMAND_QUEUE_PRIORITY*>(data);
-                bool type = p->CommandListType == D3D12_COMMAND_LIST_TYPE_DIRECT ||
-                            p->CommandListType == D3D12_COMMAND_LIST_TYPE_COMPUTE ||
-                            p->CommandListType == D3D12_COMMAND_LIST_TYPE_COPY;
+                auto listType = Raw(p->CommandListType);
+                bool type = listType == D3D12_COMMAND_LIST_TYPE_DIRECT || listType == D3D12_COMMAND_LIST_TYPE_COMPUTE ||
+                            listType == D3D12_COMMAND_LIST_TYPE_COPY;
                 bool priority = p->Priority == D3D12_COMMAND_QUEUE_PRIORITY_NORMAL ||
                                 p->Priority == D3D12_COMMAND_QUEUE_PRIORITY_HIGH;
                 p->PriorityForTypeIsSupported = type && priority;
@@ -241,7 +242,7 @@ HRESULT Device::CheckFeatureSupport(D3D12_FEATURE feature, void* data, UINT size
                 return AllZero<D3D12_FEATURE_DATA_D3D12_OPTIONS13>(feature, "D3D12_OPTIONS13", data, size);
             default:
                 return Error(E_INVALIDARG, "CheckFeatureSupport: Feature (%d) is not a feature FreeDML knows.",
-                             static_cast<int>(feature));
+                             static_cast<int>(Raw(feature)));
         }
     }();
     if (!status.ok()) return Fail(status);

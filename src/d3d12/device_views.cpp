@@ -4,6 +4,7 @@
 
 #include "d3d12/descriptor_heap.h"
 #include "d3d12/device.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/formats.h"
 #include "d3d12/resource.h"
 
@@ -103,11 +104,11 @@ void Device::CreateUnorderedAccessView(ID3D12Resource* resource, ID3D12Resource*
         }
         INVALID_IF(counter, "%s: pCounterResource is not supported: FreeDML has no append/consume counters.", where);
         INVALID_IF(!desc, "%s: pDesc is null; a buffer view needs a description.", where);
-        INVALID_IF(desc->ViewDimension != D3D12_UAV_DIMENSION_BUFFER,
+        INVALID_IF(Raw(desc->ViewDimension) != D3D12_UAV_DIMENSION_BUFFER,
                    "%s: ViewDimension (%d) is not D3D12_UAV_DIMENSION_BUFFER: FreeDML implements buffers only.", where,
-                   static_cast<int>(desc->ViewDimension));
-        INVALID_IF(desc->Buffer.Flags & ~D3D12_BUFFER_UAV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.", where,
-                   static_cast<unsigned>(desc->Buffer.Flags));
+                   static_cast<int>(Raw(desc->ViewDimension)));
+        INVALID_IF(Raw(desc->Buffer.Flags) & ~D3D12_BUFFER_UAV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.",
+                   where, static_cast<unsigned>(Raw(desc->Buffer.Flags)));
         ViewRange view{desc->Buffer.FirstElement, desc->Buffer.NumElements, desc->Buffer.StructureByteStride,
                        (desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW) != 0};
         FREEDML_TRY(ValidateBufferView(where, internal, desc->Format, view, &descriptor.offsetInBytes,
@@ -137,11 +138,11 @@ void Device::CreateShaderResourceView(ID3D12Resource* resource, const D3D12_SHAD
                        internal->Describe().c_str());
         }
         INVALID_IF(!desc, "%s: pDesc is null; a buffer view needs a description.", where);
-        INVALID_IF(desc->ViewDimension != D3D12_SRV_DIMENSION_BUFFER,
+        INVALID_IF(Raw(desc->ViewDimension) != D3D12_SRV_DIMENSION_BUFFER,
                    "%s: ViewDimension (%d) is not D3D12_SRV_DIMENSION_BUFFER: FreeDML implements buffers only.", where,
-                   static_cast<int>(desc->ViewDimension));
-        INVALID_IF(desc->Buffer.Flags & ~D3D12_BUFFER_SRV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.", where,
-                   static_cast<unsigned>(desc->Buffer.Flags));
+                   static_cast<int>(Raw(desc->ViewDimension)));
+        INVALID_IF(Raw(desc->Buffer.Flags) & ~D3D12_BUFFER_SRV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.",
+                   where, static_cast<unsigned>(Raw(desc->Buffer.Flags)));
         ViewRange view{desc->Buffer.FirstElement, desc->Buffer.NumElements, desc->Buffer.StructureByteStride,
                        (desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW) != 0};
         FREEDML_TRY(ValidateBufferView(where, internal, desc->Format, view, &descriptor.offsetInBytes,
@@ -187,6 +188,14 @@ void Device::CopyDescriptors(UINT destinationRangeCount, const D3D12_CPU_DESCRIP
                              const UINT* destinationSizes, UINT sourceRangeCount,
                              const D3D12_CPU_DESCRIPTOR_HANDLE* sourceStarts, const UINT* sourceSizes,
                              D3D12_DESCRIPTOR_HEAP_TYPE type) {
+    CopyDescriptorRanges(destinationRangeCount, destinationStarts, destinationSizes, sourceRangeCount, sourceStarts,
+                         sourceSizes, type);
+}
+
+void Device::CopyDescriptorRanges(UINT destinationRangeCount, const D3D12_CPU_DESCRIPTOR_HANDLE* destinationStarts,
+                                  const UINT* destinationSizes, UINT sourceRangeCount,
+                                  const D3D12_CPU_DESCRIPTOR_HANDLE* sourceStarts, const UINT* sourceSizes,
+                                  const D3D12_DESCRIPTOR_HEAP_TYPE& type) {
     const char* where = "CopyDescriptors";
     struct Span {
         unsigned char* first;
@@ -196,7 +205,7 @@ void Device::CopyDescriptors(UINT destinationRangeCount, const D3D12_CPU_DESCRIP
     UINT increment = DescriptorIncrement(type);
     Status status = [&]() -> Status {
         INVALID_IF(increment == 0, "%s: DescriptorHeapsType (%d) is not a descriptor heap type.", where,
-                   static_cast<int>(type));
+                   static_cast<int>(Raw(type)));
         INVALID_IF(destinationRangeCount && !destinationStarts, "%s: pDestDescriptorRangeStarts is null.", where);
         INVALID_IF(sourceRangeCount && !sourceStarts, "%s: pSrcDescriptorRangeStarts is null.", where);
         // Each range must lie in one live heap of the given type (a null size array means ranges of 1).
@@ -207,7 +216,7 @@ void Device::CopyDescriptors(UINT destinationRangeCount, const D3D12_CPU_DESCRIP
                 *total += size;
                 if (size == 0) continue;
                 DescriptorRange range;
-                FREEDML_TRY_CONTEXT(ResolveSlot(starts[i].ptr, type, false, "The range start", &range),
+                FREEDML_TRY_CONTEXT(ResolveSlot(starts[i].ptr, Raw(type), false, "The range start", &range),
                                     "%s: checking %s[%u]", where, what, i);
                 INVALID_IF(size > range.slotsLeft,
                            "%s: %s[%u] covers %u descriptors from index %u of a heap of %u descriptors.", where, what,
@@ -248,7 +257,7 @@ void Device::CopyDescriptors(UINT destinationRangeCount, const D3D12_CPU_DESCRIP
 
 void Device::CopyDescriptorsSimple(UINT count, D3D12_CPU_DESCRIPTOR_HANDLE destinationStart,
                                    D3D12_CPU_DESCRIPTOR_HANDLE sourceStart, D3D12_DESCRIPTOR_HEAP_TYPE type) {
-    CopyDescriptors(1, &destinationStart, &count, 1, &sourceStart, &count, type);
+    CopyDescriptorRanges(1, &destinationStart, &count, 1, &sourceStart, &count, type);
 }
 
 }  // namespace freedml::d3d12

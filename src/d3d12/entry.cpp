@@ -2,6 +2,7 @@
 #include "backend/backend.h"
 #include "d3d12/debug.h"
 #include "d3d12/device.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/factories.h"
 #include "d3d12/messages.h"
 #include "freedml/freedml.h"
@@ -13,8 +14,8 @@ namespace {
 // DirectML asks for on compute-only adapters) and 11_0 through 12_1. FreeDML implements the
 // compute subset of these; it does not claim 12_2 (which requires ray tracing, mesh shaders,
 // sampler feedback and variable-rate shading).
-bool AcceptedFeatureLevel(D3D_FEATURE_LEVEL level) {
-    switch (level) {
+bool AcceptedFeatureLevel(const D3D_FEATURE_LEVEL& level) {
+    switch (Raw(level)) {
         case D3D_FEATURE_LEVEL_1_0_CORE:
         case D3D_FEATURE_LEVEL_11_0:
         case D3D_FEATURE_LEVEL_11_1:
@@ -70,7 +71,7 @@ FREEDML_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown* adapter, D3D_FEATURE_L
         return ReportFailure(Error(DXGI_ERROR_UNSUPPORTED,
                                    "D3D12CreateDevice: MinimumFeatureLevel (0x%x) is not supported: FreeDML accepts "
                                    "D3D_FEATURE_LEVEL_1_0_CORE and 11_0 to 12_1.",
-                                   static_cast<unsigned>(minimumFeatureLevel)));
+                                   static_cast<unsigned>(Raw(minimumFeatureLevel))));
     }
     backend::Adapter* found = nullptr;
     Status status = FindAdapter(adapter, &found);

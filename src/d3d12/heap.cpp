@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "d3d12/device.h"
+#include "d3d12/enum_value.h"
 
 namespace freedml::d3d12 {
 
@@ -22,8 +23,8 @@ Heap* Heap::FromPublic(ID3D12Heap* heap) {
 
 void* Heap::QueryExtraInterface(REFIID riid) { return SameGuid(riid, kIidHeapSelf) ? this : nullptr; }
 
-const char* HeapTypeName(D3D12_HEAP_TYPE type) {
-    switch (type) {
+const char* HeapTypeName(const D3D12_HEAP_TYPE& type) {
+    switch (Raw(type)) {
         case D3D12_HEAP_TYPE_DEFAULT: return "D3D12_HEAP_TYPE_DEFAULT";
         case D3D12_HEAP_TYPE_UPLOAD: return "D3D12_HEAP_TYPE_UPLOAD";
         case D3D12_HEAP_TYPE_READBACK: return "D3D12_HEAP_TYPE_READBACK";
@@ -32,7 +33,7 @@ const char* HeapTypeName(D3D12_HEAP_TYPE type) {
     }
 }
 
-Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS flags, const char* where,
+Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, const D3D12_HEAP_FLAGS& flags, const char* where,
                               backend::MemoryPool* pool) {
     INVALID_IF(!properties, "%s: the heap properties pointer is null.", where);
     const D3D12_HEAP_PROPERTIES& p = *properties;
@@ -40,48 +41,48 @@ Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, D3D12_HEA
                "%s: D3D12_HEAP_PROPERTIES.CreationNodeMask (%u) and VisibleNodeMask (%u) must be 0 or 1: the "
                "adapter has one node.",
                where, p.CreationNodeMask, p.VisibleNodeMask);
-    switch (p.Type) {
+    const auto page = Raw(p.CPUPageProperty);
+    const auto memoryPool = Raw(p.MemoryPoolPreference);
+    switch (Raw(p.Type)) {
         case D3D12_HEAP_TYPE_DEFAULT:
         case D3D12_HEAP_TYPE_UPLOAD:
         case D3D12_HEAP_TYPE_READBACK:
-            INVALID_IF(p.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_UNKNOWN ||
-                           p.MemoryPoolPreference != D3D12_MEMORY_POOL_UNKNOWN,
+            INVALID_IF(page != D3D12_CPU_PAGE_PROPERTY_UNKNOWN || memoryPool != D3D12_MEMORY_POOL_UNKNOWN,
                        "%s: a heap of type %s must leave CPUPageProperty (%d) and MemoryPoolPreference (%d) UNKNOWN; "
                        "only CUSTOM heaps set them.",
-                       where, HeapTypeName(p.Type), static_cast<int>(p.CPUPageProperty),
-                       static_cast<int>(p.MemoryPoolPreference));
+                       where, HeapTypeName(p.Type), static_cast<int>(page), static_cast<int>(memoryPool));
             *pool = p.Type == D3D12_HEAP_TYPE_DEFAULT  ? backend::MemoryPool::Device
                     : p.Type == D3D12_HEAP_TYPE_UPLOAD ? backend::MemoryPool::Upload
                                                        : backend::MemoryPool::Readback;
             break;
         case D3D12_HEAP_TYPE_CUSTOM:
-            INVALID_IF(p.CPUPageProperty < D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE ||
-                           p.CPUPageProperty > D3D12_CPU_PAGE_PROPERTY_WRITE_BACK,
+            INVALID_IF(page < D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE || page > D3D12_CPU_PAGE_PROPERTY_WRITE_BACK,
                        "%s: a CUSTOM heap needs CPUPageProperty NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK (got %d).",
-                       where, static_cast<int>(p.CPUPageProperty));
-            INVALID_IF(p.MemoryPoolPreference != D3D12_MEMORY_POOL_L0,
+                       where, static_cast<int>(page));
+            INVALID_IF(memoryPool != D3D12_MEMORY_POOL_L0,
                        "%s: a CUSTOM heap needs MemoryPoolPreference D3D12_MEMORY_POOL_L0 (got %d): the adapter is "
                        "UMA and has no L1 pool.",
-                       where, static_cast<int>(p.MemoryPoolPreference));
+                       where, static_cast<int>(memoryPool));
             *pool = p.CPUPageProperty == D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE   ? backend::MemoryPool::Device
                     : p.CPUPageProperty == D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE ? backend::MemoryPool::Upload
                                                                                  : backend::MemoryPool::Readback;
             break;
         default:
             return Error(E_INVALIDARG, "%s: D3D12_HEAP_PROPERTIES.Type (%d) is not a heap type.", where,
-                         static_cast<int>(p.Type));
+                         static_cast<int>(Raw(p.Type)));
     }
     constexpr int kUnsupportedFlags = D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_ALLOW_DISPLAY |
                                       D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER | D3D12_HEAP_FLAG_HARDWARE_PROTECTED |
                                       D3D12_HEAP_FLAG_ALLOW_WRITE_WATCH;
     constexpr int kKnownFlags = 0x1fff;
-    INVALID_IF((flags & ~kKnownFlags) != 0, "%s: D3D12_HEAP_FLAGS (0x%x) has unknown bits.", where,
-               static_cast<unsigned>(flags));
-    if (flags & kUnsupportedFlags) {
+    const auto bits = Raw(flags);
+    INVALID_IF((bits & ~kKnownFlags) != 0, "%s: D3D12_HEAP_FLAGS (0x%x) has unknown bits.", where,
+               static_cast<unsigned>(bits));
+    if (bits & kUnsupportedFlags) {
         return Error(E_INVALIDARG,
                      "%s: D3D12_HEAP_FLAGS (0x%x) asks for sharing, display, protection or write watch (0x%x), which "
                      "FreeDML does not support.",
-                     where, static_cast<unsigned>(flags), static_cast<unsigned>(flags & kUnsupportedFlags));
+                     where, static_cast<unsigned>(bits), static_cast<unsigned>(bits & kUnsupportedFlags));
     }
     return {};
 }

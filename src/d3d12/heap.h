@@ -13,13 +13,13 @@ class Device;
 
 // Checks heap properties and flags; `where` names the call for messages. Sets *pool to where
 // the bytes live.
-Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS flags, const char* where,
+Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, const D3D12_HEAP_FLAGS& flags, const char* where,
                               backend::MemoryPool* pool);
 // CreateHeap's description: properties, flags, size and alignment.
 Status ValidateHeapDesc(const D3D12_HEAP_DESC* desc, backend::MemoryPool* pool);
 // Whether the CPU may Map resources on a heap with these properties.
 bool HeapIsMappable(const D3D12_HEAP_PROPERTIES& properties);
-const char* HeapTypeName(D3D12_HEAP_TYPE type);
+const char* HeapTypeName(const D3D12_HEAP_TYPE& type);
 
 class Heap final : public NamedComObject<Heap, ID3D12Heap1, ID3D12Heap, ID3D12Pageable, ID3D12DeviceChild, ID3D12Object> {
 public:

@@ -1,6 +1,7 @@
 #include "d3d12/resource.h"
 
 #include "d3d12/device.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/heap.h"
 
 namespace freedml::d3d12 {
@@ -9,8 +10,8 @@ namespace {
 std::atomic<uint64_t> gNextResourceId{1};
 }  // namespace
 
-const char* DimensionName(D3D12_RESOURCE_DIMENSION dimension) {
-    switch (dimension) {
+const char* DimensionName(const D3D12_RESOURCE_DIMENSION& dimension) {
+    switch (Raw(dimension)) {
         case D3D12_RESOURCE_DIMENSION_UNKNOWN: return "D3D12_RESOURCE_DIMENSION_UNKNOWN";
         case D3D12_RESOURCE_DIMENSION_BUFFER: return "D3D12_RESOURCE_DIMENSION_BUFFER";
         case D3D12_RESOURCE_DIMENSION_TEXTURE1D: return "D3D12_RESOURCE_DIMENSION_TEXTURE1D";
@@ -23,7 +24,7 @@ const char* DimensionName(D3D12_RESOURCE_DIMENSION dimension) {
 Status ValidateBufferDesc(const D3D12_RESOURCE_DESC* desc, const char* where) {
     INVALID_IF(!desc, "%s: the D3D12_RESOURCE_DESC pointer is null.", where);
     const D3D12_RESOURCE_DESC& d = *desc;
-    INVALID_IF(d.Dimension != D3D12_RESOURCE_DIMENSION_BUFFER,
+    INVALID_IF(Raw(d.Dimension) != D3D12_RESOURCE_DIMENSION_BUFFER,
                "%s: D3D12_RESOURCE_DESC.Dimension (%s) is not supported: FreeDML implements buffers only.", where,
                DimensionName(d.Dimension));
     INVALID_IF(d.Width == 0, "%s: D3D12_RESOURCE_DESC.Width is 0: a buffer needs at least one byte.", where);
@@ -41,18 +42,24 @@ Status ValidateBufferDesc(const D3D12_RESOURCE_DESC* desc, const char* where) {
     INVALID_IF(d.SampleDesc.Count != 1 || d.SampleDesc.Quality != 0,
                "%s: a buffer's SampleDesc must be {1, 0} (got {%u, %u}).", where, d.SampleDesc.Count,
                d.SampleDesc.Quality);
-    INVALID_IF(d.Layout != D3D12_TEXTURE_LAYOUT_ROW_MAJOR,
-               "%s: a buffer's Layout (%d) must be D3D12_TEXTURE_LAYOUT_ROW_MAJOR.", where, static_cast<int>(d.Layout));
+    INVALID_IF(Raw(d.Layout) != D3D12_TEXTURE_LAYOUT_ROW_MAJOR,
+               "%s: a buffer's Layout (%d) must be D3D12_TEXTURE_LAYOUT_ROW_MAJOR.", where, static_cast<int>(Raw(d.Layout)));
     constexpr int kAllowed = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS | D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE |
                              D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS;
-    INVALID_IF((d.Flags & ~kAllowed) != 0,
+    const auto flags = Raw(d.Flags);
+    INVALID_IF((flags & ~kAllowed) != 0,
                "%s: D3D12_RESOURCE_DESC.Flags (0x%x) has flags a FreeDML buffer cannot have (0x%x); buffers take "
                "ALLOW_UNORDERED_ACCESS, DENY_SHADER_RESOURCE and ALLOW_SIMULTANEOUS_ACCESS.",
-               where, static_cast<unsigned>(d.Flags), static_cast<unsigned>(d.Flags & ~kAllowed));
+               where, static_cast<unsigned>(flags), static_cast<unsigned>(flags & ~kAllowed));
     return {};
 }
 
-Status ValidateInitialState(const D3D12_HEAP_PROPERTIES& properties, D3D12_RESOURCE_STATES state, const char* where) {
+Status ValidateInitialState(const D3D12_HEAP_PROPERTIES& properties, const D3D12_RESOURCE_STATES& initial,
+                            const char* where) {
+    const auto state = Raw(initial);
+    constexpr unsigned kKnownStates = 0xffffff;
+    INVALID_IF(static_cast<unsigned>(state) & ~kKnownStates, "%s: InitialResourceState (0x%x) has unknown bits.", where,
+               static_cast<unsigned>(state));
     INVALID_IF(properties.Type == D3D12_HEAP_TYPE_UPLOAD && state != D3D12_RESOURCE_STATE_GENERIC_READ,
                "%s: a resource on an UPLOAD heap must start in D3D12_RESOURCE_STATE_GENERIC_READ (0x%x), not 0x%x.",
                where, static_cast<unsigned>(D3D12_RESOURCE_STATE_GENERIC_READ), static_cast<unsigned>(state));

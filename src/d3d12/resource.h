@@ -16,8 +16,9 @@ constexpr UINT64 kBufferAlignment = 64 * 1024;  // D3D12's resource placement al
 // Checks a resource description (buffers only); `where` names the call.
 Status ValidateBufferDesc(const D3D12_RESOURCE_DESC* desc, const char* where);
 // The initial-state rules of heaps the CPU writes (UPLOAD: GENERIC_READ) or reads (READBACK: COPY_DEST).
-Status ValidateInitialState(const D3D12_HEAP_PROPERTIES& properties, D3D12_RESOURCE_STATES state, const char* where);
-const char* DimensionName(D3D12_RESOURCE_DIMENSION dimension);
+Status ValidateInitialState(const D3D12_HEAP_PROPERTIES& properties, const D3D12_RESOURCE_STATES& state,
+                            const char* where);
+const char* DimensionName(const D3D12_RESOURCE_DIMENSION& dimension);
 
 class Resource final : public NamedComObject<Resource, ID3D12Resource2, ID3D12Resource1, ID3D12Resource,
                                              ID3D12Pageable, ID3D12DeviceChild, ID3D12Object>,
