@@ -12,14 +12,14 @@
 namespace freedml_test {
 namespace {
 
-class FenceTest : public ExecTest {};
+class D3D12ExecFence : public ExecTest {};
 
 bool Readable(int fd, int timeoutMs) {
     pollfd entry = {fd, POLLIN, 0};
     return poll(&entry, 1, timeoutMs) == 1 && (entry.revents & POLLIN);
 }
 
-TEST_F(FenceTest, InitialValueAndCpuSignal) {
+TEST_F(D3D12ExecFence, InitialValueAndCpuSignal) {
     ComPtr<ID3D12Fence> fence;
     ASSERT_EQ(device()->CreateFence(5, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
     EXPECT_EQ(fence->GetCompletedValue(), 5u);
@@ -29,7 +29,7 @@ TEST_F(FenceTest, InitialValueAndCpuSignal) {
     EXPECT_EQ(fence->GetCompletedValue(), 3u);
 }
 
-TEST_F(FenceTest, CreationFlagsAndFence1) {
+TEST_F(D3D12ExecFence, CreationFlagsAndFence1) {
     ComPtr<ID3D12Fence1> fence;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_SHARED, IID_PPV_ARGS(&fence)), S_OK);
     EXPECT_EQ(fence->GetCreationFlags(), D3D12_FENCE_FLAG_SHARED);
@@ -44,7 +44,7 @@ TEST_F(FenceTest, CreationFlagsAndFence1) {
     EXPECT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, __uuidof(ID3D12Fence), nullptr), S_FALSE);
 }
 
-TEST_F(FenceTest, QueryInterfaceAndReferences) {
+TEST_F(D3D12ExecFence, QueryInterfaceAndReferences) {
     ComPtr<ID3D12Fence> fence;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
     ComPtr<ID3D12Fence1> fence1;
@@ -78,7 +78,7 @@ TEST_F(FenceTest, QueryInterfaceAndReferences) {
     device()->Release();
 }
 
-TEST_F(FenceTest, NullEventBlocksUntilSignaled) {
+TEST_F(D3D12ExecFence, NullEventBlocksUntilSignaled) {
     ComPtr<ID3D12Fence> fence;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
     std::atomic<bool> signaled{false};
@@ -95,7 +95,7 @@ TEST_F(FenceTest, NullEventBlocksUntilSignaled) {
     EXPECT_EQ(fence->SetEventOnCompletion(2, nullptr), S_OK);
 }
 
-TEST_F(FenceTest, EventfdIsWrittenWhenTheValueIsReached) {
+TEST_F(D3D12ExecFence, EventfdIsWrittenWhenTheValueIsReached) {
     ComPtr<ID3D12Fence> fence;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
     int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -123,7 +123,7 @@ TEST_F(FenceTest, EventfdIsWrittenWhenTheValueIsReached) {
     close(fd);
 }
 
-TEST_F(FenceTest, EventThatIsNotADescriptorIsRefused) {
+TEST_F(D3D12ExecFence, EventThatIsNotADescriptorIsRefused) {
     ComPtr<ID3D12Fence> fence;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
     int fd = eventfd(0, EFD_CLOEXEC);
@@ -132,7 +132,7 @@ TEST_F(FenceTest, EventThatIsNotADescriptorIsRefused) {
     EXPECT_TRUE(messages().Contains("is not an open file descriptor")) << messages().Dump();
 }
 
-TEST_F(FenceTest, PrivateDataAndName) {
+TEST_F(D3D12ExecFence, PrivateDataAndName) {
     ComPtr<ID3D12Fence> fence;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
     const GUID key = {0x1234, 0x5678, 0x9abc, {1, 2, 3, 4, 5, 6, 7, 8}};

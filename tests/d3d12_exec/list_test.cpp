@@ -7,9 +7,9 @@
 namespace freedml_test {
 namespace {
 
-class ListTest : public ExecTest {};
+class D3D12ExecList : public ExecTest {};
 
-TEST_F(ListTest, AllocatorCreationAndInterfaces) {
+TEST_F(D3D12ExecList, AllocatorCreationAndInterfaces) {
     ComPtr<ID3D12CommandAllocator> allocator;
     EXPECT_EQ(device()->CreateCommandAllocator(static_cast<D3D12_COMMAND_LIST_TYPE>(99), IID_PPV_ARGS(&allocator)),
               E_INVALIDARG);
@@ -33,7 +33,7 @@ TEST_F(ListTest, AllocatorCreationAndInterfaces) {
     EXPECT_EQ(allocator->Reset(), S_OK);  // nothing recorded
 }
 
-TEST_F(ListTest, AllocatorResetRules) {
+TEST_F(D3D12ExecList, AllocatorResetRules) {
     Lane lane(device());
     lane.allocator->SetName(L"alloc");
     lane.list->SetName(L"recorder");
@@ -64,7 +64,7 @@ TEST_F(ListTest, AllocatorResetRules) {
     EXPECT_EQ(lane.allocator->Reset(), S_OK);
 }
 
-TEST_F(ListTest, CreationIsValidated) {
+TEST_F(D3D12ExecList, CreationIsValidated) {
     ComPtr<ID3D12CommandAllocator> direct, copy;
     ASSERT_EQ(device()->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&direct)), S_OK);
     ASSERT_EQ(device()->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COPY, IID_PPV_ARGS(&copy)), S_OK);
@@ -106,7 +106,7 @@ TEST_F(ListTest, CreationIsValidated) {
               E_INVALIDARG);
 }
 
-TEST_F(ListTest, CloseAndResetRules) {
+TEST_F(D3D12ExecList, CloseAndResetRules) {
     Lane lane(device());
     lane.list->SetName(L"L");
     EXPECT_EQ(lane.list->Reset(lane.allocator.Get(), nullptr), E_FAIL);
@@ -129,7 +129,7 @@ TEST_F(ListTest, CloseAndResetRules) {
         << messages().Dump();
 }
 
-TEST_F(ListTest, QueryInterfaceForEveryVersion) {
+TEST_F(D3D12ExecList, QueryInterfaceForEveryVersion) {
     Lane lane(device());
     ID3D12GraphicsCommandList* base = lane.list.Get();
     auto same = [&](REFIID iid) {
@@ -173,7 +173,7 @@ TEST_F(ListTest, QueryInterfaceForEveryVersion) {
     EXPECT_EQ(owner.Get(), device());
 }
 
-TEST_F(ListTest, CopyBufferRegionIsValidated) {
+TEST_F(D3D12ExecList, CopyBufferRegionIsValidated) {
     Lane lane(device());
     auto a = MakeUpload(device(), 64, L"a");
     auto b = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 32, D3D12_RESOURCE_STATE_COMMON, L"b");
@@ -217,7 +217,7 @@ TEST_F(ListTest, CopyBufferRegionIsValidated) {
     EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
 }
 
-TEST_F(ListTest, CopyResourceIsValidated) {
+TEST_F(D3D12ExecList, CopyResourceIsValidated) {
     Lane lane(device());
     auto a = MakeUpload(device(), 64);
     auto b = MakeReadback(device(), 32);
@@ -230,7 +230,7 @@ TEST_F(ListTest, CopyResourceIsValidated) {
     EXPECT_TRUE(messages().Contains("are the same resource")) << messages().Dump();
 }
 
-TEST_F(ListTest, BarriersAreValidated) {
+TEST_F(D3D12ExecList, BarriersAreValidated) {
     auto buffer = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_COMMON, L"buf");
     auto transition = [&](D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after) {
         return CD3DX12_RESOURCE_BARRIER::Transition(buffer.Get(), before, after);
@@ -298,7 +298,7 @@ TEST_F(ListTest, BarriersAreValidated) {
     EXPECT_TRUE(messages().Contains("pBarriers is null with NumBarriers 2")) << messages().Dump();
 }
 
-TEST_F(ListTest, DescriptorHeapsAreRemembered) {
+TEST_F(D3D12ExecList, DescriptorHeapsAreRemembered) {
     Lane lane(device());
     D3D12_DESCRIPTOR_HEAP_DESC desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8,
                                        D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
@@ -330,7 +330,7 @@ TEST_F(ListTest, DescriptorHeapsAreRemembered) {
     EXPECT_TRUE(messages().Contains("a COPY command list has no descriptor heaps")) << messages().Dump();
 }
 
-TEST_F(ListTest, MethodsOutsideTheSubsetFailClose) {
+TEST_F(D3D12ExecList, MethodsOutsideTheSubsetFailClose) {
     Lane lane(device());
     lane.list->SetMarker(0, nullptr, 0);  // markers are fine
     lane.list->BeginEvent(0, nullptr, 0);
@@ -353,7 +353,7 @@ TEST_F(ListTest, MethodsOutsideTheSubsetFailClose) {
     EXPECT_TRUE(messages().Contains("DispatchMesh")) << messages().Dump();
 }
 
-TEST_F(ListTest, CommandsKeepTheirResourcesAlive) {
+TEST_F(D3D12ExecList, CommandsKeepTheirResourcesAlive) {
     Lane lane(device());
     auto readback = MakeReadback(device(), 8);
     {
@@ -372,7 +372,7 @@ TEST_F(ListTest, CommandsKeepTheirResourcesAlive) {
     EXPECT_EQ(references, 1u);
 }
 
-TEST_F(ListTest, RecordTakesCommandsFromOtherLibraries) {
+TEST_F(D3D12ExecList, RecordTakesCommandsFromOtherLibraries) {
     struct Counter final : freedml::d3d12::Command {
         int* runs;
         explicit Counter(int* r) : runs(r) {}

@@ -7,9 +7,9 @@
 namespace freedml_test {
 namespace {
 
-class QueueTest : public ExecTest {};
+class D3D12ExecQueue : public ExecTest {};
 
-TEST_F(QueueTest, CreationIsValidated) {
+TEST_F(D3D12ExecQueue, CreationIsValidated) {
     ComPtr<ID3D12CommandQueue> queue;
     EXPECT_EQ(device()->CreateCommandQueue(nullptr, IID_PPV_ARGS(&queue)), E_INVALIDARG);
     EXPECT_TRUE(messages().Contains("pDesc is null")) << messages().Dump();
@@ -41,7 +41,7 @@ TEST_F(QueueTest, CreationIsValidated) {
     EXPECT_EQ(device()->CreateCommandQueue(&desc, __uuidof(ID3D12CommandQueue), nullptr), S_FALSE);
 }
 
-TEST_F(QueueTest, DescTimestampsAndInterfaces) {
+TEST_F(D3D12ExecQueue, DescTimestampsAndInterfaces) {
     D3D12_COMMAND_QUEUE_DESC desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_QUEUE_PRIORITY_HIGH,
                                      D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT, 1};
     ComPtr<ID3D12CommandQueue> queue;
@@ -78,7 +78,7 @@ TEST_F(QueueTest, DescTimestampsAndInterfaces) {
     queue->EndEvent();
 }
 
-TEST_F(QueueTest, UploadDefaultReadbackRoundTrip) {
+TEST_F(D3D12ExecQueue, UploadDefaultReadbackRoundTrip) {
     constexpr size_t kCount = 1000;
     auto upload = MakeUpload(device(), kCount * 4);
     auto gpu = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, kCount * 4, D3D12_RESOURCE_STATE_COPY_DEST);
@@ -104,7 +104,7 @@ TEST_F(QueueTest, UploadDefaultReadbackRoundTrip) {
     EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
 }
 
-TEST_F(QueueTest, WorkRunsInSubmissionOrder) {
+TEST_F(D3D12ExecQueue, WorkRunsInSubmissionOrder) {
     // 64 submissions each write their index into the same 4 bytes; 64 more copy a chain
     // buffer[k] -> buffer[k + 1]. Any reordering leaves a wrong value.
     constexpr uint32_t kSteps = 64;
@@ -151,7 +151,7 @@ TEST_F(QueueTest, WorkRunsInSubmissionOrder) {
     EXPECT_EQ(Read<uint32_t>(chainEnd.Get(), 1)[0], kSteps);
 }
 
-TEST_F(QueueTest, CrossQueueWaitSubmittedBeforeTheSignal) {
+TEST_F(D3D12ExecQueue, CrossQueueWaitSubmittedBeforeTheSignal) {
     auto upload = MakeUpload(device(), 64);
     auto shared = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_COMMON);
     auto readback = MakeReadback(device(), 64);
@@ -183,7 +183,7 @@ TEST_F(QueueTest, CrossQueueWaitSubmittedBeforeTheSignal) {
     EXPECT_EQ(Read<uint32_t>(readback.Get(), 16), data);
 }
 
-TEST_F(QueueTest, CpuSignalReleasesAQueueWait) {
+TEST_F(D3D12ExecQueue, CpuSignalReleasesAQueueWait) {
     Lane lane(device());
     ComPtr<ID3D12Fence> gate;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&gate)), S_OK);
@@ -195,7 +195,7 @@ TEST_F(QueueTest, CpuSignalReleasesAQueueWait) {
     ASSERT_EQ(lane.fence->SetEventOnCompletion(1, nullptr), S_OK);
 }
 
-TEST_F(QueueTest, SignalAndWaitRefuseBadFences) {
+TEST_F(D3D12ExecQueue, SignalAndWaitRefuseBadFences) {
     Lane lane(device());
     EXPECT_EQ(lane.queue->Signal(nullptr, 1), E_INVALIDARG);
     EXPECT_TRUE(messages().Contains("pFence is null")) << messages().Dump();
@@ -210,7 +210,7 @@ TEST_F(QueueTest, SignalAndWaitRefuseBadFences) {
     }
 }
 
-TEST_F(QueueTest, ExecuteRefusesListsItCannotRun) {
+TEST_F(D3D12ExecQueue, ExecuteRefusesListsItCannotRun) {
     Lane lane(device());
     auto upload = MakeUpload(device(), 16);
     auto readback = MakeReadback(device(), 16);
@@ -250,7 +250,7 @@ TEST_F(QueueTest, ExecuteRefusesListsItCannotRun) {
     EXPECT_EQ(device()->GetDeviceRemovedReason(), S_OK);
 }
 
-TEST_F(QueueTest, ListCanRunAgainAfterItCompleted) {
+TEST_F(D3D12ExecQueue, ListCanRunAgainAfterItCompleted) {
     Lane lane(device());
     auto upload = MakeUpload(device(), 4);
     auto readback = MakeReadback(device(), 4);
@@ -265,7 +265,7 @@ TEST_F(QueueTest, ListCanRunAgainAfterItCompleted) {
     EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
 }
 
-TEST_F(QueueTest, ListStillExecutingIsRefusedAndRemovesTheDevice) {
+TEST_F(D3D12ExecQueue, ListStillExecutingIsRefusedAndRemovesTheDevice) {
     Lane lane(device());
     ComPtr<ID3D12Fence> gate;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&gate)), S_OK);
@@ -281,7 +281,7 @@ TEST_F(QueueTest, ListStillExecutingIsRefusedAndRemovesTheDevice) {
     EXPECT_EQ(lane.fence->SetEventOnCompletion(5, nullptr), S_OK);
 }
 
-TEST_F(QueueTest, ListOfAResetAllocatorIsRefusedAndRemovesTheDevice) {
+TEST_F(D3D12ExecQueue, ListOfAResetAllocatorIsRefusedAndRemovesTheDevice) {
     Lane lane(device());
     ASSERT_EQ(lane.list->Close(), S_OK);
     ASSERT_EQ(lane.allocator->Reset(), S_OK);  // the list's commands are gone
@@ -290,7 +290,7 @@ TEST_F(QueueTest, ListOfAResetAllocatorIsRefusedAndRemovesTheDevice) {
     EXPECT_EQ(device()->GetDeviceRemovedReason(), DXGI_ERROR_INVALID_CALL);
 }
 
-TEST_F(QueueTest, RemovedDeviceRunsNothingMore) {
+TEST_F(D3D12ExecQueue, RemovedDeviceRunsNothingMore) {
     Lane lane(device());
     auto upload = MakeUpload(device(), 4);
     auto readback = MakeReadback(device(), 4);
@@ -310,7 +310,7 @@ TEST_F(QueueTest, RemovedDeviceRunsNothingMore) {
     EXPECT_EQ(Read<uint32_t>(readback.Get(), 1)[0], 0u);
 }
 
-TEST_F(QueueTest, ReleasingAQueueWaitsForItsWork) {
+TEST_F(D3D12ExecQueue, ReleasingAQueueWaitsForItsWork) {
     constexpr size_t kBytes = 1 << 20;
     auto upload = MakeUpload(device(), kBytes);
     auto readback = MakeReadback(device(), kBytes);
@@ -326,7 +326,7 @@ TEST_F(QueueTest, ReleasingAQueueWaitsForItsWork) {
     EXPECT_EQ(Read<uint8_t>(readback.Get(), kBytes), data);
 }
 
-TEST_F(QueueTest, ReleasingAQueueBlockedOnAFenceAbandonsTheWait) {
+TEST_F(D3D12ExecQueue, ReleasingAQueueBlockedOnAFenceAbandonsTheWait) {
     ComPtr<ID3D12Fence> never;
     ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&never)), S_OK);
     {
@@ -338,7 +338,7 @@ TEST_F(QueueTest, ReleasingAQueueBlockedOnAFenceAbandonsTheWait) {
     EXPECT_TRUE(messages().Contains("the wait is abandoned")) << messages().Dump();
 }
 
-TEST_F(QueueTest, ThreadsShareOneDevice) {
+TEST_F(D3D12ExecQueue, ThreadsShareOneDevice) {
     constexpr int kThreads = 4, kRounds = 25;
     std::vector<std::thread> threads;
     std::atomic<int> failures{0};
@@ -365,7 +365,7 @@ TEST_F(QueueTest, ThreadsShareOneDevice) {
     EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
 }
 
-TEST_F(QueueTest, CopyQueueRunsCopyLists) {
+TEST_F(D3D12ExecQueue, CopyQueueRunsCopyLists) {
     Lane lane(device(), D3D12_COMMAND_LIST_TYPE_COPY);
     auto upload = MakeUpload(device(), 8);
     auto readback = MakeReadback(device(), 8);

@@ -6,7 +6,7 @@
 namespace freedml_test {
 namespace {
 
-class StateTrackingTest : public ExecTest {
+class D3D12ExecStateTracking : public ExecTest {
 protected:
     bool DebugLayer() const override { return true; }
     D3D12_RESOURCE_BARRIER Transition(ID3D12Resource* resource, D3D12_RESOURCE_STATES before,
@@ -15,11 +15,11 @@ protected:
     }
 };
 
-class NoDebugLayerTest : public ExecTest {};
+class D3D12ExecNoDebugLayer : public ExecTest {};
 
 // The HelloDirectML sequence and friends: explicit transitions, promotion from COMMON, decay
 // between ExecuteCommandLists, transitions naming the state before decay.
-TEST_F(StateTrackingTest, CorrectProgramsAreSilent) {
+TEST_F(D3D12ExecStateTracking, CorrectProgramsAreSilent) {
     Lane lane(device());
     auto upload = MakeUpload(device(), 64);
     auto input = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_COPY_DEST, L"input");
@@ -57,7 +57,7 @@ TEST_F(StateTrackingTest, CorrectProgramsAreSilent) {
     EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
 }
 
-TEST_F(StateTrackingTest, TransitionFromTheWrongState) {
+TEST_F(D3D12ExecStateTracking, TransitionFromTheWrongState) {
     Lane lane(device());
     auto buffer = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_COPY_DEST, L"weights");
     auto first = Transition(buffer.Get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
@@ -72,7 +72,7 @@ TEST_F(StateTrackingTest, TransitionFromTheWrongState) {
     EXPECT_EQ(messages().Errors(), 1u) << messages().Dump();
 }
 
-TEST_F(StateTrackingTest, TransitionFromTheWrongStateAcrossLists) {
+TEST_F(D3D12ExecStateTracking, TransitionFromTheWrongStateAcrossLists) {
     // Two lists of one ExecuteCommandLists share the timeline.
     Lane a(device()), b(device());
     auto buffer = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, L"x");
@@ -89,7 +89,7 @@ TEST_F(StateTrackingTest, TransitionFromTheWrongStateAcrossLists) {
         << messages().Dump();
 }
 
-TEST_F(StateTrackingTest, CopyFromAResourceNotInCopySource) {
+TEST_F(D3D12ExecStateTracking, CopyFromAResourceNotInCopySource) {
     Lane lane(device());
     auto buffer = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_COPY_DEST, L"activations");
     auto readback = MakeReadback(device(), 64);
@@ -103,7 +103,7 @@ TEST_F(StateTrackingTest, CopyFromAResourceNotInCopySource) {
         << messages().Dump();
 }
 
-TEST_F(StateTrackingTest, CopyIntoAResourceNotInCopyDest) {
+TEST_F(D3D12ExecStateTracking, CopyIntoAResourceNotInCopyDest) {
     Lane lane(device());
     auto upload = MakeUpload(device(), 64);
     auto buffer = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_COPY_DEST, L"target");
@@ -115,7 +115,7 @@ TEST_F(StateTrackingTest, CopyIntoAResourceNotInCopyDest) {
     EXPECT_TRUE(messages().Contains("as its copy destination while it is in state COPY_SOURCE")) << messages().Dump();
 }
 
-TEST_F(StateTrackingTest, UploadAndReadbackHeapsKeepTheirState) {
+TEST_F(D3D12ExecStateTracking, UploadAndReadbackHeapsKeepTheirState) {
     Lane lane(device());
     auto upload = MakeUpload(device(), 64, L"staging");
     auto readback = MakeReadback(device(), 64, L"results");
@@ -128,7 +128,7 @@ TEST_F(StateTrackingTest, UploadAndReadbackHeapsKeepTheirState) {
     EXPECT_TRUE(messages().Contains("resources on a READBACK heap stay in COPY_DEST for life")) << messages().Dump();
 }
 
-TEST_F(NoDebugLayerTest, WithoutTheDebugLayerNothingIsTracked) {
+TEST_F(D3D12ExecNoDebugLayer, WithoutTheDebugLayerNothingIsTracked) {
     Lane lane(device());
     auto buffer = MakeBuffer(device(), D3D12_HEAP_TYPE_DEFAULT, 64, D3D12_RESOURCE_STATE_COPY_DEST);
     auto first = CD3DX12_RESOURCE_BARRIER::Transition(buffer.Get(), D3D12_RESOURCE_STATE_COPY_DEST,
