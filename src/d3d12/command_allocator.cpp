@@ -54,7 +54,8 @@ HRESULT CommandAllocator::Reset() {
     return S_OK;
 }
 
-HRESULT CreateCommandAllocator(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void** object) {
+HRESULT CreateCommandAllocator(DeviceInternal& device, const D3D12_COMMAND_LIST_TYPE& type, REFIID riid,
+                               void** object) {
     Status status = ValidateListType(type);
     if (!status.ok()) {
         return Fail(device, status.AddContext("calling ID3D12Device::CreateCommandAllocator"),

@@ -4,6 +4,7 @@
 
 #include "d3d12/command_allocator.h"
 #include "d3d12/commands.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/factories.h"
 
 namespace freedml::d3d12 {
@@ -87,8 +88,9 @@ Status ValidateCopyResource(DeviceInternal& device, ID3D12Resource* dst, ID3D12R
     return {};
 }
 
-Status ValidateState(D3D12_RESOURCE_STATES state, const char* field, D3D12_COMMAND_LIST_TYPE listType) {
-    const UINT bits = static_cast<UINT>(state);
+Status ValidateState(const D3D12_RESOURCE_STATES& value, const char* field, D3D12_COMMAND_LIST_TYPE listType) {
+    const UINT bits = static_cast<UINT>(Raw(value));
+    const auto state = static_cast<D3D12_RESOURCE_STATES>(bits & kKnownStates);
     INVALID_IF(bits & ~kKnownStates, "%s (0x%x) has bits that are not D3D12_RESOURCE_STATES (0x%x).", field, bits,
                bits & ~kKnownStates);
     INVALID_IF((bits & kWriteStates) && std::popcount(bits) > 1,
@@ -103,16 +105,15 @@ Status ValidateState(D3D12_RESOURCE_STATES state, const char* field, D3D12_COMMA
 
 Status ValidateBarrier(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE listType, const D3D12_RESOURCE_BARRIER& barrier,
                        UINT index) {
-    switch (barrier.Type) {
+    const UINT flags = static_cast<UINT>(Raw(barrier.Flags));
+    switch (Raw(barrier.Type)) {
         case D3D12_RESOURCE_BARRIER_TYPE_TRANSITION: {
             const auto& t = barrier.Transition;
             FREEDML_TRY(ValidateResource(device, t.pResource, Format("pBarriers[%u].Transition.pResource", index).c_str()));
             ResourceInternal& resource = *GetResourceInternal(t.pResource);
-            INVALID_IF(barrier.Flags & ~(D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY | D3D12_RESOURCE_BARRIER_FLAG_END_ONLY),
-                       "pBarriers[%u].Flags (0x%x) has bits that are not D3D12_RESOURCE_BARRIER_FLAGS.", index,
-                       static_cast<unsigned>(barrier.Flags));
-            INVALID_IF((barrier.Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY) &&
-                           (barrier.Flags & D3D12_RESOURCE_BARRIER_FLAG_END_ONLY),
+            INVALID_IF(flags & ~(D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY | D3D12_RESOURCE_BARRIER_FLAG_END_ONLY),
+                       "pBarriers[%u].Flags (0x%x) has bits that are not D3D12_RESOURCE_BARRIER_FLAGS.", index, flags);
+            INVALID_IF((flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY) && (flags & D3D12_RESOURCE_BARRIER_FLAG_END_ONLY),
                        "pBarriers[%u].Flags has both BEGIN_ONLY and END_ONLY.", index);
             INVALID_IF(resource.Desc().Dimension == D3D12_RESOURCE_DIMENSION_BUFFER && t.Subresource != 0 &&
                            t.Subresource != D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES,
@@ -123,15 +124,14 @@ Status ValidateBarrier(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE listType,
                                       listType));
             FREEDML_TRY(ValidateState(t.StateAfter, Format("pBarriers[%u].Transition.StateAfter", index).c_str(),
                                       listType));
-            INVALID_IF(t.StateBefore == t.StateAfter,
+            INVALID_IF(Raw(t.StateBefore) == Raw(t.StateAfter),
                        "pBarriers[%u] transitions %s from %s to the same state; StateBefore and StateAfter must differ.",
                        index, resource.Describe().c_str(), StateName(t.StateBefore).c_str());
             return {};
         }
         case D3D12_RESOURCE_BARRIER_TYPE_ALIASING:
-            INVALID_IF(barrier.Flags != D3D12_RESOURCE_BARRIER_FLAG_NONE,
-                       "pBarriers[%u].Flags (0x%x) must be NONE for an aliasing barrier.", index,
-                       static_cast<unsigned>(barrier.Flags));
+            INVALID_IF(flags != D3D12_RESOURCE_BARRIER_FLAG_NONE,
+                       "pBarriers[%u].Flags (0x%x) must be NONE for an aliasing barrier.", index, flags);
             if (barrier.Aliasing.pResourceBefore) {
                 FREEDML_TRY(ValidateResource(device, barrier.Aliasing.pResourceBefore,
                                              Format("pBarriers[%u].Aliasing.pResourceBefore", index).c_str()));
@@ -142,9 +142,8 @@ Status ValidateBarrier(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE listType,
             }
             return {};
         case D3D12_RESOURCE_BARRIER_TYPE_UAV:
-            INVALID_IF(barrier.Flags != D3D12_RESOURCE_BARRIER_FLAG_NONE,
-                       "pBarriers[%u].Flags (0x%x) must be NONE for a UAV barrier.", index,
-                       static_cast<unsigned>(barrier.Flags));
+            INVALID_IF(flags != D3D12_RESOURCE_BARRIER_FLAG_NONE,
+                       "pBarriers[%u].Flags (0x%x) must be NONE for a UAV barrier.", index, flags);
             if (barrier.UAV.pResource) {
                 FREEDML_TRY(ValidateResource(device, barrier.UAV.pResource,
                                              Format("pBarriers[%u].UAV.pResource", index).c_str()));
@@ -152,7 +151,7 @@ Status ValidateBarrier(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE listType,
             return {};
     }
     return Error(E_INVALIDARG, "pBarriers[%u].Type (%d) is not TRANSITION, ALIASING or UAV.", index,
-                 static_cast<int>(barrier.Type));
+                 static_cast<int>(Raw(barrier.Type)));
 }
 
 Status ValidateDescriptorHeaps(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE listType, UINT count,
@@ -530,7 +529,7 @@ Status ValidateNodeMask(UINT nodeMask) {
 }
 }  // namespace
 
-HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, D3D12_COMMAND_LIST_TYPE type,
+HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, const D3D12_COMMAND_LIST_TYPE& type,
                           ID3D12CommandAllocator* allocator, ID3D12PipelineState* initialState, REFIID riid,
                           void** object) {
     const char* call = "calling ID3D12Device::CreateCommandList";
@@ -569,12 +568,13 @@ HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, D3D12_COMMAND_L
     return hr;
 }
 
-HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, D3D12_COMMAND_LIST_TYPE type,
-                           D3D12_COMMAND_LIST_FLAGS flags, REFIID riid, void** object) {
+HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, const D3D12_COMMAND_LIST_TYPE& type,
+                           const D3D12_COMMAND_LIST_FLAGS& flags, REFIID riid, void** object) {
     Status status = ValidateNodeMask(nodeMask);
     if (status.ok()) status = ValidateListType(type);
-    if (status.ok() && flags != D3D12_COMMAND_LIST_FLAG_NONE) {
-        status = Error(E_INVALIDARG, "flags (0x%x) must be D3D12_COMMAND_LIST_FLAG_NONE.", static_cast<unsigned>(flags));
+    if (status.ok() && Raw(flags) != D3D12_COMMAND_LIST_FLAG_NONE) {
+        status = Error(E_INVALIDARG, "flags (0x%x) must be D3D12_COMMAND_LIST_FLAG_NONE.",
+                       static_cast<unsigned>(Raw(flags)));
     }
     if (!status.ok()) {
         return Fail(device, status.AddContext("calling ID3D12Device4::CreateCommandList1"),

@@ -7,6 +7,7 @@
 #include "d3d12/command_allocator.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/factories.h"
 #include "d3d12/fence.h"
 
@@ -17,13 +18,13 @@ namespace {
 Status ValidateQueueDesc(const D3D12_COMMAND_QUEUE_DESC* desc) {
     INVALID_IF(!desc, "pDesc is null.");
     FREEDML_TRY(ValidateListType(desc->Type));
-    INVALID_IF(desc->Type == D3D12_COMMAND_LIST_TYPE_BUNDLE, "Type is BUNDLE; bundles are not run by queues.");
+    INVALID_IF(Raw(desc->Type) == D3D12_COMMAND_LIST_TYPE_BUNDLE, "Type is BUNDLE; bundles are not run by queues.");
     INVALID_IF(desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_NORMAL &&
                    desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_HIGH &&
                    desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_GLOBAL_REALTIME,
                "Priority (%d) is not NORMAL (0), HIGH (100) or GLOBAL_REALTIME (10000).", desc->Priority);
-    INVALID_IF(desc->Flags & ~D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT,
-               "Flags (0x%x) has bits that are not D3D12_COMMAND_QUEUE_FLAGS.", static_cast<unsigned>(desc->Flags));
+    INVALID_IF(Raw(desc->Flags) & ~D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT,
+               "Flags (0x%x) has bits that are not D3D12_COMMAND_QUEUE_FLAGS.", static_cast<unsigned>(Raw(desc->Flags)));
     INVALID_IF(desc->NodeMask > 1, "NodeMask (0x%x) names a node that does not exist; FreeDML devices have one node.",
                desc->NodeMask);
     return {};

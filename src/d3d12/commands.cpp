@@ -1,6 +1,8 @@
 #include "d3d12/commands.h"
 
 #include <optional>
+
+#include "d3d12/enum_value.h"
 #include <utility>
 
 namespace freedml::d3d12 {
@@ -64,12 +66,13 @@ const char* ListTypeName(D3D12_COMMAND_LIST_TYPE type) {
     }
 }
 
-Status ValidateListType(D3D12_COMMAND_LIST_TYPE type) {
-    INVALID_IF(type != D3D12_COMMAND_LIST_TYPE_DIRECT && type != D3D12_COMMAND_LIST_TYPE_COMPUTE &&
-                   type != D3D12_COMMAND_LIST_TYPE_COPY && type != D3D12_COMMAND_LIST_TYPE_BUNDLE &&
-                   type != D3D12_COMMAND_LIST_TYPE_VIDEO_DECODE && type != D3D12_COMMAND_LIST_TYPE_VIDEO_PROCESS &&
-                   type != D3D12_COMMAND_LIST_TYPE_VIDEO_ENCODE,
-               "type (%d) is not a D3D12_COMMAND_LIST_TYPE.", static_cast<int>(type));
+Status ValidateListType(const D3D12_COMMAND_LIST_TYPE& type) {
+    const auto raw = Raw(type);
+    INVALID_IF(raw != D3D12_COMMAND_LIST_TYPE_DIRECT && raw != D3D12_COMMAND_LIST_TYPE_COMPUTE &&
+                   raw != D3D12_COMMAND_LIST_TYPE_COPY && raw != D3D12_COMMAND_LIST_TYPE_BUNDLE &&
+                   raw != D3D12_COMMAND_LIST_TYPE_VIDEO_DECODE && raw != D3D12_COMMAND_LIST_TYPE_VIDEO_PROCESS &&
+                   raw != D3D12_COMMAND_LIST_TYPE_VIDEO_ENCODE,
+               "type (%d) is not a D3D12_COMMAND_LIST_TYPE.", static_cast<int>(raw));
     return {};
 }
 
@@ -112,8 +115,8 @@ void TrackCopyAccess(ExecutionContext& context, const char* command, ResourceInt
         if (!(*fixed & need)) {
             context.device.Report(
                 D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION,
-                Format("ID3D12CommandQueue::ExecuteCommandLists: %s uses %s as its copy %s, but resources on a %s "
-                       "heap stay in %s for life, and a copy %s must be in %s.",
+                Format("ID3D12CommandQueue::ExecuteCommandLists: %s uses %s as its copy %s, but resources on %s "
+                       "heaps stay in %s for life, and a copy %s must be in %s.",
                        command, resource.Describe().c_str(), role, HeapName(resource), StateName(*fixed).c_str(),
                        role, StateName(need).c_str()));
         }
@@ -241,7 +244,7 @@ void BarrierCommand::Execute(ExecutionContext& context) {
             context.device.Report(
                 D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION,
                 Format("ID3D12CommandQueue::ExecuteCommandLists: ResourceBarrier pBarriers[%u] transitions %s from "
-                       "%s to %s, but resources on a %s heap stay in %s for life.",
+                       "%s to %s, but resources on %s heaps stay in %s for life.",
                        transition.index, resource.Describe().c_str(), StateName(transition.before).c_str(),
                        StateName(transition.after).c_str(), HeapName(resource), StateName(*fixed).c_str()));
             continue;

@@ -33,7 +33,8 @@ HRESULT Fail(DeviceInternal& device, const Status& status, D3D12_MESSAGE_CATEGOR
 std::string StateName(D3D12_RESOURCE_STATES states);
 const char* ListTypeName(D3D12_COMMAND_LIST_TYPE type);
 // Any D3D12_COMMAND_LIST_TYPE passes; FreeDML runs DIRECT, COMPUTE and COPY.
-Status ValidateListType(D3D12_COMMAND_LIST_TYPE type);
+// Takes a reference: the value came from the application and is read as an integer (enum_value.h).
+Status ValidateListType(const D3D12_COMMAND_LIST_TYPE& type);
 bool IsSupportedListType(D3D12_COMMAND_LIST_TYPE type);
 
 // States that a resource holds alone (one writer at a time).

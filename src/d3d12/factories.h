@@ -1,5 +1,7 @@
 // How the device creates the objects that live in other files of this library. The device
-// validates nothing that these functions validate themselves.
+// validates nothing that these functions validate themselves. Enums come by const reference: they
+// are the application's values, read as integers until validated (enum_value.h), and passing them
+// by value would load an out-of-range value as the enum type.
 #pragma once
 
 #include "d3d12/internal.h"
@@ -7,14 +9,15 @@
 namespace freedml::d3d12 {
 
 HRESULT CreateCommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DESC* desc, REFIID riid, void** object);
-HRESULT CreateCommandAllocator(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void** object);
-HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, D3D12_COMMAND_LIST_TYPE type,
+HRESULT CreateCommandAllocator(DeviceInternal& device, const D3D12_COMMAND_LIST_TYPE& type, REFIID riid, void** object);
+HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, const D3D12_COMMAND_LIST_TYPE& type,
                           ID3D12CommandAllocator* allocator, ID3D12PipelineState* initialState, REFIID riid,
                           void** object);
 // ID3D12Device4::CreateCommandList1: created closed, with no allocator.
-HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, D3D12_COMMAND_LIST_TYPE type,
-                           D3D12_COMMAND_LIST_FLAGS flags, REFIID riid, void** object);
-HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, D3D12_FENCE_FLAGS flags, REFIID riid, void** object);
+HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, const D3D12_COMMAND_LIST_TYPE& type,
+                           const D3D12_COMMAND_LIST_FLAGS& flags, REFIID riid, void** object);
+HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, const D3D12_FENCE_FLAGS& flags, REFIID riid,
+                    void** object);
 
 // Logs, once per process and method, that a method outside the compute subset was called, and
 // returns E_NOTIMPL. `device` may be null (the message then goes to the callback and stderr only).

@@ -9,13 +9,15 @@
 #include <vector>
 
 #include "d3d12/commands.h"
+#include "d3d12/enum_value.h"
 #include "d3d12/factories.h"
 
 namespace freedml::d3d12 {
 
 namespace {
 
-Status ValidateFenceFlags(D3D12_FENCE_FLAGS flags) {
+Status ValidateFenceFlags(const D3D12_FENCE_FLAGS& value) {
+    const UINT flags = static_cast<UINT>(Raw(value));
     constexpr UINT kKnown = D3D12_FENCE_FLAG_SHARED | D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER |
                             D3D12_FENCE_FLAG_NON_MONITORED;
     INVALID_IF(flags & ~kKnown, "Flags (0x%x) has bits that are not D3D12_FENCE_FLAGS (known: 0x%x).",
@@ -142,8 +144,9 @@ HRESULT Fence::SetEventOnCompletion(UINT64 value, HANDLE event) {
     return S_OK;
 }
 
-HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, D3D12_FENCE_FLAGS flags, REFIID riid,
+HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, const D3D12_FENCE_FLAGS& flags, REFIID riid,
                     void** object) {
+    // `flags` is read as an integer until validated (enum_value.h).
     Status status = ValidateFenceFlags(flags);
     if (!status.ok()) {
         status.AddContext("calling ID3D12Device::CreateFence");

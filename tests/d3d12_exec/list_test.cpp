@@ -248,6 +248,10 @@ TEST_F(D3D12ExecList, BarriersAreValidated) {
     bothHalves.Flags = D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY | D3D12_RESOURCE_BARRIER_FLAG_END_ONLY;
     D3D12_RESOURCE_BARRIER subresource = transition(D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_COPY_DEST);
     subresource.Transition.Subresource = 3;
+    // Not a D3D12_RESOURCE_STATES value: stored as bytes (loading it as the enum is undefined).
+    D3D12_RESOURCE_BARRIER unknownBits = transition(D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_COPY_DEST);
+    const UINT unknownState = 0x20000000;
+    std::memcpy(&unknownBits.Transition.StateBefore, &unknownState, sizeof(unknownState));
     D3D12_RESOURCE_BARRIER uavFlags = CD3DX12_RESOURCE_BARRIER::UAV(buffer.Get());
     uavFlags.Flags = D3D12_RESOURCE_BARRIER_FLAG_END_ONLY;
     const Case cases[] = {
@@ -263,8 +267,7 @@ TEST_F(D3D12ExecList, BarriersAreValidated) {
                     static_cast<D3D12_RESOURCE_STATES>(D3D12_RESOURCE_STATE_COPY_DEST |
                                                        D3D12_RESOURCE_STATE_UNORDERED_ACCESS)),
          "StateAfter (UNORDERED_ACCESS|COPY_DEST) combines a write state"},
-        {D3D12_COMMAND_LIST_TYPE_DIRECT,
-         transition(static_cast<D3D12_RESOURCE_STATES>(0x20000000), D3D12_RESOURCE_STATE_COPY_DEST),
+        {D3D12_COMMAND_LIST_TYPE_DIRECT, unknownBits,
          "StateBefore (0x20000000) has bits that are not D3D12_RESOURCE_STATES"},
         {D3D12_COMMAND_LIST_TYPE_COPY,
          transition(D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_UNORDERED_ACCESS),

@@ -124,8 +124,8 @@ TEST_F(D3D12ExecStateTracking, UploadAndReadbackHeapsKeepTheirState) {
     lane.list->CopyResource(other.Get(), readback.Get());
     lane.Run();
     EXPECT_TRUE(messages().Contains("uses resource 'staging'")) << messages().Dump();
-    EXPECT_TRUE(messages().Contains("resources on a UPLOAD heap stay in GENERIC_READ for life")) << messages().Dump();
-    EXPECT_TRUE(messages().Contains("resources on a READBACK heap stay in COPY_DEST for life")) << messages().Dump();
+    EXPECT_TRUE(messages().Contains("resources on UPLOAD heaps stay in GENERIC_READ for life")) << messages().Dump();
+    EXPECT_TRUE(messages().Contains("resources on READBACK heaps stay in COPY_DEST for life")) << messages().Dump();
 }
 
 TEST_F(D3D12ExecNoDebugLayer, WithoutTheDebugLayerNothingIsTracked) {
