@@ -1,8 +1,569 @@
-// CPU kernels of one operator family; see kernel.h (CpuKernelFactory).
+// CPU kernels of the standalone DML_OPERATOR_ACTIVATION_* operators.
+//
+// - Element-wise float activations reuse the fused-activation formulas (activation.h) over
+//   blocks of floats: packed FLOAT32 rows run in place in the output (copy, then transform, a
+//   block at a time so the block stays in cache); strided and FLOAT16 rows convert a block to
+//   float, transform it, and round it back once.
+// - RELU, SHRINK, PARAMETERIZED_RELU and RELU_GRAD also take integer tensors (exact; SHRINK
+//   computes in double, rounds toward zero and saturates; PARAMETERIZED_RELU wraps like ADD).
+// - SOFTMAX, LOG_SOFTMAX and HARDMAX (and their `1` forms) split the shape into kept and reduced
+//   dimensions once, at Create, and then run every slice over the reduced dimensions: gather to
+//   floats, max, exp and sum in double, scatter. NaN anywhere in a slice makes the slice NaN
+//   (softmax forms); hardmax takes the first maximum, a NaN counting as the maximum.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
 #include "dml/kernel.h"
+#include "dml/kernels/cpu/activation.h"
+#include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/tensor_view.h"
+#include "dml/kernels/cpu/thread_pool.h"
 
 namespace freedml::dml {
 
-bool CreateActivationCpuKernel(const OperatorArgs&, DML_EXECUTION_FLAGS, std::unique_ptr<Kernel>*, Status*) { return false; }
+namespace {
+
+using cpu::FusedActivation;
+using cpu::LoopPlan;
+using cpu::MakeLoopPlan;
+using cpu::ParallelFor;
+using cpu::ParallelLoop;
+using cpu::RunLoopRows;
+
+constexpr size_t kBlock = 512;  // floats transformed at a time
+
+template <class T>
+inline T Load(const std::byte* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+}
+
+template <class T>
+inline void Store(std::byte* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+}
+
+bool IsFloat(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16;
+}
+
+// Calls f(T{}) with T the C type of a signed integer tensor type.
+template <class F>
+void WithSignedType(DML_TENSOR_DATA_TYPE type, F&& f) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_INT8: return f(int8_t{});
+        case DML_TENSOR_DATA_TYPE_INT16: return f(int16_t{});
+        case DML_TENSOR_DATA_TYPE_INT32: return f(int32_t{});
+        default: return;
+    }
+}
+
+// Calls f(T{}) with T the C type of an integer tensor type.
+template <class F>
+void WithIntegerType(DML_TENSOR_DATA_TYPE type, F&& f) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_INT8: return f(int8_t{});
+        case DML_TENSOR_DATA_TYPE_INT16: return f(int16_t{});
+        case DML_TENSOR_DATA_TYPE_INT32: return f(int32_t{});
+        case DML_TENSOR_DATA_TYPE_UINT8: return f(uint8_t{});
+        case DML_TENSOR_DATA_TYPE_UINT16: return f(uint16_t{});
+        case DML_TENSOR_DATA_TYPE_UINT32: return f(uint32_t{});
+        default: return;
+    }
+}
+
+// The kernels here need no persistent or temporary memory.
+class StatelessKernel : public Kernel {
+public:
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+};
+
+// ---- Element-wise float activations -------------------------------------------------------------
+
+// One activation over packed floats, in place. SWISH and HARD_SWISH are not fusable and so have
+// no fused formula; every other one is the fused activation of the same type.
+struct FloatActivation {
+    enum class Kind : uint8_t { Fused, Swish, HardSwish } kind = Kind::Fused;
+    FusedActivation fused;
+    float alpha = 0.0f, beta = 0.0f;
+
+    void operator()(float* v, size_t n) const {
+        switch (kind) {
+            case Kind::Fused:
+                if (!fused.IsNone()) cpu::ApplyActivation(fused, v, n);
+                return;
+            case Kind::Swish: {
+                // sigmoid(t) from exp(-|t|), which never overflows: x * e^t stays accurate where
+                // e^-t would be infinite.
+                const float scale = alpha;
+                for (size_t i = 0; i < n; ++i) {
+                    const float t = scale * v[i];
+                    const float e = std::exp(-std::fabs(t));
+                    const float sigmoid = (t >= 0.0f ? 1.0f : e) / (1.0f + e);
+                    v[i] = v[i] * sigmoid;
+                }
+                return;
+            }
+            case Kind::HardSwish:
+                for (size_t i = 0; i < n; ++i) {
+                    // HardSigmoid clamps like D3D's min/max: a NaN argument gives 0, x * 0 keeps NaN.
+                    const float s = std::min(1.0f, std::max(0.0f, alpha * v[i] + beta));
+                    v[i] = v[i] * s;
+                }
+                return;
+        }
+    }
+    // Whether the transform is costly enough to fan out smaller tensors.
+    bool Cheap() const {
+        if (kind != Kind::Fused) return false;
+        switch (fused.type) {
+            case DML_OPERATOR_ACTIVATION_RELU: case DML_OPERATOR_ACTIVATION_LEAKY_RELU:
+            case DML_OPERATOR_ACTIVATION_LINEAR: case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
+            case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU: case DML_OPERATOR_ACTIVATION_SHRINK:
+            case DML_OPERATOR_ACTIVATION_IDENTITY: case DML_OPERATOR_ACTIVATION_SOFTSIGN:
+                return true;
+            default:
+                return false;
+        }
+    }
+};
+
+class UnaryFloatKernel final : public StatelessKernel {
+public:
+    UnaryFloatKernel(const TensorDesc& input, const TensorDesc& output, const FloatActivation& activation)
+        : type_(output.dataType), activation_(activation) {
+        const uint32_t size = ElementSizeInBytes(type_);
+        plan_ = MakeLoopPlan<2>(output.sizes.data(), output.rank, {output.strides.data(), input.strides.data()},
+                                {size, size});
+    }
+
+    void Execute(const KernelBindings& b) override {
+        const DML_TENSOR_DATA_TYPE type = type_;
+        const FloatActivation& f = activation_;
+        ParallelLoop(plan_, {b.outputs[0], b.inputs[0]}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
+                                                             const std::array<int64_t, 2>& s) {
+            if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
+                auto* out = reinterpret_cast<float*>(p[0]);
+                const auto* in = reinterpret_cast<const float*>(p[1]);
+                for (uint64_t i = 0; i < n; i += kBlock) {
+                    const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
+                    if (out != in) std::memcpy(out + i, in + i, m * sizeof(float));  // same region in place
+                    f(out + i, m);
+                }
+                return;
+            }
+            float block[kBlock];
+            for (uint64_t i = 0; i < n; i += kBlock) {
+                const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
+                cpu::LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
+                f(block, m);
+                cpu::StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
+            }
+        }, activation_.Cheap() ? (1u << 15) : (1u << 12));
+    }
+
+private:
+    DML_TENSOR_DATA_TYPE type_;
+    FloatActivation activation_;
+    LoopPlan<2> plan_;  // output, input
+};
+
+// ---- Integer RELU and SHRINK ----------------------------------------------------------------------
+
+// x - Bias or x + Bias in double, rounded toward zero and saturated to T (a NaN bias gives 0).
+template <class T>
+T ShrinkInteger(T x, double bias, double threshold) {
+    const double v = double(x);
+    double r = 0.0;
+    if (v < -threshold) {
+        r = v + bias;
+    } else if (v > threshold) {
+        r = v - bias;
+    }
+    if (!(r == r)) return T(0);
+    r = std::trunc(r);
+    if (r <= double(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+    if (r >= double(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    return T(r);
+}
+
+class UnaryIntegerKernel final : public StatelessKernel {
+public:
+    UnaryIntegerKernel(const TensorDesc& input, const TensorDesc& output, DML_OPERATOR_TYPE op, float bias,
+                       float threshold)
+        : type_(output.dataType), op_(op), bias_(bias), threshold_(threshold) {
+        const uint32_t size = ElementSizeInBytes(type_);
+        plan_ = MakeLoopPlan<2>(output.sizes.data(), output.rank, {output.strides.data(), input.strides.data()},
+                                {size, size});
+    }
+
+    void Execute(const KernelBindings& b) override {
+        WithIntegerType(type_, [&](auto tag) {
+            using T = decltype(tag);
+            const bool relu = op_ == DML_OPERATOR_ACTIVATION_RELU;
+            const double bias = bias_, threshold = threshold_;
+            ParallelLoop(plan_, {b.outputs[0], b.inputs[0]}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
+                                                                 const std::array<int64_t, 2>& s) {
+                if (relu) {
+                    for (uint64_t i = 0; i < n; ++i) {
+                        const T x = Load<T>(p[1] + int64_t(i) * s[1]);
+                        Store<T>(p[0] + int64_t(i) * s[0], x > T(0) ? x : T(0));
+                    }
+                } else {
+                    for (uint64_t i = 0; i < n; ++i) {
+                        Store<T>(p[0] + int64_t(i) * s[0], ShrinkInteger(Load<T>(p[1] + int64_t(i) * s[1]), bias, threshold));
+                    }
+                }
+            });
+        });
+    }
+
+private:
+    DML_TENSOR_DATA_TYPE type_;
+    DML_OPERATOR_TYPE op_;
+    float bias_, threshold_;
+    LoopPlan<2> plan_;
+};
+
+// ---- PARAMETERIZED_RELU and RELU_GRAD ------------------------------------------------------------
+
+// A FLOAT16 element as its bits: RELU_GRAD selects dy without converting it.
+struct Half {
+    uint16_t bits;
+};
+
+// x > 0 (false for NaN).
+template <class T>
+inline bool Positive(T x) {
+    return x > T(0);
+}
+inline bool Positive(Half x) { return !(x.bits & 0x8000) && x.bits != 0 && x.bits <= 0x7C00; }
+
+class BinaryKernel final : public StatelessKernel {
+public:
+    // PARAMETERIZED_RELU: (x, slope) -> x >= 0 ? x : slope * x. RELU_GRAD: (x, dy) -> x > 0 ? dy : 0.
+    BinaryKernel(const TensorDesc& x, const TensorDesc& second, const TensorDesc& output, bool grad)
+        : type_(output.dataType), grad_(grad) {
+        const uint32_t size = ElementSizeInBytes(type_);
+        plan_ = MakeLoopPlan<3>(output.sizes.data(), output.rank,
+                                {output.strides.data(), x.strides.data(), second.strides.data()}, {size, size, size});
+    }
+
+    void Execute(const KernelBindings& b) override {
+        using Ptrs = std::array<std::byte*, 3>;
+        using Strides = std::array<int64_t, 3>;
+        const std::array<std::byte*, 3> bases{b.outputs[0], b.inputs[0], b.inputs[1]};
+        if (grad_) {
+            // Selects bits: no arithmetic, so every type (FLOAT16 as bits) copies exactly.
+            auto run = [&](auto tag) {
+                using T = decltype(tag);
+                ParallelLoop(plan_, bases, [](const Ptrs& p, uint64_t n, const Strides& s) {
+                    for (uint64_t i = 0; i < n; ++i) {
+                        const T dy = Load<T>(p[2] + int64_t(i) * s[2]);
+                        Store<T>(p[0] + int64_t(i) * s[0], Positive(Load<T>(p[1] + int64_t(i) * s[1])) ? dy : T{});
+                    }
+                });
+            };
+            switch (type_) {
+                case DML_TENSOR_DATA_TYPE_FLOAT32: return run(float{});
+                case DML_TENSOR_DATA_TYPE_FLOAT16: return run(Half{});
+                default: return WithSignedType(type_, run);
+            }
+        }
+        if (IsFloat(type_)) {
+            const DML_TENSOR_DATA_TYPE type = type_;
+            ParallelLoop(plan_, bases, [type](const Ptrs& p, uint64_t n, const Strides& s) {
+                if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4 && s[2] == 4) {
+                    auto* out = reinterpret_cast<float*>(p[0]);
+                    const auto* x = reinterpret_cast<const float*>(p[1]);
+                    const auto* slope = reinterpret_cast<const float*>(p[2]);
+                    for (uint64_t i = 0; i < n; ++i) out[i] = x[i] >= 0.0f ? x[i] : slope[i] * x[i];
+                    return;
+                }
+                float x[kBlock], slope[kBlock];
+                for (uint64_t i = 0; i < n; i += kBlock) {
+                    const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
+                    cpu::LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], x, m);
+                    cpu::LoadFloats(type, p[2] + int64_t(i) * s[2], s[2], slope, m);
+                    for (size_t j = 0; j < m; ++j) x[j] = x[j] >= 0.0f ? x[j] : slope[j] * x[j];
+                    cpu::StoreFloats(type, x, p[0] + int64_t(i) * s[0], s[0], m);
+                }
+            });
+            return;
+        }
+        WithSignedType(type_, [&](auto tag) {
+            using T = decltype(tag);
+            using U = std::make_unsigned_t<T>;
+            ParallelLoop(plan_, bases, [](const Ptrs& p, uint64_t n, const Strides& s) {
+                for (uint64_t i = 0; i < n; ++i) {
+                    const T x = Load<T>(p[1] + int64_t(i) * s[1]);
+                    const T slope = Load<T>(p[2] + int64_t(i) * s[2]);
+                    // The product wraps modulo 2^bits, as integer ADD does.
+                    const T y = x >= T(0) ? x : T(U(uint64_t(int64_t(slope) * int64_t(x))));
+                    Store<T>(p[0] + int64_t(i) * s[0], y);
+                }
+            });
+        });
+    }
+
+private:
+    DML_TENSOR_DATA_TYPE type_;
+    bool grad_;
+    LoopPlan<3> plan_;  // output, x, slope or dy
+};
+
+// ---- SOFTMAX, LOG_SOFTMAX, HARDMAX and their `1` forms ------------------------------------------
+
+enum class AxisFunction : uint8_t { Softmax, LogSoftmax, Hardmax };
+
+// Calls f(pointers) for elements [first, last) of `plan` in row-major order.
+template <class F>
+void ForEachElement(const LoopPlan<2>& plan, const std::array<std::byte*, 2>& bases, uint64_t first, uint64_t last,
+                    F&& f) {
+    if (first >= last) return;
+    std::array<uint64_t, kMaxTensorRank> index{};
+    uint64_t rest = first;
+    for (uint32_t d = plan.rank; d-- > 0;) {
+        index[d] = rest % plan.sizes[d];
+        rest /= plan.sizes[d];
+    }
+    std::array<std::byte*, 2> ptrs = bases;
+    for (uint32_t d = 0; d < plan.rank; ++d) {
+        for (size_t k = 0; k < 2; ++k) ptrs[k] += int64_t(index[d]) * plan.byteStrides[k][d];
+    }
+    for (uint64_t e = first; e < last; ++e) {
+        f(ptrs);
+        for (uint32_t d = plan.rank; d-- > 0;) {
+            if (++index[d] < plan.sizes[d]) {
+                for (size_t k = 0; k < 2; ++k) ptrs[k] += plan.byteStrides[k][d];
+                break;
+            }
+            for (size_t k = 0; k < 2; ++k) ptrs[k] -= int64_t(plan.sizes[d] - 1) * plan.byteStrides[k][d];
+            index[d] = 0;
+        }
+    }
+}
+
+class AxisKernel final : public StatelessKernel {
+public:
+    // `reduced[d]` marks the dimensions one slice spans.
+    AxisKernel(const TensorDesc& input, const TensorDesc& output, AxisFunction function, const bool* reduced)
+        : type_(output.dataType), function_(function) {
+        const uint32_t size = ElementSizeInBytes(type_);
+        std::array<uint32_t, kMaxTensorRank> keptSizes{}, reducedSizes{};
+        for (uint32_t d = 0; d < output.rank; ++d) {
+            keptSizes[d] = reduced[d] ? 1 : output.sizes[d];
+            reducedSizes[d] = reduced[d] ? output.sizes[d] : 1;
+        }
+        outer_ = MakeLoopPlan<2>(keptSizes.data(), output.rank, {input.strides.data(), output.strides.data()},
+                                 {size, size});
+        inner_ = MakeLoopPlan<2>(reducedSizes.data(), output.rank, {input.strides.data(), output.strides.data()},
+                                 {size, size});
+        sliceCount_ = ElementCountOf(reducedSizes, output.rank);
+        sliceTotal_ = ElementCountOf(keptSizes, output.rank);
+    }
+
+    void Execute(const KernelBindings& b) override {
+        const std::array<std::byte*, 2> bases{b.inputs[0], b.outputs[0]};
+        const uint64_t minSlices = std::max<uint64_t>(1, (uint64_t(1) << 13) / sliceCount_);
+        ParallelFor(sliceTotal_, minSlices, [&](uint64_t first, uint64_t last) {
+            std::vector<float> values(sliceCount_);
+            std::vector<double> scratch(function_ == AxisFunction::Softmax ? sliceCount_ : 0);
+            ForEachElement(outer_, bases, first, last, [&](const std::array<std::byte*, 2>& slice) {
+                RunSlice(slice, values.data(), scratch.data());
+            });
+        });
+    }
+
+private:
+    static uint64_t ElementCountOf(const std::array<uint32_t, kMaxTensorRank>& sizes, uint32_t rank) {
+        return cpu::ElementCountOf(sizes, rank);
+    }
+
+    void RunSlice(const std::array<std::byte*, 2>& slice, float* v, double* e) const {
+        const DML_TENSOR_DATA_TYPE type = type_;
+        const uint64_t n = sliceCount_;
+        // Gather the slice (any strides) into packed floats.
+        uint64_t k = 0;
+        RunLoopRows(inner_, slice, 0, inner_.OuterCount(), [&](const std::array<std::byte*, 2>& p, uint64_t count,
+                                                               const std::array<int64_t, 2>& s) {
+            cpu::LoadFloats(type, p[0], s[0], v + k, size_t(count));
+            k += count;
+        });
+        if (function_ == AxisFunction::Hardmax) {
+            // The first maximum; a NaN counts as larger than every number (as numpy's argmax).
+            uint64_t best = 0;
+            for (uint64_t i = 1; i < n && v[best] == v[best]; ++i) {
+                if (v[i] > v[best] || v[i] != v[i]) best = i;
+            }
+            for (uint64_t i = 0; i < n; ++i) v[i] = 0.0f;
+            v[best] = 1.0f;
+        } else {
+            float max = -std::numeric_limits<float>::infinity();
+            uint64_t first = 0;  // the first maximum, whose exp(x - max) is exactly 1
+            bool nan = false;
+            for (uint64_t i = 0; i < n; ++i) {
+                if (v[i] > max) max = v[i], first = i;
+                nan |= v[i] != v[i];
+            }
+            // x - max is exact in double for any two floats whose exp does not underflow; exp and
+            // the sum in double leave a single rounding, to float, at the end.
+            const double m = nan ? std::numeric_limits<double>::quiet_NaN() : double(max);
+            double sum = 0.0;
+            if (function_ == AxisFunction::Softmax) {
+                for (uint64_t i = 0; i < n; ++i) {
+                    e[i] = std::exp(double(v[i]) - m);
+                    sum += e[i];
+                }
+                for (uint64_t i = 0; i < n; ++i) v[i] = float(e[i] / sum);
+            } else {
+                // log(1 + rest) through log1p keeps the digits of a small rest.
+                for (uint64_t i = 0; i < n; ++i) sum += i == first ? 0.0 : std::exp(double(v[i]) - m);
+                // As the formula has it: a NaN, a +inf or a slice of -inf only gives NaN throughout.
+                const double logSum = nan || std::isinf(max) ? std::numeric_limits<double>::quiet_NaN() : std::log1p(sum);
+                for (uint64_t i = 0; i < n; ++i) v[i] = float((double(v[i]) - m) - logSum);
+            }
+        }
+        k = 0;
+        RunLoopRows(inner_, slice, 0, inner_.OuterCount(), [&](const std::array<std::byte*, 2>& p, uint64_t count,
+                                                               const std::array<int64_t, 2>& s) {
+            cpu::StoreFloats(type, v + k, p[1], s[1], size_t(count));
+            k += count;
+        });
+    }
+
+    DML_TENSOR_DATA_TYPE type_;
+    AxisFunction function_;
+    LoopPlan<2> outer_;  // over the kept dimensions: input, output
+    LoopPlan<2> inner_;  // over one slice's dimensions: input, output
+    uint64_t sliceCount_ = 1;
+    uint64_t sliceTotal_ = 1;
+};
+
+// ---- Factory ----------------------------------------------------------------------------------------
+
+template <class Desc>
+const Desc& DescOf(const OperatorArgs& args) {
+    return args.As<Desc>();
+}
+
+// The fused-activation parameters of a standalone element-wise activation: the same desc with
+// its tensors, read through MakeFusedActivation (which ignores the tensor fields).
+Status FusedOf(const OperatorArgs& args, FusedActivation* out) {
+    const DML_OPERATOR_DESC desc{args.schema.type, args.desc};
+    return cpu::MakeFusedActivation(&desc, out);
+}
+
+template <class AxesDesc>
+void AxesOf(const OperatorArgs& args, bool* reduced) {
+    const auto& desc = args.As<AxesDesc>();
+    for (uint32_t i = 0; i < desc.AxisCount; ++i) reduced[desc.Axes[i]] = true;
+}
+
+Status Create(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const DML_OPERATOR_TYPE op = args.schema.type;
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& output = *args.outputs[0];
+    const DML_TENSOR_DATA_TYPE type = output.dataType;
+
+    switch (op) {
+        case DML_OPERATOR_ACTIVATION_PARAMETERIZED_RELU:
+        case DML_OPERATOR_ACTIVATION_RELU_GRAD:
+            *kernel = std::make_unique<BinaryKernel>(input, *args.inputs[1], output,
+                                                     op == DML_OPERATOR_ACTIVATION_RELU_GRAD);
+            return {};
+        case DML_OPERATOR_ACTIVATION_SOFTMAX:
+        case DML_OPERATOR_ACTIVATION_LOG_SOFTMAX:
+        case DML_OPERATOR_ACTIVATION_HARDMAX:
+        case DML_OPERATOR_ACTIVATION_SOFTMAX1:
+        case DML_OPERATOR_ACTIVATION_LOG_SOFTMAX1:
+        case DML_OPERATOR_ACTIVATION_HARDMAX1: {
+            bool reduced[kMaxTensorRank] = {};
+            AxisFunction function = AxisFunction::Softmax;
+            switch (op) {
+                case DML_OPERATOR_ACTIVATION_SOFTMAX1:
+                    AxesOf<DML_ACTIVATION_SOFTMAX1_OPERATOR_DESC>(args, reduced);
+                    break;
+                case DML_OPERATOR_ACTIVATION_LOG_SOFTMAX1:
+                    AxesOf<DML_ACTIVATION_LOG_SOFTMAX1_OPERATOR_DESC>(args, reduced);
+                    function = AxisFunction::LogSoftmax;
+                    break;
+                case DML_OPERATOR_ACTIVATION_HARDMAX1:
+                    AxesOf<DML_ACTIVATION_HARDMAX1_OPERATOR_DESC>(args, reduced);
+                    function = AxisFunction::Hardmax;
+                    break;
+                default:  // the original forms: the last axis
+                    reduced[output.rank - 1] = true;
+                    function = op == DML_OPERATOR_ACTIVATION_SOFTMAX       ? AxisFunction::Softmax
+                               : op == DML_OPERATOR_ACTIVATION_LOG_SOFTMAX ? AxisFunction::LogSoftmax
+                                                                           : AxisFunction::Hardmax;
+                    break;
+            }
+            *kernel = std::make_unique<AxisKernel>(input, output, function, reduced);
+            return {};
+        }
+        default:
+            break;
+    }
+
+    if (!IsFloat(type)) {
+        INVALID_IF(op != DML_OPERATOR_ACTIVATION_RELU && op != DML_OPERATOR_ACTIVATION_SHRINK,
+                   "DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name, DataTypeName(type));
+        float bias = 0.0f, threshold = 0.0f;
+        if (op == DML_OPERATOR_ACTIVATION_SHRINK) {
+            bias = DescOf<DML_ACTIVATION_SHRINK_OPERATOR_DESC>(args).Bias;
+            threshold = DescOf<DML_ACTIVATION_SHRINK_OPERATOR_DESC>(args).Threshold;
+        }
+        *kernel = std::make_unique<UnaryIntegerKernel>(input, output, op, bias, threshold);
+        return {};
+    }
+
+    FloatActivation activation;
+    if (op == DML_OPERATOR_ACTIVATION_SWISH) {
+        activation.kind = FloatActivation::Kind::Swish;
+        activation.alpha = DescOf<DML_ACTIVATION_SWISH_OPERATOR_DESC>(args).SigmoidInputScale;
+    } else if (op == DML_OPERATOR_ACTIVATION_HARD_SWISH) {
+        activation.kind = FloatActivation::Kind::HardSwish;
+        activation.alpha = DescOf<DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC>(args).Alpha;
+        activation.beta = DescOf<DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC>(args).Beta;
+    } else {
+        FREEDML_TRY(FusedOf(args, &activation.fused));
+    }
+    *kernel = std::make_unique<UnaryFloatKernel>(input, output, activation);
+    return {};
+}
+
+}  // namespace
+
+bool CreateActivationCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS, std::unique_ptr<Kernel>* kernel,
+                               Status* status) {
+    switch (args.schema.type) {
+        case DML_OPERATOR_ACTIVATION_ELU: case DML_OPERATOR_ACTIVATION_HARDMAX:
+        case DML_OPERATOR_ACTIVATION_HARD_SIGMOID: case DML_OPERATOR_ACTIVATION_IDENTITY:
+        case DML_OPERATOR_ACTIVATION_LEAKY_RELU: case DML_OPERATOR_ACTIVATION_LINEAR:
+        case DML_OPERATOR_ACTIVATION_LOG_SOFTMAX: case DML_OPERATOR_ACTIVATION_PARAMETERIZED_RELU:
+        case DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS: case DML_OPERATOR_ACTIVATION_RELU:
+        case DML_OPERATOR_ACTIVATION_SCALED_ELU: case DML_OPERATOR_ACTIVATION_SCALED_TANH:
+        case DML_OPERATOR_ACTIVATION_SIGMOID: case DML_OPERATOR_ACTIVATION_SOFTMAX:
+        case DML_OPERATOR_ACTIVATION_SOFTPLUS: case DML_OPERATOR_ACTIVATION_SOFTSIGN:
+        case DML_OPERATOR_ACTIVATION_TANH: case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU:
+        case DML_OPERATOR_ACTIVATION_SHRINK: case DML_OPERATOR_ACTIVATION_CELU:
+        case DML_OPERATOR_ACTIVATION_RELU_GRAD: case DML_OPERATOR_ACTIVATION_GELU:
+        case DML_OPERATOR_ACTIVATION_SOFTMAX1: case DML_OPERATOR_ACTIVATION_LOG_SOFTMAX1:
+        case DML_OPERATOR_ACTIVATION_HARDMAX1: case DML_OPERATOR_ACTIVATION_SWISH:
+        case DML_OPERATOR_ACTIVATION_HARD_SWISH:
+            *status = Create(args, kernel);
+            return true;
+        default:
+            return false;
+    }
+}
 
 }  // namespace freedml::dml
