@@ -95,7 +95,7 @@ void BindingTable::WriteDescriptor(uint32_t slot, const BoundRegion* region) {
         descriptor.sizeInBytes = region->size;
         descriptor.flags = D3D12_BUFFER_UAV_FLAG_RAW;
     }
-    descriptors_[slot] = descriptor;
+    DescriptorSlot(descriptors_, slot) = descriptor;
 }
 
 Status BindingTable::Commit(BindingRole role, std::vector<BoundRegion> regions, const char* method) {

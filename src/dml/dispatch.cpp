@@ -61,7 +61,7 @@ Status DispatchCommand::Decode(const d3d12::Descriptor* slots, DecodedBindings* 
     owners->assign(layout.total, nullptr);
     // Slot -> a BUFFER binding of the resource it names, or NONE.
     auto decode = [&](uint32_t slot, DML_BINDING_DESC* binding) -> Status {
-        const d3d12::Descriptor& descriptor = slots[slot];
+        const d3d12::Descriptor& descriptor = DescriptorSlot(slots, slot);
         *binding = {DML_BINDING_TYPE_NONE, nullptr};
         if (descriptor.kind == d3d12::Descriptor::Kind::Empty) return {};
         d3d12::ResourceInternal* resource = d3d12.FindResource(descriptor.resourceId);

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "d3d12/internal.h"
 #include "dml/binding_rules.h"
 
 namespace freedml::dml {
@@ -39,6 +40,17 @@ struct DispatchableSnapshot {
     DispatchableSnapshot& operator=(const DispatchableSnapshot&) = delete;
     ~DispatchableSnapshot();
 };
+
+// Slot `slot` of a binding table whose first descriptor is `first`. Slots are a descriptor
+// handle increment apart (GetDescriptorHandleIncrementSize), not sizeof(Descriptor): the
+// application and ID3D12Device::Create*View/CopyDescriptors address them that way.
+inline d3d12::Descriptor& DescriptorSlot(d3d12::Descriptor* first, uint32_t slot) {
+    return *reinterpret_cast<d3d12::Descriptor*>(reinterpret_cast<unsigned char*>(first) +
+                                                 size_t(slot) * d3d12::kCbvSrvUavDescriptorSize);
+}
+inline const d3d12::Descriptor& DescriptorSlot(const d3d12::Descriptor* first, uint32_t slot) {
+    return DescriptorSlot(const_cast<d3d12::Descriptor*>(first), slot);
+}
 
 DescriptorLayout MakeDescriptorLayout(const DispatchableBindingInfo& info);
 
