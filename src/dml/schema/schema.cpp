@@ -40,6 +40,20 @@ bool IsTensorField(FieldKind kind) {
 
 }  // namespace
 
+namespace {
+constexpr EnumValue kTensorDataTypeValues[] = {
+    {"DML_TENSOR_DATA_TYPE_FLOAT32", DML_TENSOR_DATA_TYPE_FLOAT32}, {"DML_TENSOR_DATA_TYPE_FLOAT16", DML_TENSOR_DATA_TYPE_FLOAT16},
+    {"DML_TENSOR_DATA_TYPE_UINT32", DML_TENSOR_DATA_TYPE_UINT32},   {"DML_TENSOR_DATA_TYPE_UINT16", DML_TENSOR_DATA_TYPE_UINT16},
+    {"DML_TENSOR_DATA_TYPE_UINT8", DML_TENSOR_DATA_TYPE_UINT8},     {"DML_TENSOR_DATA_TYPE_INT32", DML_TENSOR_DATA_TYPE_INT32},
+    {"DML_TENSOR_DATA_TYPE_INT16", DML_TENSOR_DATA_TYPE_INT16},     {"DML_TENSOR_DATA_TYPE_INT8", DML_TENSOR_DATA_TYPE_INT8},
+    {"DML_TENSOR_DATA_TYPE_FLOAT64", DML_TENSOR_DATA_TYPE_FLOAT64}, {"DML_TENSOR_DATA_TYPE_UINT64", DML_TENSOR_DATA_TYPE_UINT64},
+    {"DML_TENSOR_DATA_TYPE_INT64", DML_TENSOR_DATA_TYPE_INT64},
+};
+const EnumType kTensorDataType{"DML_TENSOR_DATA_TYPE", kTensorDataTypeValues};
+}  // namespace
+
+const EnumType& TensorDataTypeEnum() { return kTensorDataType; }
+
 const char* EnumType::NameOf(uint32_t value) const {
     for (const auto& v : values) {
         if (v.value == value) return v.name;
@@ -261,6 +275,16 @@ Status ValidateOperatorDesc(const OwnedOperatorDesc& owned, DML_FEATURE_LEVEL fe
                                    field.name, fusedSchema->name, fusedField.name);
                     }
                 }
+                break;
+            }
+            case FieldKind::ScalarUnion: {
+                // The value is read as its type field says; that type must be one a scalar holds.
+                const FieldSchema* typeField = field.typeField ? FindField(schema, field.typeField) : nullptr;
+                INVALID_IF(!typeField, "%s: DML_OPERATOR_%s's schema names no data type field for it.", field.name,
+                           schema.name);
+                uint32_t type = FieldAt<uint32_t>(desc, typeField->offset);
+                INVALID_IF(!TensorDataTypeEnum().NameOf(type), "%s (%u) is not a data type %s can hold.",
+                           typeField->name, type, field.name);
                 break;
             }
             case FieldKind::Enum: {

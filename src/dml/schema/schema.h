@@ -35,6 +35,9 @@ enum class FieldKind : uint8_t {
     IntArray,           // const INT* to `count` values
     FloatArray,         // const FLOAT* to `count` values
     Size2D,             // DML_SIZE_2D
+    // DML_SCALAR_UNION, read as the DML_TENSOR_DATA_TYPE held by the field named `typeField`
+    // (FLOAT16 values are the half's bits in UInt16).
+    ScalarUnion,
 };
 
 // The names and values of one enum type, for messages and for dmlrun's JSON.
@@ -56,7 +59,12 @@ struct FieldSchema {
     // Arrays: the UINT field that holds the element count ("InputCount", "DimensionCount").
     const char* countField = nullptr;
     const EnumType* enumType = nullptr;
+    // ScalarUnion: the DML_TENSOR_DATA_TYPE field that says how to read it ("MinMaxDataType").
+    const char* typeField = nullptr;
 };
+
+// DML_TENSOR_DATA_TYPE as an enum field (the typed-scalar fields: "MinMaxDataType", "ValueDataType").
+const EnumType& TensorDataTypeEnum();
 
 struct OperatorSchema;
 
