@@ -2,8 +2,11 @@
 
 #include <freedml/helpers.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
+
+#include "dml/tensor.h"
 
 #include "values.h"
 
@@ -45,6 +48,7 @@ const char* KindName(FieldKind kind) {
         case FieldKind::IntArray: return "an array of INT";
         case FieldKind::FloatArray: return "an array of FLOAT";
         case FieldKind::Size2D: return "a DML_SIZE_2D";
+        case FieldKind::ScalarUnion: return "a DML_SCALAR_UNION (a number of the type its data type field names)";
     }
     return "a value";
 }
@@ -249,6 +253,12 @@ public:
         target_.desc_.Desc = bytes;
 
         const std::map<std::string, uint32_t> counts = Counts(schema, *fields, fieldsPath, fused);
+        struct Deferred {
+            const FieldSchema* field;
+            const Json* value;
+            JsonPath path;
+        };
+        std::vector<Deferred> deferred;
         for (const auto& field : schema.fields) {
             const Json* value = FindMember(*fields, field.name);
             if (value && value->is_null()) value = nullptr;  // null is how JSON leaves a pointer out
@@ -275,7 +285,14 @@ public:
                 if (IsTensorKind(field.kind)) AddBindPoint(field, false, {});
                 continue;  // the slot stays null
             }
+            if (field.kind == FieldKind::ScalarUnion) {
+                deferred.push_back({&field, value, fieldPath});  // its type may be a later field
+                continue;
+            }
             Field(field, *value, fieldPath, slot, nesting);
+        }
+        for (const auto& [field, value, fieldPath] : deferred) {
+            ScalarUnion(schema, *field, *value, fieldPath, bytes);
         }
     }
 
@@ -330,6 +347,55 @@ private:
         point.given = given;
         point.tensors = std::move(tensors);
         (point.isOutput ? target_.outputs_ : target_.inputs_).push_back(std::move(point));
+    }
+
+    // A DML_SCALAR_UNION holds a value of the type its `typeField` names: a JSON number, or
+    // DxDispatch's object form naming the union member ({"Float32": 1.5}).
+    void ScalarUnion(const OperatorSchema& schema, const FieldSchema& field, const Json& value, const JsonPath& path,
+                     uint8_t* bytes) {
+        const FieldSchema* typeField = nullptr;
+        for (const auto& candidate : schema.fields) {
+            if (field.typeField && candidate.name == std::string(field.typeField)) typeField = &candidate;
+        }
+        if (!typeField) throw ModelError(path, "dmlrun does not know which field gives this value's data type.");
+        uint32_t typeValue;
+        std::memcpy(&typeValue, bytes + typeField->offset, sizeof(typeValue));
+        auto type = static_cast<DML_TENSOR_DATA_TYPE>(typeValue);
+        static const struct {
+            const char* member;
+            DML_TENSOR_DATA_TYPE type;
+        } kMembers[] = {{"Int8", DML_TENSOR_DATA_TYPE_INT8},       {"UInt8", DML_TENSOR_DATA_TYPE_UINT8},
+                        {"Int16", DML_TENSOR_DATA_TYPE_INT16},     {"UInt16", DML_TENSOR_DATA_TYPE_UINT16},
+                        {"Int32", DML_TENSOR_DATA_TYPE_INT32},     {"UInt32", DML_TENSOR_DATA_TYPE_UINT32},
+                        {"Int64", DML_TENSOR_DATA_TYPE_INT64},     {"UInt64", DML_TENSOR_DATA_TYPE_UINT64},
+                        {"Float32", DML_TENSOR_DATA_TYPE_FLOAT32}, {"Float64", DML_TENSOR_DATA_TYPE_FLOAT64}};
+        const Json* number = &value;
+        JsonPath numberPath = path;
+        if (value.is_object()) {
+            if (value.size() != 1) throw ModelError(path, "a DML_SCALAR_UNION object has one member, e.g. {\"Float32\": 1.5}.");
+            const std::string& member = value.begin().key();
+            bool known = false;
+            for (const auto& entry : kMembers) {
+                if (member == entry.member) {
+                    known = true;
+                    // FLOAT16 values are stored as their bits in UInt16.
+                    if (type != entry.type && !(type == DML_TENSOR_DATA_TYPE_FLOAT16 && entry.type == DML_TENSOR_DATA_TYPE_UINT16)) {
+                        throw ModelError(path / member, std::string(field.typeField) + " is " +
+                                                            freedml::dml::DataTypeName(type) + ", so the value is not a " +
+                                                            member + ".");
+                    }
+                    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) type = DML_TENSOR_DATA_TYPE_UINT16;
+                }
+            }
+            if (!known) throw ModelError(path / member, "DML_SCALAR_UNION has no member '" + member + "'.");
+            number = &value.begin().value();
+            numberPath = path / member;
+        }
+        std::vector<uint8_t> element;
+        AppendValue(type, *number, numberPath, &element);
+        DML_SCALAR_UNION scalar{};
+        std::memcpy(scalar.Bytes, element.data(), std::min(element.size(), sizeof(scalar.Bytes)));
+        std::memcpy(bytes + field.offset, &scalar, sizeof(scalar));
     }
 
     template <class T, class Parse>
