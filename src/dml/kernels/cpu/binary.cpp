@@ -1,8 +1,156 @@
-// CPU kernels of one operator family; see kernel.h (CpuKernelFactory).
+// CreateBinaryCpuKernel: the binary element-wise and quantization operators' CPU kernels
+// (binary_kernels.h), adapted to the binding model's Kernel interface.
 #include "dml/kernel.h"
+#include "dml/kernels/cpu/binary_kernels.h"
 
 namespace freedml::dml {
 
-bool CreateBinaryCpuKernel(const OperatorArgs&, DML_EXECUTION_FLAGS, std::unique_ptr<Kernel>*, Status*) { return false; }
+namespace {
+
+using cpu::TensorView;
+
+TensorView ViewOf(const std::vector<std::optional<TensorDesc>>& tensors, const std::vector<std::byte*>& addresses,
+                  size_t index) {
+    if (index >= tensors.size() || !tensors[index]) return TensorView{};
+    return TensorView{&*tensors[index], index < addresses.size() ? addresses[index] : nullptr};
+}
+
+// A kernel with no persistent or temporary resource whose Execute is `run(bindings)`.
+template <class Impl, class Run>
+class StatelessKernel final : public Kernel {
+public:
+    StatelessKernel(Impl impl, Run run) : impl_(std::move(impl)), run_(run) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& bindings) override { run_(impl_, bindings); }
+
+private:
+    Impl impl_;
+    Run run_;
+};
+
+template <class Impl, class Run>
+std::unique_ptr<Kernel> MakeStateless(Impl impl, Run run) {
+    return std::make_unique<StatelessKernel<Impl, Run>>(std::move(impl), run);
+}
+
+bool BinaryOpOf(DML_OPERATOR_TYPE type, cpu::BinaryOp* op) {
+    using cpu::BinaryOp;
+    switch (type) {
+        case DML_OPERATOR_ELEMENT_WISE_SUBTRACT: *op = BinaryOp::Subtract; return true;
+        case DML_OPERATOR_ELEMENT_WISE_MULTIPLY: *op = BinaryOp::Multiply; return true;
+        case DML_OPERATOR_ELEMENT_WISE_DIVIDE: *op = BinaryOp::Divide; return true;
+        case DML_OPERATOR_ELEMENT_WISE_MIN: *op = BinaryOp::Min; return true;
+        case DML_OPERATOR_ELEMENT_WISE_MAX: *op = BinaryOp::Max; return true;
+        case DML_OPERATOR_ELEMENT_WISE_MEAN: *op = BinaryOp::Mean; return true;
+        case DML_OPERATOR_ELEMENT_WISE_ATAN_YX: *op = BinaryOp::AtanYX; return true;
+        case DML_OPERATOR_ELEMENT_WISE_DIFFERENCE_SQUARE: *op = BinaryOp::DifferenceSquare; return true;
+        case DML_OPERATOR_ELEMENT_WISE_MODULUS_FLOOR: *op = BinaryOp::ModulusFloor; return true;
+        case DML_OPERATOR_ELEMENT_WISE_MODULUS_TRUNCATE: *op = BinaryOp::ModulusTruncate; return true;
+        case DML_OPERATOR_ELEMENT_WISE_BIT_AND: *op = BinaryOp::BitAnd; return true;
+        case DML_OPERATOR_ELEMENT_WISE_BIT_OR: *op = BinaryOp::BitOr; return true;
+        case DML_OPERATOR_ELEMENT_WISE_BIT_XOR: *op = BinaryOp::BitXor; return true;
+        case DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_LEFT: *op = BinaryOp::ShiftLeft; return true;
+        case DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_RIGHT: *op = BinaryOp::ShiftRight; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_AND: *op = BinaryOp::LogicalAnd; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_OR: *op = BinaryOp::LogicalOr; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_XOR: *op = BinaryOp::LogicalXor; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_EQUALS: *op = BinaryOp::Equals; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_GREATER_THAN: *op = BinaryOp::GreaterThan; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_LESS_THAN: *op = BinaryOp::LessThan; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL: *op = BinaryOp::GreaterThanOrEqual; return true;
+        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL: *op = BinaryOp::LessThanOrEqual; return true;
+        case DML_OPERATOR_ELEMENT_WISE_POW: *op = BinaryOp::Pow; return true;
+        default: return false;
+    }
+}
+
+Status CreateBinary(const OperatorArgs& args, cpu::BinaryOp op, std::unique_ptr<Kernel>* out) {
+    cpu::BinaryParams params;
+    params.op = op;
+    params.a = *args.inputs[0];
+    params.b = *args.inputs[1];
+    params.output = *args.outputs[0];
+    if (op == cpu::BinaryOp::Pow) {
+        const auto& desc = args.As<DML_ELEMENT_WISE_POW_OPERATOR_DESC>();
+        params.hasScaleBias = desc.ScaleBias != nullptr;
+        if (desc.ScaleBias) params.scaleBias = *desc.ScaleBias;
+    }
+    cpu::BinaryKernel kernel;
+    FREEDML_TRY(kernel.Create(params));
+    const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
+    *out = MakeStateless(std::move(kernel), [a](const cpu::BinaryKernel& k, const KernelBindings& b) {
+        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
+}
+
+// QUANTIZE_LINEAR / DEQUANTIZE_LINEAR (input, scale, zero point) and QUANTIZE / DEQUANTIZE (input,
+// then the quantization tensors: scale, and the zero point for SCALE_ZERO_POINT) bind alike.
+template <class Impl>
+Status CreateQuantize(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    cpu::QuantizeParams params;
+    params.input = *args.inputs[0];
+    params.scale = *args.inputs[1];
+    if (args.inputs.size() > 2) params.zeroPoint = args.inputs[2];
+    params.output = *args.outputs[0];
+    Impl kernel;
+    FREEDML_TRY(kernel.Create(params));
+    const OperatorArgs* a = &args;
+    *out = MakeStateless(std::move(kernel), [a](const Impl& k, const KernelBindings& b) {
+        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->inputs, b.inputs, 2),
+                  ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
+}
+
+Status CreateQuantizedAdd(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    cpu::QuantizedAddParams params;
+    params.a = *args.inputs[0];
+    params.aScale = *args.inputs[1];
+    params.aZeroPoint = args.inputs[2];
+    params.b = *args.inputs[3];
+    params.bScale = *args.inputs[4];
+    params.bZeroPoint = args.inputs[5];
+    params.outputScale = *args.inputs[6];
+    params.outputZeroPoint = args.inputs[7];
+    params.output = *args.outputs[0];
+    cpu::QuantizedAddKernel kernel;
+    FREEDML_TRY(kernel.Create(params));
+    const OperatorArgs* a = &args;
+    *out = MakeStateless(std::move(kernel), [a](const cpu::QuantizedAddKernel& k, const KernelBindings& b) {
+        std::array<TensorView, 8> inputs;
+        for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = ViewOf(a->inputs, b.inputs, i);
+        k.Execute(inputs, ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
+}
+
+}  // namespace
+
+bool CreateBinaryCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS, std::unique_ptr<Kernel>* kernel,
+                           Status* status) {
+    cpu::BinaryOp op;
+    if (BinaryOpOf(args.schema.type, &op)) {
+        *status = CreateBinary(args, op, kernel);
+        return true;
+    }
+    switch (args.schema.type) {
+        case DML_OPERATOR_ELEMENT_WISE_QUANTIZE_LINEAR:
+        case DML_OPERATOR_QUANTIZE:
+            *status = CreateQuantize<cpu::QuantizeKernel>(args, kernel);
+            return true;
+        case DML_OPERATOR_ELEMENT_WISE_DEQUANTIZE_LINEAR:
+        case DML_OPERATOR_DEQUANTIZE:
+            *status = CreateQuantize<cpu::DequantizeKernel>(args, kernel);
+            return true;
+        case DML_OPERATOR_ELEMENT_WISE_QUANTIZED_LINEAR_ADD:
+            *status = CreateQuantizedAdd(args, kernel);
+            return true;
+        default:
+            return false;
+    }
+}
 
 }  // namespace freedml::dml
