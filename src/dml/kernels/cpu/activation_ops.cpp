@@ -211,7 +211,12 @@ public:
             const double bias = bias_, threshold = threshold_;
             ParallelLoop(plan_, {b.outputs[0], b.inputs[0]}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
                                                                  const std::array<int64_t, 2>& s) {
-                if (relu) {
+                if (relu && s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
+                    for (uint64_t i = 0; i < n; ++i) {  // packed: constant strides, vectorizable
+                        const T x = Load<T>(p[1] + i * sizeof(T));
+                        Store<T>(p[0] + i * sizeof(T), x > T(0) ? x : T(0));
+                    }
+                } else if (relu) {
                     for (uint64_t i = 0; i < n; ++i) {
                         const T x = Load<T>(p[1] + int64_t(i) * s[1]);
                         Store<T>(p[0] + int64_t(i) * s[0], x > T(0) ? x : T(0));
@@ -265,6 +270,14 @@ public:
             auto run = [&](auto tag) {
                 using T = decltype(tag);
                 ParallelLoop(plan_, bases, [](const Ptrs& p, uint64_t n, const Strides& s) {
+                    constexpr int64_t size = sizeof(T);
+                    if (s[0] == size && s[1] == size && s[2] == size) {  // packed: vectorizable
+                        for (uint64_t i = 0; i < n; ++i) {
+                            const T dy = Load<T>(p[2] + i * size);
+                            Store<T>(p[0] + i * size, Positive(Load<T>(p[1] + i * size)) ? dy : T{});
+                        }
+                        return;
+                    }
                     for (uint64_t i = 0; i < n; ++i) {
                         const T dy = Load<T>(p[2] + int64_t(i) * s[2]);
                         Store<T>(p[0] + int64_t(i) * s[0], Positive(Load<T>(p[1] + int64_t(i) * s[1])) ? dy : T{});
