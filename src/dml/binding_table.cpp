@@ -107,7 +107,7 @@ Status BindingTable::Commit(BindingRole role, std::vector<BoundRegion> regions, 
     all.insert(all.end(), regions.begin(), regions.end());
     D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
     FREEDML_TRY_CONTEXT(CheckHazards(all, snapshot_->info.isInitializer, snapshot_->info.supportsInPlaceExecution,
-                                     resolver),
+                                     resolver, method, &snapshot_->info),
                         "%s of %s for %s", method, Describe().c_str(), snapshot_->info.description.c_str());
 
     // Everything holds: write the descriptors of this role, then the table's state.

@@ -43,6 +43,10 @@ public:
     }
 
 private:
+    static constexpr const char* kMethod = "ExecuteCommandLists";
+
+    // The slots that hold a buffer, as regions (role and index only): what D2 looks at.
+    std::vector<BoundRegion> FilledSlots(const DecodedBindings& decoded) const;
     Status Decode(const d3d12::Descriptor* slots, DecodedBindings* out, std::vector<d3d12::ResourceInternal*>* owners);
     Status Run(d3d12::ExecutionContext& context);
 
@@ -107,6 +111,32 @@ Status DispatchCommand::Decode(const d3d12::Descriptor* slots, DecodedBindings* 
     return {};
 }
 
+std::vector<BoundRegion> DispatchCommand::FilledSlots(const DecodedBindings& decoded) const {
+    std::vector<BoundRegion> filled;
+    auto add = [&](BindingRole role, size_t index, uint32_t arrayIndex) {
+        BoundRegion region;
+        region.role = role;
+        region.index = static_cast<uint32_t>(index);
+        region.arrayIndex = arrayIndex;
+        filled.push_back(region);
+    };
+    for (size_t i = 0; i < decoded.inputs.size(); ++i) {
+        const DML_BINDING_DESC& input = decoded.inputs[i];
+        if (input.Type == DML_BINDING_TYPE_BUFFER) add(BindingRole::Input, i, 0);
+        if (input.Type != DML_BINDING_TYPE_BUFFER_ARRAY) continue;
+        const auto* array = static_cast<const DML_BUFFER_ARRAY_BINDING*>(input.Desc);
+        for (uint32_t k = 0; k < array->BindingCount; ++k) {
+            if (array->Bindings[k].Buffer) add(BindingRole::Input, i, k);
+        }
+    }
+    for (size_t i = 0; i < decoded.outputs.size(); ++i) {
+        if (decoded.outputs[i].Type == DML_BINDING_TYPE_BUFFER) add(BindingRole::Output, i, 0);
+    }
+    if (decoded.temporary.Type == DML_BINDING_TYPE_BUFFER) add(BindingRole::Temporary, 0, 0);
+    if (decoded.persistent.Type == DML_BINDING_TYPE_BUFFER) add(BindingRole::Persistent, 0, 0);
+    return filled;
+}
+
 // The address kernels use: the GPU virtual address of the bytes, which is the host address on
 // the CPU backend and a device pointer on CUDA (backend::Memory::Address).
 std::byte* KernelAddress(d3d12::ResourceInternal* resource, uint64_t offset) {
@@ -126,11 +156,16 @@ Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
     std::vector<d3d12::ResourceInternal*> owners;
     FREEDML_TRY(Decode(range.first, &decoded, &owners));
 
-    // Every rule again, on what the descriptors say now.
+    // Every rule again, on what the descriptors say now. First D2: a required slot left empty
+    // (DESCRIPTORS_VOLATILE bindings never completed, or a range rebound without it) is reported
+    // as the missing binding it is, before the per-binding rules would call it I5 or O1.
     const DispatchableBindingInfo& info = snapshot_->info;
     D3D12ResourceResolver resolver(d3d12);
     BindingState state;
     state.inputsBound = state.outputsBound = state.temporaryBound = state.persistentBound = true;
+    state.regions = FilledSlots(decoded);
+    FREEDML_TRY(ValidateBindingsComplete(info, state, kMethod));
+    state.regions.clear();
     std::vector<BoundRegion> regions;
     FREEDML_TRY(ValidateInputBindings(info, static_cast<UINT>(decoded.inputs.size()), decoded.inputs.data(), resolver,
                                       &regions));
@@ -148,8 +183,9 @@ Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
                                           decoded.persistent.Type == DML_BINDING_TYPE_NONE ? nullptr : &decoded.persistent,
                                           resolver, &regions));
     state.regions.insert(state.regions.end(), regions.begin(), regions.end());
-    FREEDML_TRY(CheckHazards(state.regions, info.isInitializer, info.supportsInPlaceExecution, resolver));
-    FREEDML_TRY(ValidateBindingsComplete(info, state));
+    FREEDML_TRY(CheckHazards(state.regions, info.isInitializer, info.supportsInPlaceExecution, resolver, kMethod,
+                             &info));
+    FREEDML_TRY(ValidateBindingsComplete(info, state, kMethod));
 
     auto address = [&](uint32_t slot) -> std::byte* {
         return KernelAddress(owners[slot], decoded.buffers[slot].Offset);
