@@ -361,6 +361,9 @@ private:
         uint32_t typeValue;
         std::memcpy(&typeValue, bytes + typeField->offset, sizeof(typeValue));
         auto type = static_cast<DML_TENSOR_DATA_TYPE>(typeValue);
+        if (ValueSizeInBytes(type) == 0) {
+            throw ModelError(path, std::string("give ") + typeField->name + " (a data type) to say how to read " + field.name + ".");
+        }
         static const struct {
             const char* member;
             DML_TENSOR_DATA_TYPE type;

@@ -361,6 +361,7 @@ private:
             DML_BUFFER_ARRAY_BINDING array = {static_cast<UINT>(inputBuffers.size()), inputBuffers.data()};
             DML_BINDING_DESC arrayDesc = {DML_BINDING_TYPE_BUFFER_ARRAY, &array};
             table->BindInputs(1, &arrayDesc);
+            CheckNotRemoved(path, "binding the OWNED_BY_DML inputs of dispatchable " + name);
         }
         ComPtr<ID3D12Resource> temporary;
         if (initProperties.TemporaryResourceSize) {
@@ -407,7 +408,9 @@ private:
         FillBindings(dispatchable.op->Inputs(), command.bindings, /*owned=*/false, &inputBuffers, &inputDescs);
         FillBindings(dispatchable.op->Outputs(), command.bindings, /*owned=*/false, &outputBuffers, &outputDescs);
         table->BindInputs(static_cast<UINT>(inputDescs.size()), inputDescs.data());
+        CheckNotRemoved(path, "binding the inputs of dispatch " + name);
         table->BindOutputs(static_cast<UINT>(outputDescs.size()), outputDescs.data());
+        CheckNotRemoved(path, "binding the outputs of dispatch " + name);
         ComPtr<ID3D12Resource> temporary;
         if (properties.TemporaryResourceSize) {
             temporary = CreateBuffer(properties.TemporaryResourceSize, D3D12_HEAP_TYPE_DEFAULT,

@@ -235,7 +235,7 @@ std::optional<TextPosition> JsonDocument::Locate(const JsonPath& path) const {
 
 std::string JsonDocument::Describe(const ModelError& error, const std::string& file) const {
     std::optional<TextPosition> position = error.Position();
-    if (!position && !error.Path().Empty()) position = Locate(error.Path());
+    if (!position) position = Locate(error.Path());
     std::string out = file;
     if (position) {
         out += (out.empty() ? "" : ":") + std::to_string(position->line) + ":" + std::to_string(position->column);

@@ -1,5 +1,6 @@
 // dmlrun: runs a DirectML model described in JSON (the DxDispatch model format) on FreeDML.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -24,6 +25,11 @@ void ListOperators() {
 }
 
 int Run(const dmlrun::Options& options) {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(options.modelPath, ignored)) {
+        std::fprintf(stderr, "dmlrun: error: cannot read '%s': it is a directory.\n", options.modelPath.c_str());
+        return kExitInvalidModel;
+    }
     std::ifstream stream(options.modelPath, std::ios::binary);
     if (!stream) {
         std::fprintf(stderr, "dmlrun: error: cannot open '%s'.\n", options.modelPath.c_str());
@@ -31,7 +37,7 @@ int Run(const dmlrun::Options& options) {
     }
     std::string text((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
     if (stream.bad()) {
-        std::fprintf(stderr, "dmlrun: error: cannot read '%s' (is it a directory?).\n", options.modelPath.c_str());
+        std::fprintf(stderr, "dmlrun: error: cannot read '%s'.\n", options.modelPath.c_str());
         return kExitInvalidModel;
     }
 

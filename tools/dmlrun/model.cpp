@@ -80,7 +80,7 @@ private:
     // Counts bytes against --max-memory before they are allocated.
     void Reserve(uint64_t bytes, const JsonPath& path, const char* what) {
         if (bytes > options_.maxMemoryBytes - memoryUsed_) {
-            throw ModelError(path, std::string(what) + " needs " + std::to_string(bytes) + " bytes; with the buffers before it " +
+            throw ModelError(path, std::string(what) + " would take " + std::to_string(bytes) + " bytes; with the buffers before it " +
                                        "that is more than dmlrun's limit of " + std::to_string(options_.maxMemoryBytes) +
                                        " bytes (raise it with --max-memory MiB).");
         }
@@ -322,7 +322,8 @@ private:
         uint64_t elementOffset = 0, elementSize = 0;
         std::optional<uint64_t> elementCount;
         if (source.is_object()) {
-            for (const auto& [key, member] : source.items()) {
+            for (auto it = source.begin(); it != source.end(); ++it) {
+                const std::string& key = it.key();
                 static const char* const kKnown[] = {"name", "elementOffset", "elementCount", "elementSizeInBytes",
                                                      "elementStride", "format", "shape", "counter", "counterOffsetBytes"};
                 if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return key == k; })) {
