@@ -2,7 +2,7 @@
 // Packed rows are plain typed loops the compiler vectorizes; FLOAT32 <-> FLOAT16 takes the
 // F16C bulk conversions.
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "fp-contract=off")
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "fp-contract=off", "no-trapping-math")
 #endif
 
 #include <cmath>
