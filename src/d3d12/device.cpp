@@ -69,12 +69,20 @@ HRESULT Device::Fail(const Status& status) {
     return status.hr();
 }
 
-void Device::RemoveDevice(HRESULT reason, const std::string& text) {
+void Device::RemoveDevice(HRESULT reason, const std::string& text) { RemoveDeviceFrom("D3D12", reason, text, false); }
+
+void Device::ReportFrom(const char* source, D3D12_MESSAGE_SEVERITY severity, D3D12_MESSAGE_CATEGORY category,
+                        const std::string& text, bool echo) {
+    log_.Add(category, severity, D3D12_MESSAGE_ID_UNKNOWN, text, source, echo);
+}
+
+void Device::RemoveDeviceFrom(const char* source, HRESULT reason, const std::string& text, bool echo) {
     if (SUCCEEDED(reason)) reason = DXGI_ERROR_DEVICE_REMOVED;
     HRESULT expected = S_OK;
     removedReason_.compare_exchange_strong(expected, reason);  // the first reason stays
-    Report(D3D12_MESSAGE_SEVERITY_CORRUPTION, D3D12_MESSAGE_CATEGORY_EXECUTION,
-           Format("The device was removed (0x%08x): %s", static_cast<unsigned>(reason), text.c_str()));
+    std::string message = Format("The device was removed (0x%08x)", static_cast<unsigned>(reason));
+    if (!text.empty()) message += ": " + text;
+    ReportFrom(source, D3D12_MESSAGE_SEVERITY_CORRUPTION, D3D12_MESSAGE_CATEGORY_EXECUTION, message, echo);
 }
 
 void Device::RemoveDevice() { RemoveDevice(DXGI_ERROR_DEVICE_REMOVED, "ID3D12Device5::RemoveDevice was called."); }

@@ -200,6 +200,9 @@ public:
     bool DebugLayerEnabled() const override { return debug_; }
     void Report(D3D12_MESSAGE_SEVERITY severity, D3D12_MESSAGE_CATEGORY category, const std::string& text) override;
     void RemoveDevice(HRESULT reason, const std::string& text) override;
+    void ReportFrom(const char* source, D3D12_MESSAGE_SEVERITY severity, D3D12_MESSAGE_CATEGORY category,
+                    const std::string& text, bool echo) override;
+    void RemoveDeviceFrom(const char* source, HRESULT reason, const std::string& text, bool echo) override;
     HRESULT RemovedReason() const override { return removedReason_.load(); }
     ResourceInternal* FindResource(uint64_t resourceId) override;
     Status ResolveCpuDescriptor(D3D12_CPU_DESCRIPTOR_HANDLE handle, DescriptorRange* range) override;

@@ -99,6 +99,12 @@ FREEDML_EXPORT HRESULT WINAPI D3D12EnableExperimentalFeatures(UINT, const IID*, 
     return ReportUnsupported(nullptr, "D3D12EnableExperimentalFeatures");
 }
 
+// Private: see d3d12/internal.h (kReportWithoutDeviceSymbol).
+FREEDML_EXPORT void FreeDMLInternalReportWithoutDevice(int severity, const char* source, const char* text, int echo) {
+    ReportToProcess(static_cast<D3D12_MESSAGE_SEVERITY>(severity), source ? source : "FreeDML", text ? text : "",
+                    echo != 0 || DebugEnvironment());
+}
+
 FREEDML_EXPORT FREEDML_MESSAGE_CALLBACK FreeDMLSetMessageCallback(FREEDML_MESSAGE_CALLBACK callback, void* context) {
     return SetProcessCallback(callback, context);
 }

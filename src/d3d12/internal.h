@@ -79,6 +79,12 @@ public:
     // Marks the device removed (what a misused void method of D3D12 or DirectML does) and reports
     // why. GetDeviceRemovedReason returns `reason` from then on.
     virtual void RemoveDevice(HRESULT reason, const std::string& text) = 0;
+    // The same, on behalf of another FreeDML library: `source` ("DirectML") labels the message for
+    // the callback and standard error, and `echo` prints it to standard error even when the D3D12
+    // debug layer is off (DML_CREATE_DEVICE_FLAG_DEBUG).
+    virtual void ReportFrom(const char* source, D3D12_MESSAGE_SEVERITY severity, D3D12_MESSAGE_CATEGORY category,
+                            const std::string& text, bool echo) = 0;
+    virtual void RemoveDeviceFrom(const char* source, HRESULT reason, const std::string& text, bool echo) = 0;
     virtual HRESULT RemovedReason() const = 0;  // S_OK while the device is alive
     // The live resource with this id, or nullptr when it was released (or never existed).
     // The caller keeps it alive with the public interface while it uses it.
@@ -134,6 +140,13 @@ protected:
 constexpr GUID kIidDeviceInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x01}};
 constexpr GUID kIidResourceInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x02}};
 constexpr GUID kIidCommandListInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x03}};
+
+// For messages that have no device to go through (DMLCreateDevice given something that is not a
+// FreeDML device): libd3d12 exports this C function; other libraries look it up at run time, so
+// they need no link to libd3d12. It sends the message to the FreeDML callback, and to standard
+// error when `echo` is nonzero or FREEDML_DEBUG=1.
+using ReportWithoutDeviceFunction = void (*)(int severity, const char* source, const char* text, int echo);
+constexpr const char* kReportWithoutDeviceSymbol = "FreeDMLInternalReportWithoutDevice";
 
 template <class Internal>
 Internal* QueryInternal(IUnknown* object, const GUID& iid) {

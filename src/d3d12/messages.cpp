@@ -139,7 +139,7 @@ HRESULT MessageLog::Filter::Write(D3D12_INFO_QUEUE_FILTER* filter, SIZE_T* byteL
 // ---- Log ---------------------------------------------------------------------------------------
 
 void MessageLog::Add(D3D12_MESSAGE_CATEGORY category, D3D12_MESSAGE_SEVERITY severity, D3D12_MESSAGE_ID id,
-                     const std::string& text) {
+                     const std::string& text, const char* source, bool echo) {
     std::vector<Callback> toCall;
     bool mute;
     {
@@ -166,7 +166,7 @@ void MessageLog::Add(D3D12_MESSAGE_CATEGORY category, D3D12_MESSAGE_SEVERITY sev
     }
     // Callbacks run outside the lock: they may call back into the info queue.
     for (const Callback& callback : toCall) callback.function(category, severity, id, text.c_str(), callback.context);
-    ReportToProcess(severity, "D3D12", text, (debug_ || DebugEnvironment()) && !mute);
+    ReportToProcess(severity, source, text, (debug_ || echo || DebugEnvironment()) && !mute);
 }
 
 HRESULT MessageLog::SetMessageCountLimit(UINT64 limit) {

@@ -43,8 +43,10 @@ public:
     bool Debug() const { return debug_; }
     // Stores (through the storage filter), calls the registered callbacks and the FreeDML
     // callback, and prints to standard error when debugging and not muted.
+    // `source` labels it for the FreeDML callback and standard error; `echo` prints it to standard
+    // error even when this log is not debugging.
     void Add(D3D12_MESSAGE_CATEGORY category, D3D12_MESSAGE_SEVERITY severity, D3D12_MESSAGE_ID id,
-             const std::string& text);
+             const std::string& text, const char* source = "D3D12", bool echo = false);
 
     // ID3D12InfoQueue's operations.
     HRESULT SetMessageCountLimit(UINT64 limit);

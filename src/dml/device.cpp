@@ -1,5 +1,8 @@
 #include "dml/device.h"
 
+#include <dlfcn.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -10,6 +13,22 @@
 #include "dml/operator_initializer.h"
 
 namespace freedml::dml {
+
+namespace {
+constexpr const char* kSource = "DirectML";
+
+// No D3D12 device to report through: reach libd3d12's process-wide reporting, which is loaded
+// whenever a FreeDML D3D12 device could exist; otherwise standard error is all there is.
+void ReportWithoutDevice(const std::string& text, bool echo) {
+    static const auto report = reinterpret_cast<d3d12::ReportWithoutDeviceFunction>(
+        dlsym(RTLD_DEFAULT, d3d12::kReportWithoutDeviceSymbol));
+    if (report) {
+        report(D3D12_MESSAGE_SEVERITY_ERROR, kSource, text.c_str(), echo ? 1 : 0);
+    } else {
+        std::fprintf(stderr, "FreeDML DirectML ERROR: %s\n", text.c_str());
+    }
+}
+}  // namespace
 
 // ---- IDMLDebugDevice ---------------------------------------------------------------------------
 
@@ -37,10 +56,15 @@ Device::~Device() { d3d12Device_->Release(); }
 HRESULT Device::Create(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags, DML_FEATURE_LEVEL minimumFeatureLevel,
                        REFIID riid, void** object) {
     d3d12::DeviceInternal* internal = d3d12::GetDeviceInternal(d3d12Device);
+    const bool echo = (flags & DML_CREATE_DEVICE_FLAG_DEBUG) != 0;
     auto fail = [&](HRESULT hr, const std::string& text) {
         std::string message = "DMLCreateDevice: " + text;
-        if (internal) internal->Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, message);
-        else std::fprintf(stderr, "FreeDML: %s\n", message.c_str());
+        if (internal) {
+            internal->ReportFrom(kSource, D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED,
+                                 message, echo);
+        } else {
+            ReportWithoutDevice(message, echo);
+        }
         return hr;
     };
     if (object) *object = nullptr;
@@ -73,20 +97,24 @@ void* Device::QueryExtraInterface(REFIID riid) {
 
 HRESULT Device::Fail(const char* method, const Status& status) {
     if (!muted_) {
-        d3d12_->Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED,
-                       std::string(method) + ": " + status.FullMessage());
+        d3d12_->ReportFrom(kSource, D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED,
+                           std::string(method) + ": " + status.FullMessage(), DebugEnabled());
     }
     return status.hr();
 }
 
 void Device::Remove(const char* method, const Status& status) {
     // The device is removed whether or not its messages are muted; only the text is muted.
-    std::string text = std::string(method) + ": " + status.FullMessage() + " The device is removed.";
-    d3d12_->RemoveDevice(status.ok() ? E_INVALIDARG : status.hr(), muted_ ? std::string() : text);
+    std::string text = std::string(method) + ": " + status.FullMessage();
+    d3d12_->RemoveDeviceFrom(kSource, status.ok() ? E_INVALIDARG : status.hr(), muted_ ? std::string() : text,
+                             DebugEnabled());
 }
 
 void Device::ReportError(const std::string& text) {
-    if (!muted_) d3d12_->Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, text);
+    if (!muted_) {
+        d3d12_->ReportFrom(kSource, D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, text,
+                           DebugEnabled());
+    }
 }
 
 HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, const void* queryData,

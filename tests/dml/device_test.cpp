@@ -13,7 +13,9 @@ TEST_F(DmlTest, CreateDeviceRefusesNullAndForeignDevices) {
     EXPECT_EQ(DMLCreateDevice(reinterpret_cast<ID3D12Device*>(fence.Get()), DML_CREATE_DEVICE_FLAG_NONE,
                               IID_PPV_ARGS(&device)),
               E_INVALIDARG);
-    EXPECT_NE(Messages().find("not a FreeDML D3D12 device"), std::string::npos) << Messages();
+    EXPECT_NE(Messages().find("DirectML: DMLCreateDevice: d3d12Device is not a FreeDML D3D12 device"),
+              std::string::npos)
+        << Messages();
 }
 
 TEST_F(DmlTest, CreateDeviceChecksFlagsAndFeatureLevels) {
@@ -126,14 +128,19 @@ TEST_F(DmlTest, CreateOperatorNamesTheFieldAndRule) {
 }
 
 TEST_F(DmlTest, CreateOperatorRefusesOperatorsFreeDMLCannotRunYet) {
+    // TOP_K is a real DirectML operator that FreeDML does not run yet: refused, never accepted
+    // and then wrong.
     Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 3});
-    DML_ELEMENT_WISE_EXP_OPERATOR_DESC desc{&t.desc, &t.desc, nullptr};
-    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ELEMENT_WISE_EXP, &desc};
+    Tensor indices(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 2, 1});
+    DML_TOP_K_OPERATOR_DESC desc{&t.desc, &t.desc, &indices.desc, 3, 1};
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_TOP_K, &desc};
     ComPtr<IDMLOperator> op;
     EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
-    EXPECT_NE(Messages().find("not"), std::string::npos) << Messages();
+    EXPECT_NE(Messages().find("does not implement yet"), std::string::npos) << Messages();
+    ClearMessages();
     DML_OPERATOR_DESC unknown{static_cast<DML_OPERATOR_TYPE>(100000), &desc};
     EXPECT_EQ(dml->CreateOperator(&unknown, IID_PPV_ARGS(&op)), E_INVALIDARG);
+    EXPECT_NE(Messages().find("is not a DirectML operator type"), std::string::npos) << Messages();
     EXPECT_EQ(dml->CreateOperator(nullptr, IID_PPV_ARGS(&op)), E_INVALIDARG);
 }
 

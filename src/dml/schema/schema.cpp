@@ -126,8 +126,17 @@ struct OwnedOperatorDesc::Storage {
 Status OwnedOperatorDesc::Copy(const DML_OPERATOR_DESC& desc, std::unique_ptr<OwnedOperatorDesc>* out) {
     const OperatorSchema* schema = FindSchema(desc.Type);
     if (!schema) {
-        return Error(E_INVALIDARG, "DML_OPERATOR_DESC.Type (%d) is not an operator type FreeDML knows.",
-                     static_cast<int>(desc.Type));
+        // DirectML's operator types run from 1 to 177 at feature level 6.4.
+        constexpr int kLastOperatorType = 177;
+        const int type = static_cast<int>(desc.Type);
+        if (type >= 1 && type <= kLastOperatorType) {
+            return Error(E_INVALIDARG,
+                         "DML_OPERATOR_DESC.Type (%d) is a DirectML operator that FreeDML does not implement yet; "
+                         "see docs/OPERATORS.md for the operators it runs.",
+                         type);
+        }
+        return Error(E_INVALIDARG, "DML_OPERATOR_DESC.Type (%d) is not a DirectML operator type (1..%d).", type,
+                     kLastOperatorType);
     }
     INVALID_IF(!desc.Desc, "DML_OPERATOR_DESC.Desc is null for a %s operator.", schema->name);
 
