@@ -722,15 +722,16 @@ RowChoice ChooseRow(const BinaryParams& p) {
     return {};
 }
 
-// Outputs at least this large bypass the caches: the last-level cache's size where the system says,
-// else 8 MiB.
+// Outputs at least this large bypass the caches: half the last-level cache, kept within 4..32 MiB
+// (virtual machines often report the host socket's whole cache, not their share of it).
 uint64_t StreamThresholdBytes() {
     static const uint64_t threshold = [] {
         long l3 = -1;
 #if defined(_SC_LEVEL3_CACHE_SIZE)
         l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
-        return uint64_t(l3 > 0 ? l3 : 8l << 20);
+        const uint64_t half = l3 > 0 ? uint64_t(l3) / 2 : uint64_t(8) << 20;
+        return std::clamp<uint64_t>(half, uint64_t(4) << 20, uint64_t(32) << 20);
     }();
     return threshold;
 }
