@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cuda/cuda_plugin.h"
 
 namespace freedml::backend {
 
@@ -32,8 +33,9 @@ Registry& GetRegistry() {
     // Built once, thread-safely; never destroyed, so no static destruction order problem.
     static Registry* registry = [] {
         auto* built = new Registry;
-        // Hardware adapters first. The CUDA backend appends one adapter per device here, with
-        // MakeLuid(1 + ordinal), once it exists.
+        // Hardware adapters first: one per CUDA device, from the CUDA plugin when a driver and
+        // the plugin are found at run time (cuda_loader.cpp), with MakeLuid(1 + ordinal).
+        cuda::AppendCudaAdapters(&built->owned, MakeLuid);
         built->owned.push_back(cpu::CreateCpuAdapter(MakeLuid(0)));
         for (auto& adapter : built->owned) built->adapters.push_back(adapter.get());
         return built;

@@ -58,6 +58,9 @@ public:
     // Blocks until everything enqueued on this stream so far has completed (fences call it before
     // they signal).
     virtual void Finish() = 0;
+    // The backend's own stream object (a cudaStream_t on CUDA), for kernels that launch work on
+    // it; nullptr on the CPU backend, whose work runs on the calling thread.
+    virtual void* NativeHandle() { return nullptr; }
 };
 
 class Device {
@@ -68,6 +71,10 @@ public:
     // Returns E_OUTOFMEMORY with a message when the pool cannot hold `size` bytes.
     virtual Status Allocate(uint64_t size, MemoryPool pool, std::unique_ptr<Memory>* memory) = 0;
     virtual std::unique_ptr<Stream> CreateStream() = 0;
+    // An entry point of the module that implements this device, for the layers above that keep
+    // their backend-specific code in it (libdirectml's CUDA kernels live in the CUDA plugin);
+    // nullptr when there is none (the CPU backend).
+    virtual void* PluginSymbol(const char* name) { return nullptr; }
 };
 
 class Adapter {

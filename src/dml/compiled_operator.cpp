@@ -42,7 +42,14 @@ Status CompiledOperator::Create(Device& device, Operator& op, DML_EXECUTION_FLAG
                static_cast<unsigned>(flags), static_cast<unsigned>(flags & ~kKnownExecutionFlags),
                static_cast<unsigned>(kKnownExecutionFlags));
     std::unique_ptr<Kernel> kernel;
-    FREEDML_TRY_CONTEXT(CreateCpuKernel(op.Args(), flags, &kernel), "compiling a %s", op.Describe().c_str());
+    // The kernel comes from the backend of the device's adapter.
+    backend::Device& backend = device.D3D12().Backend();
+    if (backend.Info().kind == backend::AdapterKind::Cuda) {
+        FREEDML_TRY_CONTEXT(CreateCudaKernel(backend, op.Args(), flags, &kernel), "compiling a %s for adapter '%s'",
+                            op.Describe().c_str(), backend.Info().description.c_str());
+    } else {
+        FREEDML_TRY_CONTEXT(CreateCpuKernel(op.Args(), flags, &kernel), "compiling a %s", op.Describe().c_str());
+    }
     *created = new CompiledOperator(device, op, flags, std::move(kernel));
     return {};
 }

@@ -51,4 +51,13 @@ bool CreateActivationCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS fla
 // not run (never accepted and then wrong).
 Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel);
 
+// Plans `args` for a CUDA device. The CUDA kernels live in the CUDA plugin beside the CUDA
+// backend (src/dml/kernels/cuda); this reaches them through device.PluginSymbol. Fails with a
+// message for an operator or combination they do not run yet.
+Status CreateCudaKernel(backend::Device& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
+                        std::unique_ptr<Kernel>* kernel);
+// The plugin's factory, found under backend::cuda::kCreateKernelSymbol.
+using CudaKernelFactory = Status (*)(backend::Device& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
+                                     std::unique_ptr<Kernel>* kernel);
+
 }  // namespace freedml::dml

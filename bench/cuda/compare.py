@@ -1,0 +1,33 @@
+"""Joins gpu_bench.cpp's and torch_bench.py's JSON lines into one table (FreeDML / PyTorch)."""
+import json
+import sys
+
+
+def load(path):
+    rows = {}
+    for line in open(path):
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        r = json.loads(line)
+        key = (r["bench"], r.get("type", ""), str(r.get("n", r.get("layer", ""))))
+        rows[key] = r
+    return rows
+
+
+ours, torch_rows = load(sys.argv[1]), load(sys.argv[2])
+print(f"{'benchmark':34} {'FreeDML':>12} {'PyTorch':>12} {'ratio':>7}")
+for key, r in ours.items():
+    t = torch_rows.get(key, {})
+    label = " ".join(k for k in key if k)
+    if r["bench"] in ("gemm", "conv"):
+        f, p = r["tflops"], t.get("tflops", float("nan"))
+        print(f"{label:34} {f:9.1f} TF {p:9.1f} TF {f / p:7.2f}")
+    elif r["bench"] == "elementwise":
+        print(f"{label + ' copy GB/s':34} {r['copy_gbs']:12.0f} {t.get('copy_gbs', float('nan')):12.0f}")
+        print(f"{label + ' add GB/s':34} {r['add_gbs']:12.0f} {t.get('add_gbs', float('nan')):12.0f} "
+              f"{r['add_gbs'] / t.get('add_gbs', float('nan')):7.2f}")
+        print(f"{label + ' add / FreeDML copy':34} {r['add_gbs'] / r['copy_gbs']:12.2f}")
+        print(f"{label + ' scale-bias / FreeDML copy':34} {r['scale_bias_gbs'] / r['copy_gbs']:12.2f}")
+    elif r["bench"] == "dispatch":
+        print(f"{'dispatch overhead (us)':34} {r['us_per_dispatch']:12.2f} {t.get('us_per_dispatch', float('nan')):12.2f}")

@@ -1,0 +1,330 @@
+// FreeDML on a CUDA adapter, through the public D3D12 and DirectML APIs as an application uses
+// them: GEMM, the ResNet-50 convolution layers, packed element-wise against the device-to-device
+// copy bandwidth, and the cost of one dispatch. Each measurement records `reps` dispatches in one
+// command list and times ExecuteCommandLists to the fence (host clock; the one fence wait is
+// amortized over the dispatches), after a warm-up run; the median of several runs is printed.
+// Output: one JSON object per line (bench/run_gpu.sh joins it with the PyTorch numbers).
+#include <wsl/winadapter.h>
+#include <wsl/wrladapter.h>
+#include <directx/d3d12.h>
+#include <directx/d3dx12.h>
+#include <dxguids/dxguids.h>
+#include <DirectML.h>
+#include <freedml/helpers.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using Microsoft::WRL::ComPtr;
+
+namespace {
+
+#define CHECK(x)                                                                              \
+    do {                                                                                      \
+        HRESULT hr_ = (x);                                                                    \
+        if (FAILED(hr_)) {                                                                    \
+            std::fprintf(stderr, "%s:%d: %s failed (0x%08x)\n", __FILE__, __LINE__, #x, unsigned(hr_)); \
+            std::exit(1);                                                                     \
+        }                                                                                     \
+    } while (0)
+
+struct Tensor {
+    std::vector<UINT> sizes;
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC desc{};
+    Tensor(DML_TENSOR_DATA_TYPE type, std::vector<UINT> s, DML_TENSOR_FLAGS flags = DML_TENSOR_FLAG_NONE)
+        : sizes(std::move(s)) {
+        buffer = {type, flags, UINT(sizes.size()), sizes.data(), nullptr,
+                  DMLCalcBufferTensorSize(type, UINT(sizes.size()), sizes.data(), nullptr), 0};
+        desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
+    }
+    Tensor(const Tensor&) = delete;
+    UINT64 Bytes() const { return buffer.TotalTensorSizeInBytes; }
+};
+
+class Bench {
+public:
+    Bench() {
+        CHECK(D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&d3d_)));
+        D3D12_COMMAND_QUEUE_DESC q{D3D12_COMMAND_LIST_TYPE_COMPUTE};
+        CHECK(d3d_->CreateCommandQueue(&q, IID_PPV_ARGS(&queue_)));
+        CHECK(d3d_->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE, IID_PPV_ARGS(&allocator_)));
+        CHECK(d3d_->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, allocator_.Get(), nullptr,
+                                      IID_PPV_ARGS(&list_)));
+        CHECK(d3d_->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence_)));
+        D3D12_DESCRIPTOR_HEAP_DESC h{D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4096,
+                                     D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+        CHECK(d3d_->CreateDescriptorHeap(&h, IID_PPV_ARGS(&heap_)));
+        increment_ = d3d_->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        CHECK(DMLCreateDevice(d3d_.Get(), DML_CREATE_DEVICE_FLAG_NONE, IID_PPV_ARGS(&dml_)));
+        CHECK(dml_->CreateCommandRecorder(IID_PPV_ARGS(&recorder_)));
+    }
+
+    ComPtr<ID3D12Resource> Buffer(UINT64 size, D3D12_HEAP_TYPE type = D3D12_HEAP_TYPE_DEFAULT) {
+        CD3DX12_HEAP_PROPERTIES p(type);
+        auto desc = CD3DX12_RESOURCE_DESC::Buffer(
+            std::max<UINT64>(size, 256),
+            type == D3D12_HEAP_TYPE_DEFAULT ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : D3D12_RESOURCE_FLAG_NONE);
+        D3D12_RESOURCE_STATES state = type == D3D12_HEAP_TYPE_UPLOAD ? D3D12_RESOURCE_STATE_GENERIC_READ
+                                      : type == D3D12_HEAP_TYPE_READBACK ? D3D12_RESOURCE_STATE_COPY_DEST
+                                                                         : D3D12_RESOURCE_STATE_COMMON;
+        ComPtr<ID3D12Resource> r;
+        CHECK(d3d_->CreateCommittedResource(&p, D3D12_HEAP_FLAG_NONE, &desc, state, nullptr, IID_PPV_ARGS(&r)));
+        return r;
+    }
+
+    // A DEFAULT buffer of random values in [-1, 1) (FLOAT32 or FLOAT16), never zeros.
+    ComPtr<ID3D12Resource> Random(const Tensor& t) {
+        const UINT64 bytes = t.Bytes();
+        auto upload = Buffer(bytes, D3D12_HEAP_TYPE_UPLOAD);
+        void* mapped = nullptr;
+        CHECK(upload->Map(0, nullptr, &mapped));
+        std::uniform_int_distribution<int> steps(-512, 511);
+        if (t.buffer.DataType == DML_TENSOR_DATA_TYPE_FLOAT16) {
+            auto* h = static_cast<uint16_t*>(mapped);
+            for (UINT64 i = 0; i < bytes / 2; ++i) {
+                int s = steps(rng_);  // s/512 exactly, as a half: sign, exponent, mantissa
+                float f = float(s) / 512.0f;
+                uint32_t b;
+                std::memcpy(&b, &f, 4);
+                int e = int((b >> 23) & 0xff) - 112;
+                h[i] = s == 0 ? 0 : uint16_t(((b >> 16) & 0x8000) | (uint32_t(e) << 10) | ((b & 0x7fffff) >> 13));
+            }
+        } else {
+            auto* f = static_cast<float*>(mapped);
+            for (UINT64 i = 0; i < bytes / 4; ++i) f[i] = float(steps(rng_)) / 512.0f;
+        }
+        upload->Unmap(0, nullptr);
+        auto buffer = Buffer(bytes);
+        list_->CopyBufferRegion(buffer.Get(), 0, upload.Get(), 0, bytes);
+        Run();
+        return buffer;
+    }
+
+    void Run() {
+        CHECK(list_->Close());
+        ID3D12CommandList* lists[] = {list_.Get()};
+        queue_->ExecuteCommandLists(1, lists);
+        CHECK(queue_->Signal(fence_.Get(), ++value_));
+        CHECK(fence_->SetEventOnCompletion(value_, nullptr));
+        CHECK(allocator_->Reset());
+        CHECK(list_->Reset(allocator_.Get(), nullptr));
+    }
+
+    ComPtr<IDMLBindingTable> Table(IDMLDispatchable* dispatchable, UINT first) {
+        auto props = dispatchable->GetBindingProperties();
+        DML_BINDING_TABLE_DESC desc{dispatchable,
+                                    CD3DX12_CPU_DESCRIPTOR_HANDLE(heap_->GetCPUDescriptorHandleForHeapStart(), INT(first), increment_),
+                                    CD3DX12_GPU_DESCRIPTOR_HANDLE(heap_->GetGPUDescriptorHandleForHeapStart(), INT(first), increment_),
+                                    props.RequiredDescriptorCount};
+        ComPtr<IDMLBindingTable> table;
+        CHECK(dml_->CreateBindingTable(&desc, IID_PPV_ARGS(&table)));
+        return table;
+    }
+
+    // Compiles, initializes (owned inputs none) and binds `inputs`/`outputs`; returns a closure-like
+    // prepared dispatch.
+    struct Prepared {
+        ComPtr<IDMLCompiledOperator> op;
+        ComPtr<IDMLBindingTable> table;
+        ComPtr<ID3D12Resource> temporary, persistent;
+    };
+    Prepared Prepare(DML_OPERATOR_TYPE type, const void* desc, const std::vector<ID3D12Resource*>& inputs,
+                     const std::vector<ID3D12Resource*>& outputs, DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) {
+        Prepared p;
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        CHECK(dml_->CreateOperator(&opDesc, IID_PPV_ARGS(&op)));
+        CHECK(dml_->CompileOperator(op.Get(), flags, IID_PPV_ARGS(&p.op)));
+        auto props = p.op->GetBindingProperties();
+        if (props.PersistentResourceSize) p.persistent = Buffer(props.PersistentResourceSize);
+        if (props.TemporaryResourceSize) p.temporary = Buffer(props.TemporaryResourceSize);
+        // Initialize.
+        IDMLCompiledOperator* ops[] = {p.op.Get()};
+        ComPtr<IDMLOperatorInitializer> init;
+        CHECK(dml_->CreateOperatorInitializer(1, ops, IID_PPV_ARGS(&init)));
+        auto initTable = Table(init.Get(), 2048);
+        DML_BUFFER_BINDING persistent{p.persistent.Get(), 0, props.PersistentResourceSize};
+        DML_BINDING_DESC persistentDesc{p.persistent ? DML_BINDING_TYPE_BUFFER : DML_BINDING_TYPE_NONE,
+                                        p.persistent ? &persistent : nullptr};
+        initTable->BindOutputs(1, &persistentDesc);
+        ID3D12DescriptorHeap* heaps[] = {heap_.Get()};
+        list_->SetDescriptorHeaps(1, heaps);
+        recorder_->RecordDispatch(list_.Get(), init.Get(), initTable.Get());
+        Run();
+        // Execution bindings.
+        p.table = Table(p.op.Get(), 0);
+        std::vector<DML_BUFFER_BINDING> b;
+        b.reserve(inputs.size() + outputs.size() + 2);
+        std::vector<DML_BINDING_DESC> in, out;
+        for (auto* r : inputs) {
+            b.push_back({r, 0, r ? r->GetDesc().Width : 0});
+            in.push_back({r ? DML_BINDING_TYPE_BUFFER : DML_BINDING_TYPE_NONE, r ? &b.back() : nullptr});
+        }
+        for (auto* r : outputs) {
+            b.push_back({r, 0, r->GetDesc().Width});
+            out.push_back({DML_BINDING_TYPE_BUFFER, &b.back()});
+        }
+        p.table->BindInputs(UINT(in.size()), in.data());
+        p.table->BindOutputs(UINT(out.size()), out.data());
+        if (p.temporary) {
+            b.push_back({p.temporary.Get(), 0, props.TemporaryResourceSize});
+            DML_BINDING_DESC t{DML_BINDING_TYPE_BUFFER, &b.back()};
+            p.table->BindTemporaryResource(&t);
+        }
+        if (p.persistent) p.table->BindPersistentResource(&persistentDesc);
+        return p;
+    }
+
+    // Median milliseconds per dispatch over `runs` runs of `reps` dispatches.
+    double Time(const Prepared& p, int reps, int runs = 5) {
+        auto record = [&] {
+            ID3D12DescriptorHeap* heaps[] = {heap_.Get()};
+            list_->SetDescriptorHeaps(1, heaps);
+            for (int i = 0; i < reps; ++i) recorder_->RecordDispatch(list_.Get(), p.op.Get(), p.table.Get());
+        };
+        record();
+        Run();  // warm-up
+        std::vector<double> times;
+        for (int r = 0; r < runs; ++r) {
+            record();
+            auto start = std::chrono::steady_clock::now();
+            Run();
+            times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / reps);
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
+    }
+
+    // Median milliseconds of one device-to-device CopyBufferRegion of `bytes`.
+    double TimeCopy(ID3D12Resource* to, ID3D12Resource* from, UINT64 bytes, int reps, int runs = 5) {
+        std::vector<double> times;
+        for (int r = 0; r <= runs; ++r) {
+            for (int i = 0; i < reps; ++i) list_->CopyBufferRegion(to, 0, from, 0, bytes);
+            auto start = std::chrono::steady_clock::now();
+            Run();
+            if (r > 0) times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / reps);
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
+    }
+
+private:
+    ComPtr<ID3D12Device> d3d_;
+    ComPtr<ID3D12CommandQueue> queue_;
+    ComPtr<ID3D12CommandAllocator> allocator_;
+    ComPtr<ID3D12GraphicsCommandList> list_;
+    ComPtr<ID3D12Fence> fence_;
+    UINT64 value_ = 0;
+    ComPtr<ID3D12DescriptorHeap> heap_;
+    UINT increment_ = 0;
+    ComPtr<IDMLDevice> dml_;
+    ComPtr<IDMLCommandRecorder> recorder_;
+    std::mt19937 rng_{12345};
+};
+
+const char* TypeName(DML_TENSOR_DATA_TYPE t) { return t == DML_TENSOR_DATA_TYPE_FLOAT16 ? "f16" : "f32"; }
+
+struct ConvLayer {
+    const char* name;
+    UINT c, h, k, r, stride, pad;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+    Bench bench;
+    const auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32, F16 = DML_TENSOR_DATA_TYPE_FLOAT16;
+
+    // GEMM.
+    for (auto type : {F16, F32}) {
+        for (UINT n : {1024u, 2048u, 4096u, 8192u}) {
+            if (quick && n > 2048) continue;
+            Tensor a(type, {1, 1, n, n}), b(type, {1, 1, n, n}), o(type, {1, 1, n, n});
+            auto A = bench.Random(a), B = bench.Random(b);
+            auto O = bench.Buffer(o.Bytes());
+            DML_GEMM_OPERATOR_DESC d{&a.desc, &b.desc, nullptr, &o.desc, DML_MATRIX_TRANSFORM_NONE,
+                                     DML_MATRIX_TRANSFORM_NONE, 1.0f, 0.0f, nullptr};
+            auto p = bench.Prepare(DML_OPERATOR_GEMM, &d, {A.Get(), B.Get(), nullptr}, {O.Get()});
+            const double flops = 2.0 * n * n * n;
+            int reps = std::max(3, int(2e13 / flops));
+            double ms = bench.Time(p, reps);
+            std::printf("{\"bench\": \"gemm\", \"type\": \"%s\", \"n\": %u, \"ms\": %.5f, \"tflops\": %.2f}\n",
+                        TypeName(type), n, ms, flops / ms / 1e9);
+            std::fflush(stdout);
+        }
+    }
+
+    // ResNet-50 convolution layers (batch 32, NCHW, as PyTorch's default layout).
+    const ConvLayer layers[] = {
+        {"conv1_7x7s2", 3, 224, 64, 7, 2, 3},     {"l1_1x1_64_64", 64, 56, 64, 1, 1, 0},
+        {"l1_3x3_64", 64, 56, 64, 3, 1, 1},       {"l1_1x1_64_256", 64, 56, 256, 1, 1, 0},
+        {"l2_3x3_128", 128, 28, 128, 3, 1, 1},    {"l2_1x1_512_128", 512, 28, 128, 1, 1, 0},
+        {"l3_3x3_256", 256, 14, 256, 3, 1, 1},    {"l3_1x1_256_1024", 256, 14, 1024, 1, 1, 0},
+        {"l4_3x3_512", 512, 7, 512, 3, 1, 1},     {"l4_1x1_512_2048", 512, 7, 2048, 1, 1, 0},
+    };
+    const UINT batch = 32;
+    for (auto type : {F16, F32}) {
+        for (const ConvLayer& L : layers) {
+            const UINT out = (L.h + 2 * L.pad - L.r) / L.stride + 1;
+            Tensor x(type, {batch, L.c, L.h, L.h}), w(type, {L.k, L.c, L.r, L.r}), y(type, {batch, L.k, out, out});
+            auto X = bench.Random(x), W = bench.Random(w);
+            auto Y = bench.Buffer(y.Bytes());
+            UINT strides[2] = {L.stride, L.stride}, dil[2] = {1, 1}, pad[2] = {L.pad, L.pad}, opad[2] = {0, 0};
+            DML_CONVOLUTION_OPERATOR_DESC d{&x.desc, &w.desc, nullptr, &y.desc, DML_CONVOLUTION_MODE_CROSS_CORRELATION,
+                                            DML_CONVOLUTION_DIRECTION_FORWARD, 2, strides, dil, pad, pad, opad, 1, nullptr};
+            auto p = bench.Prepare(DML_OPERATOR_CONVOLUTION, &d, {X.Get(), W.Get(), nullptr}, {Y.Get()});
+            const double flops = 2.0 * batch * L.k * out * out * L.c * L.r * L.r;
+            int reps = std::max(5, int(5e12 / flops));
+            double ms = bench.Time(p, reps);
+            std::printf("{\"bench\": \"conv\", \"type\": \"%s\", \"layer\": \"%s\", \"ms\": %.5f, \"tflops\": %.2f}\n",
+                        TypeName(type), L.name, ms, flops / ms / 1e9);
+            std::fflush(stdout);
+        }
+    }
+
+    // Element-wise against the device-to-device copy bandwidth (bytes read + written).
+    {
+        const UINT64 count = 64ull << 20;  // 64 Mi elements
+        for (auto type : {F32, F16}) {
+            const UINT esize = type == F16 ? 2 : 4;
+            Tensor a(type, {1, 1, 1, UINT(count)}), b(type, {1, 1, 1, UINT(count)}), o(type, {1, 1, 1, UINT(count)});
+            auto A = bench.Random(a), B = bench.Random(b);
+            auto O = bench.Buffer(o.Bytes());
+            double copyMs = bench.TimeCopy(O.Get(), A.Get(), count * esize, 20);
+            double copyGBs = 2.0 * count * esize / copyMs / 1e6;
+            DML_ELEMENT_WISE_ADD_OPERATOR_DESC add{&a.desc, &b.desc, &o.desc};
+            auto p = bench.Prepare(DML_OPERATOR_ELEMENT_WISE_ADD, &add, {A.Get(), B.Get()}, {O.Get()});
+            double addMs = bench.Time(p, 20);
+            double addGBs = 3.0 * count * esize / addMs / 1e6;
+            DML_SCALE_BIAS sb{2.0f, 1.0f};
+            DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id{&a.desc, &o.desc, &sb};
+            auto q = bench.Prepare(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id, {A.Get()}, {O.Get()});
+            double idMs = bench.Time(q, 20);
+            double idGBs = 2.0 * count * esize / idMs / 1e6;
+            std::printf("{\"bench\": \"elementwise\", \"type\": \"%s\", \"copy_gbs\": %.1f, \"add_gbs\": %.1f, "
+                        "\"scale_bias_gbs\": %.1f, \"add_ms\": %.4f, \"copy_ms\": %.4f}\n",
+                        TypeName(type), copyGBs, addGBs, idGBs, addMs, copyMs);
+            std::fflush(stdout);
+        }
+    }
+
+    // Dispatch overhead: a tiny IDENTITY recorded many times in one list.
+    {
+        Tensor a(F32, {1, 1, 1, 64}), o(F32, {1, 1, 1, 64});
+        auto A = bench.Random(a);
+        auto O = bench.Buffer(o.Bytes());
+        DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id{&a.desc, &o.desc, nullptr};
+        auto p = bench.Prepare(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id, {A.Get()}, {O.Get()});
+        double ms = bench.Time(p, 5000);
+        std::printf("{\"bench\": \"dispatch\", \"us_per_dispatch\": %.2f}\n", ms * 1000.0);
+    }
+    return 0;
+}

@@ -1,0 +1,21 @@
+#!/bin/bash
+# FreeDML's CUDA backend against PyTorch on the same GPU: GEMM, ResNet-50 convolution layers,
+# packed element-wise against the copy bandwidth, dispatch overhead.
+#   bench/run_gpu.sh [build-dir] [--quick]
+# Builds freedml_gpu_bench in the build directory (default build-gpu) when it is missing, runs it
+# on the first CUDA adapter and bench/cuda/torch_bench.py on the same GPU, and prints the table.
+# Raw JSON lines go to $OUT (or the build directory) as freedml_bench.jsonl and torch_bench.jsonl.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-gpu}
+quick=${2:-}
+out=${OUT:-$build}
+if [ ! -x "$build/bench/cuda/freedml_gpu_bench" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
+  cmake --build "$build" --target freedml_gpu_bench
+fi
+export FREEDML_ADAPTER=${FREEDML_ADAPTER:-cuda}
+"$build/bench/cuda/freedml_gpu_bench" $quick | tee "$out/freedml_bench.jsonl"
+python3 "$root/bench/cuda/torch_bench.py" $quick | tee "$out/torch_bench.jsonl"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
+python3 "$root/bench/cuda/compare.py" "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" | tee "$out/bench_table.txt"

@@ -1,0 +1,299 @@
+#include "backend/cuda/cuda_backend.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "backend/cuda/cuda_plugin.h"
+
+namespace freedml::backend::cuda {
+
+// Defined in the CUDA kernels (src/dml/kernels/cuda): the address of the DirectML kernel factory,
+// and whether this plugin's GPU code has an image for device `ordinal`.
+void* DmlKernelFactoryAddress();
+bool KernelsRunOnDevice(int ordinal, std::string* why);
+
+std::string CudaErrorText(cudaError_t error) {
+    return Format("%s (%s)", cudaGetErrorString(error), cudaGetErrorName(error));
+}
+
+bool ReportCudaError(cudaError_t error, const char* what) {
+    if (error == cudaSuccess) return false;
+    std::fprintf(stderr, "FreeDML CUDA: %s failed: %s.\n", what, CudaErrorText(error).c_str());
+    return true;
+}
+
+namespace {
+
+const char* PoolName(MemoryPool pool) {
+    switch (pool) {
+        case MemoryPool::Device: return "device";
+        case MemoryPool::Upload: return "upload";
+        case MemoryPool::Readback: return "readback";
+    }
+    return "unknown";
+}
+
+class CudaMemory final : public Memory {
+public:
+    CudaMemory(int ordinal, uint64_t size, MemoryPool pool, void* device, void* host)
+        : ordinal_(ordinal), size_(size), pool_(pool), device_(device), host_(host) {}
+    ~CudaMemory() override {
+        cudaSetDevice(ordinal_);
+        if (host_) {
+            cudaFreeHost(host_);
+        } else {
+            cudaFree(device_);
+        }
+    }
+    uint64_t Size() const override { return size_; }
+    MemoryPool Pool() const override { return pool_; }
+    uint64_t Address() const override { return reinterpret_cast<uint64_t>(device_); }
+    void* HostPointer() const override { return host_; }
+
+private:
+    int ordinal_;
+    uint64_t size_;
+    MemoryPool pool_;
+    void* device_;  // what kernels and copies use (the mapped device pointer for host memory)
+    void* host_;    // pinned host memory, or nullptr for device memory
+};
+
+uint64_t PhysicalMemoryBytes() {
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
+}
+
+// The PCI device id, which the CUDA runtime does not report, read from sysfs (0 when unknown).
+uint32_t PciDeviceId(const cudaDeviceProp& p) {
+    char path[128];
+    std::snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.0/device", p.pciDomainID, p.pciBusID,
+                  p.pciDeviceID);
+    FILE* file = std::fopen(path, "r");
+    if (!file) return 0;
+    unsigned id = 0;
+    if (std::fscanf(file, "%x", &id) != 1) id = 0;
+    std::fclose(file);
+    return id;
+}
+
+class CudaAdapter final : public Adapter {
+public:
+    CudaAdapter(const AdapterInfo& info, int ordinal) : info_(info), ordinal_(ordinal) {}
+    const AdapterInfo& Info() const override { return info_; }
+    std::shared_ptr<backend::Device> GetDevice() override {
+        std::lock_guard lock(mutex_);
+        if (!device_) device_ = std::make_shared<CudaDevice>(info_, ordinal_);
+        return device_;
+    }
+
+private:
+    AdapterInfo info_;
+    int ordinal_;
+    std::mutex mutex_;
+    std::shared_ptr<backend::Device> device_;
+};
+
+int DeviceCount(std::string* whyNone) {
+    int count = 0;
+    cudaError_t error = cudaGetDeviceCount(&count);
+    if (error != cudaSuccess) {
+        *whyNone = "the CUDA runtime found no usable device: " + CudaErrorText(error);
+        cudaGetLastError();
+        return 0;
+    }
+    if (count == 0) *whyNone = "the CUDA driver reports no device";
+    return count;
+}
+
+std::unique_ptr<Adapter> CreateAdapter(int ordinal, const LUID& luid) {
+    cudaDeviceProp properties{};
+    if (cudaGetDeviceProperties(&properties, ordinal) != cudaSuccess) return nullptr;
+    std::string why;
+    if (!KernelsRunOnDevice(ordinal, &why)) {
+        std::fprintf(stderr, "FreeDML CUDA: device %d (%s) is skipped: %s.\n", ordinal, properties.name, why.c_str());
+        return nullptr;
+    }
+    AdapterInfo info;
+    info.kind = AdapterKind::Cuda;
+    info.description = std::string("FreeDML CUDA: ") + properties.name;
+    info.luid = luid;
+    info.vendorId = 0x10DE;
+    info.deviceId = PciDeviceId(properties);
+    info.dedicatedMemoryBytes = properties.totalGlobalMem;
+    info.sharedMemoryBytes = PhysicalMemoryBytes();
+    info.isHardware = true;
+    info.unifiedMemory = properties.integrated != 0;
+    info.ordinalName = "cuda:" + std::to_string(ordinal);
+    return std::make_unique<CudaAdapter>(info, ordinal);
+}
+
+const PluginApi kApi{kPluginAbiVersion, &DeviceCount, &CreateAdapter};
+
+}  // namespace
+
+// ---- CudaStream -------------------------------------------------------------------------------------
+
+CudaStream::CudaStream(CudaDevice& device, cudaStream_t stream) : device_(device), stream_(stream) {}
+
+CudaStream::~CudaStream() {
+    MakeCurrent();
+    cudaStreamSynchronize(stream_);
+    if (cudnn_) cudnnDestroy(cudnn_);
+    if (cublasLt_) cublasLtDestroy(cublasLt_);
+    cudaStreamDestroy(stream_);
+}
+
+int CudaStream::Ordinal() const { return device_.Ordinal(); }
+
+void CudaStream::MakeCurrent() const { device_.MakeCurrent(); }
+
+void CudaStream::CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
+                            uint64_t byteCount) {
+    if (byteCount == 0) return;
+    MakeCurrent();
+    auto* to = reinterpret_cast<unsigned char*>(destination.Address() + destinationOffset);
+    auto* from = reinterpret_cast<const unsigned char*>(source.Address() + sourceOffset);
+    // Placed resources may make the two ranges overlap; cudaMemcpy does not allow that, so such a
+    // copy goes through stream-ordered scratch memory (no host synchronization).
+    bool overlap = &destination == &source && to < from + byteCount && from < to + byteCount;
+    if (overlap && to != from) {
+        void* scratch = nullptr;
+        if (!ReportCudaError(cudaMallocAsync(&scratch, byteCount, stream_), "cudaMallocAsync (overlapping copy)")) {
+            ReportCudaError(cudaMemcpyAsync(scratch, from, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
+            ReportCudaError(cudaMemcpyAsync(to, scratch, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
+            cudaFreeAsync(scratch, stream_);
+        }
+        return;
+    }
+    if (to == from) return;
+    ReportCudaError(cudaMemcpyAsync(to, from, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync (CopyBuffer)");
+}
+
+void CudaStream::Finish() {
+    MakeCurrent();
+    ReportCudaError(cudaStreamSynchronize(stream_), "the work of a command queue");
+}
+
+cudnnHandle_t CudaStream::Cudnn() {
+    if (!cudnn_) {
+        MakeCurrent();
+        if (cudnnCreate(&cudnn_) != CUDNN_STATUS_SUCCESS) {
+            std::fprintf(stderr, "FreeDML CUDA: cudnnCreate failed on device %d.\n", Ordinal());
+            cudnn_ = nullptr;
+            return nullptr;
+        }
+        cudnnSetStream(cudnn_, stream_);
+    }
+    return cudnn_;
+}
+
+cublasLtHandle_t CudaStream::CublasLt() {
+    if (!cublasLt_) {
+        MakeCurrent();
+        if (cublasLtCreate(&cublasLt_) != CUBLAS_STATUS_SUCCESS) {
+            std::fprintf(stderr, "FreeDML CUDA: cublasLtCreate failed on device %d.\n", Ordinal());
+            cublasLt_ = nullptr;
+        }
+    }
+    return cublasLt_;
+}
+
+// ---- CudaDevice -------------------------------------------------------------------------------------
+
+CudaDevice::CudaDevice(const AdapterInfo& info, int ordinal) : info_(info), ordinal_(ordinal) {
+    cudaGetDeviceProperties(&properties_, ordinal_);
+}
+
+CudaDevice::~CudaDevice() {
+    MakeCurrent();
+    if (planningCudnn_) cudnnDestroy(planningCudnn_);
+    if (planningCublasLt_) cublasLtDestroy(planningCublasLt_);
+}
+
+Status CudaDevice::Allocate(uint64_t size, MemoryPool pool, std::unique_ptr<Memory>* memory) {
+    MakeCurrent();
+    const size_t bytes = size_t(size == 0 ? 1 : size);
+    void* device = nullptr;
+    void* host = nullptr;
+    cudaError_t error;
+    if (pool == MemoryPool::Device) {
+        error = cudaMalloc(&device, bytes);
+        if (error == cudaSuccess) {
+            // D3D12 zero-fills heaps. The legacy stream does not order our non-blocking streams,
+            // so wait for the fill here, before any queue can touch the memory.
+            error = cudaMemsetAsync(device, 0, bytes, nullptr);
+            if (error == cudaSuccess) error = cudaStreamSynchronize(nullptr);
+            if (error != cudaSuccess) cudaFree(device);
+        }
+    } else {
+        error = cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+        if (error == cudaSuccess) {
+            std::memset(host, 0, bytes);
+            error = cudaHostGetDevicePointer(&device, host, 0);
+            if (error != cudaSuccess) cudaFreeHost(host);
+        }
+    }
+    if (error != cudaSuccess) {
+        cudaGetLastError();  // allocation failures are not sticky; clear them
+        size_t freeBytes = 0, totalBytes = 0;
+        cudaMemGetInfo(&freeBytes, &totalBytes);
+        return Error(E_OUTOFMEMORY,
+                     "Cannot allocate %llu bytes of %s memory on adapter '%s': %s failed with %s (the device has %llu "
+                     "bytes, %llu free).",
+                     static_cast<unsigned long long>(size), PoolName(pool), info_.description.c_str(),
+                     pool == MemoryPool::Device ? "cudaMalloc" : "cudaHostAlloc", CudaErrorText(error).c_str(),
+                     static_cast<unsigned long long>(totalBytes), static_cast<unsigned long long>(freeBytes));
+    }
+    memory->reset(new CudaMemory(ordinal_, size, pool, device, host));
+    return {};
+}
+
+std::unique_ptr<Stream> CudaDevice::CreateStream() {
+    MakeCurrent();
+    cudaStream_t stream = nullptr;
+    if (ReportCudaError(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags")) {
+        stream = nullptr;  // the legacy stream still runs the work in order
+    }
+    return std::make_unique<CudaStream>(*this, stream);
+}
+
+void* CudaDevice::PluginSymbol(const char* name) {
+    if (name && std::strcmp(name, kCreateKernelSymbol) == 0) return DmlKernelFactoryAddress();
+    return nullptr;
+}
+
+Status CudaDevice::PlanningCudnn(cudnnHandle_t* handle) {
+    if (!planningCudnn_) {
+        MakeCurrent();
+        cudnnStatus_t status = cudnnCreate(&planningCudnn_);
+        if (status != CUDNN_STATUS_SUCCESS) {
+            planningCudnn_ = nullptr;
+            return Error(E_FAIL, "cudnnCreate failed on adapter '%s': %s.", info_.description.c_str(),
+                         cudnnGetErrorString(status));
+        }
+    }
+    *handle = planningCudnn_;
+    return {};
+}
+
+Status CudaDevice::PlanningCublasLt(cublasLtHandle_t* handle) {
+    if (!planningCublasLt_) {
+        MakeCurrent();
+        cublasStatus_t status = cublasLtCreate(&planningCublasLt_);
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            planningCublasLt_ = nullptr;
+            return Error(E_FAIL, "cublasLtCreate failed on adapter '%s' (status %d).", info_.description.c_str(),
+                         int(status));
+        }
+    }
+    *handle = planningCublasLt_;
+    return {};
+}
+
+}  // namespace freedml::backend::cuda
+
+extern "C" FREEDML_EXPORT const freedml::backend::cuda::PluginApi* FreeDmlCudaPluginEntry() {
+    return &freedml::backend::cuda::kApi;
+}

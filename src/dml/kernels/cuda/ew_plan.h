@@ -1,0 +1,90 @@
+// Plain descriptions of element-wise launches, shared by the planning code (C++, compiled by the
+// host compiler with the DirectML headers) and the CUDA code (compiled by nvcc, which never sees
+// DirectML.h). Operand 0 is the one written; strides are in elements and may be 0 (broadcast).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace freedml::dml::cuda {
+
+constexpr int kMaxDims = 8;
+
+enum class ElementType : uint8_t { F32, F16, F64, I8, U8, I16, U16, I32, U32, I64, U64 };
+
+inline uint32_t ElementBytes(ElementType type) {
+    switch (type) {
+        case ElementType::I8: case ElementType::U8: return 1;
+        case ElementType::F16: case ElementType::I16: case ElementType::U16: return 2;
+        case ElementType::F32: case ElementType::I32: case ElementType::U32: return 4;
+        default: return 8;
+    }
+}
+
+// The activations DirectML fuses (FusedActivation), and IDENTITY's ScaleBias as Linear.
+enum class Act : uint8_t {
+    None, Linear, Sigmoid, HardSigmoid, Tanh, ScaledTanh, Relu, LeakyRelu, ThresholdedRelu, Elu, Celu,
+    ScaledElu, Softplus, ParametricSoftplus, Softsign, Shrink, Gelu
+};
+
+// Parameters as in the CPU kernels' FusedActivation (activation.h there).
+struct ActParams {
+    Act act = Act::None;
+    float alpha = 0.0f, beta = 0.0f, gamma = 0.0f;
+};
+
+// A loop over a common shape for N operands, dimensions of size 1 dropped and dimensions that
+// are contiguous in every operand merged (so a packed tensor is rank 1).
+template <int N>
+struct EwPlan {
+    int rank = 0;  // 0: a single element
+    uint64_t count = 1;
+    uint64_t sizes[kMaxDims] = {};
+    int64_t strides[N][kMaxDims] = {};
+
+    // Rank <= 1 with unit strides, inputs possibly broadcast scalars (stride 0): the fast path.
+    bool Packed() const {
+        if (rank == 0) return true;
+        if (rank > 1 || strides[0][0] != 1) return false;
+        for (int k = 1; k < N; ++k) {
+            if (strides[k][0] != 1 && strides[k][0] != 0) return false;
+        }
+        return true;
+    }
+};
+
+// `sizes` is the shape (rank dims); `strides[k]` operand k's element strides over it.
+template <int N>
+EwPlan<N> MakeEwPlan(const uint32_t* sizes, uint32_t rank, const int64_t (*strides)[kMaxDims]) {
+    EwPlan<N> plan;
+    for (uint32_t d = 0; d < rank; ++d) {
+        plan.count *= sizes[d];
+        if (sizes[d] == 1) continue;
+        int r = plan.rank;
+        bool merge = r > 0;
+        for (int k = 0; k < N && merge; ++k) merge = plan.strides[k][r - 1] == strides[k][d] * int64_t(sizes[d]);
+        if (merge) {
+            plan.sizes[r - 1] *= sizes[d];
+            for (int k = 0; k < N; ++k) plan.strides[k][r - 1] = strides[k][d];
+        } else {
+            plan.sizes[r] = sizes[d];
+            for (int k = 0; k < N; ++k) plan.strides[k][r] = strides[k][d];
+            ++plan.rank;
+        }
+    }
+    return plan;
+}
+
+// ---- Launchers (elementwise_ops.cu). Each returns the launch's error; nothing synchronizes. ----
+
+// out = in, moving elements of `elementBytes` (1, 2, 4 or 8) bytes: IDENTITY, JOIN, packing.
+cudaError_t LaunchCopy(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, cudaStream_t stream);
+// out = act(in) for F32, F16 and F64 (in may equal out): ScaleBias, activation epilogues.
+cudaError_t LaunchActivation(const EwPlan<2>& plan, ElementType type, const ActParams& act, void* out, const void* in,
+                             cudaStream_t stream);
+// out = act(a + b); integers wrap around and take no activation: ADD, ADD1, bias epilogues.
+cudaError_t LaunchAdd(const EwPlan<3>& plan, ElementType type, const ActParams& act, void* out, const void* a,
+                      const void* b, cudaStream_t stream);
+
+}  // namespace freedml::dml::cuda
