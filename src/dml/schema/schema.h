@@ -97,6 +97,9 @@ struct OperatorSchema {
     // Whether FreeDML runs it; a schema known only for its layout (dmlrun, OPERATORS.md) is refused
     // by CreateOperator with a message that says so.
     bool implemented = false;
+    // Whether the CUDA backend runs it too (set beside `implemented` once a CUDA kernel exists;
+    // docs/OPERATORS.md reports it).
+    bool cudaImplemented = false;
 };
 
 // Every schema FreeDML knows, in DML_OPERATOR_TYPE order.
