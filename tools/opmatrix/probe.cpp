@@ -1,0 +1,290 @@
+#include "probe.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <memory>
+
+namespace freedml::opmatrix {
+
+using namespace freedml::dml;
+
+namespace {
+
+constexpr DML_FEATURE_LEVEL kProbeLevel = DML_FEATURE_LEVEL_6_4;
+
+// How plain attribute values are chosen. The probe tries these in order and keeps the first
+// under which some data type assignment validates: shape rules differ between operators (a
+// JOIN of one input, a convolution with two spatial dimensions), types do not.
+struct Profile {
+    uint32_t uintValue;         // UINT fields that count nothing (Axis, GroupCount...)
+    uint32_t arrayCount;        // count fields of UINT/INT/FLOAT arrays (DimensionCount, AxisCount)
+    uint32_t tensorArrayCount;  // count fields of tensor arrays (InputCount of JOIN)
+    size_t enumIndex = 0;       // which value of each enum (the last one when there are fewer)
+};
+constexpr Profile kShapes[] = {
+    {1, 2, 1}, {1, 2, 2}, {0, 2, 1}, {1, 1, 1}, {0, 1, 1}, {1, 4, 1}, {0, 4, 1}, {1, 1, 2}, {0, 2, 2},
+};
+constexpr size_t kEnumChoices = 3;  // an enum's first values usually include a plain mode
+
+bool IsTensorKind(FieldKind kind) {
+    return kind == FieldKind::InputTensor || kind == FieldKind::OutputTensor || kind == FieldKind::InputTensorArray ||
+           kind == FieldKind::OutputTensorArray;
+}
+bool IsOutputKind(FieldKind kind) { return kind == FieldKind::OutputTensor || kind == FieldKind::OutputTensorArray; }
+
+const FieldSchema* FindField(const OperatorSchema& schema, const char* name) {
+    if (!name) return nullptr;
+    for (const auto& field : schema.fields) {
+        if (std::strcmp(field.name, name) == 0) return &field;
+    }
+    return nullptr;
+}
+
+// The field is some array's element count; the value says which kind of array.
+enum class CountOf { Nothing, Values, Tensors };
+CountOf CountRole(const OperatorSchema& schema, const FieldSchema& candidate) {
+    for (const auto& field : schema.fields) {
+        if (!field.countField || std::strcmp(field.countField, candidate.name) != 0) continue;
+        return IsTensorKind(field.kind) ? CountOf::Tensors : CountOf::Values;
+    }
+    return CountOf::Nothing;
+}
+
+template <class T>
+void Store(std::vector<unsigned char>& desc, size_t offset, T value) {
+    std::memcpy(desc.data() + offset, &value, sizeof(T));
+}
+template <class T>
+T Load(const std::vector<unsigned char>& desc, size_t offset) {
+    T value;
+    std::memcpy(&value, desc.data() + offset, sizeof(T));
+    return value;
+}
+
+// Builds one desc for a data type assignment (one type per tensor field) and validates it.
+class ProbeDesc {
+public:
+    // One tensor of the desc: a tensor field, or one element of a tensor array.
+    struct Slot {
+        const FieldSchema* field;
+        bool isOutput;
+    };
+
+    ProbeDesc(const OperatorSchema& schema, const Profile& profile) : schema_(schema), profile_(profile) {
+        for (const auto& field : schema.fields) {
+            if (!IsTensorKind(field.kind)) continue;
+            const bool isArray = field.kind == FieldKind::InputTensorArray || field.kind == FieldKind::OutputTensorArray;
+            const uint32_t count = isArray ? profile.tensorArrayCount : 1;
+            for (uint32_t i = 0; i < count; ++i) slots_.push_back({&field, IsOutputKind(field.kind)});
+        }
+    }
+    const std::vector<Slot>& Slots() const { return slots_; }
+
+    Status Validate(const std::vector<DML_TENSOR_DATA_TYPE>& types) {
+        buffers_.clear();
+        tensors_.clear();
+        words_.clear();
+        std::vector<unsigned char> desc(schema_.descSize, 0);
+        // The typed-scalar fields follow the first output's type.
+        DML_TENSOR_DATA_TYPE outputType = types.empty() ? DML_TENSOR_DATA_TYPE_FLOAT32 : types.front();
+        for (size_t i = 0; i < slots_.size(); ++i) {
+            if (slots_[i].isOutput) {
+                outputType = types[i];
+                break;
+            }
+        }
+        // Scalars first: the arrays below read their counts from the desc.
+        for (const auto& field : schema_.fields) {
+            switch (field.kind) {
+                case FieldKind::UInt: {
+                    CountOf role = CountRole(schema_, field);
+                    Store<uint32_t>(desc, field.offset,
+                                    role == CountOf::Tensors  ? profile_.tensorArrayCount
+                                    : role == CountOf::Values ? profile_.arrayCount
+                                                              : profile_.uintValue);
+                    break;
+                }
+                case FieldKind::Float:
+                    Store<float>(desc, field.offset, 1.0f);
+                    break;
+                case FieldKind::Enum: {
+                    uint32_t value = 0;
+                    if (field.enumType == &TensorDataTypeEnum()) {
+                        value = outputType;  // the typed-scalar fields follow the output's type
+                    } else if (field.enumType && !field.enumType->values.empty()) {
+                        const auto& values = field.enumType->values;
+                        value = values[std::min(profile_.enumIndex, values.size() - 1)].value;
+                    }
+                    Store<uint32_t>(desc, field.offset, value);
+                    break;
+                }
+                case FieldKind::Size2D:
+                    Store<DML_SIZE_2D>(desc, field.offset, DML_SIZE_2D{1, 1});
+                    break;
+                default:
+                    break;  // Int, Bool, ScalarUnion: zero; pointers: null until set below
+            }
+        }
+        size_t slot = 0;
+        for (const auto& field : schema_.fields) {
+            const FieldSchema* countField = FindField(schema_, field.countField);
+            const uint32_t count = countField ? Load<uint32_t>(desc, countField->offset) : 0;
+            switch (field.kind) {
+                case FieldKind::InputTensor:
+                case FieldKind::OutputTensor:
+                    Store<const DML_TENSOR_DESC*>(desc, field.offset, MakeTensors(&types[slot], 1));
+                    slot += 1;
+                    break;
+                case FieldKind::InputTensorArray:
+                case FieldKind::OutputTensorArray:
+                    Store<const DML_TENSOR_DESC*>(desc, field.offset, MakeTensors(&types[slot], count));
+                    slot += count;
+                    break;
+                case FieldKind::UIntArray:
+                case FieldKind::IntArray: {
+                    // Padding of zero keeps every output {1,1,1,1}; strides, windows and axes of one.
+                    const bool padding = std::strstr(field.name, "Padding") != nullptr;
+                    Store<const uint32_t*>(desc, field.offset, MakeWords(count, padding ? 0u : 1u));
+                    break;
+                }
+                case FieldKind::FloatArray: {
+                    uint32_t one;
+                    const float value = 1.0f;
+                    std::memcpy(&one, &value, sizeof(one));
+                    Store<const uint32_t*>(desc, field.offset, MakeWords(count, one));
+                    break;
+                }
+                default:
+                    break;
+            }
+        }
+        DML_OPERATOR_DESC op{schema_.type, desc.data()};
+        std::unique_ptr<OwnedOperatorDesc> owned;
+        FREEDML_TRY(OwnedOperatorDesc::Copy(op, &owned));
+        std::unique_ptr<OperatorArgs> args;
+        return ValidateOperatorDesc(*owned, kProbeLevel, &args);
+    }
+
+private:
+    // `types` holds one type per tensor of the field (array elements each have their own).
+    const DML_TENSOR_DESC* MakeTensors(const DML_TENSOR_DATA_TYPE* types, uint32_t count) {
+        static const UINT kSizes[4] = {1, 1, 1, 1};
+        auto& list = tensors_.emplace_back(std::max<uint32_t>(count, 1));
+        for (uint32_t i = 0; i < count; ++i) {
+            auto& tensor = list[i];
+            auto& buffer = buffers_.emplace_back();
+            buffer.DataType = types[i];
+            buffer.Flags = DML_TENSOR_FLAG_NONE;
+            buffer.DimensionCount = 4;
+            buffer.Sizes = kSizes;
+            buffer.Strides = nullptr;
+            buffer.TotalTensorSizeInBytes = 16;  // one element of any type, rounded up (T2)
+            buffer.GuaranteedBaseOffsetAlignment = 0;
+            tensor = DML_TENSOR_DESC{DML_TENSOR_TYPE_BUFFER, &buffer};
+        }
+        return list.data();
+    }
+    const uint32_t* MakeWords(uint32_t count, uint32_t value) {
+        return words_.emplace_back(std::max<uint32_t>(count, 1), value).data();
+    }
+
+    const OperatorSchema& schema_;
+    Profile profile_;
+    std::vector<Slot> slots_;
+    std::deque<DML_BUFFER_TENSOR_DESC> buffers_;
+    std::deque<std::vector<DML_TENSOR_DESC>> tensors_;
+    std::deque<std::vector<uint32_t>> words_;
+};
+
+// Every data type the catalog knows, 4-bit ones included.
+std::vector<DML_TENSOR_DATA_TYPE> AllTypes() {
+    auto order = CatalogDataTypeOrder();
+    return {order.begin(), order.end()};
+}
+
+// Calls visit(assignment) for the assignments worth trying: all of them when there are few
+// tensors, otherwise every assignment that uses at most two distinct types (operators mix at
+// most an "index or quantized" type with a "value" type per tensor group, and the union per
+// tensor is what the matrix needs).
+template <class Visit>
+void ForEachAssignment(size_t slots, Visit visit) {
+    const auto types = AllTypes();
+    const size_t n = types.size();
+    std::vector<DML_TENSOR_DATA_TYPE> assignment(slots, types.front());
+    size_t total = 1;
+    for (size_t i = 0; i < slots && total <= 40000; ++i) total *= n;
+    if (total <= 40000) {
+        std::vector<size_t> digit(slots, 0);
+        for (size_t k = 0; k < total; ++k) {
+            for (size_t i = 0; i < slots; ++i) assignment[i] = types[digit[i]];
+            visit(assignment);
+            for (size_t i = 0; i < slots && ++digit[i] == n; ++i) digit[i] = 0;
+        }
+        return;
+    }
+    const size_t masks = slots < 20 ? (size_t{1} << slots) : 0;
+    for (size_t a = 0; a < n; ++a) {
+        for (size_t b = a; b < n; ++b) {
+            if (a == b || masks == 0) {
+                std::fill(assignment.begin(), assignment.end(), types[a]);
+                visit(assignment);
+                if (a == b) continue;
+                // Too many tensors for every split: move one tensor at a time to the other type.
+                for (size_t i = 0; i < slots; ++i) {
+                    assignment[i] = types[b];
+                    visit(assignment);
+                    assignment[i] = types[a];
+                }
+                continue;
+            }
+            for (size_t mask = 1; mask + 1 < masks; ++mask) {
+                for (size_t i = 0; i < slots; ++i) assignment[i] = (mask >> i) & 1 ? types[b] : types[a];
+                visit(assignment);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+ProbeResult ProbeDataTypes(const OperatorSchema& schema) {
+    ProbeResult result;
+    bool hasEnum = false;
+    for (const auto& field : schema.fields) {
+        if (IsTensorKind(field.kind)) result.tensors.push_back({field.name, 0});
+        if (field.kind == FieldKind::Enum && field.enumType != &TensorDataTypeEnum()) hasEnum = true;
+    }
+    // Each enum choice may open other types (a quantization type that adds a zero point), so the
+    // union runs over every choice; within one, the first shape profile that validates is enough.
+    for (size_t choice = 0; choice < (hasEnum ? kEnumChoices : 1); ++choice) {
+        for (Profile profile : kShapes) {
+            profile.enumIndex = choice;
+            ProbeDesc probe(schema, profile);
+            bool any = false;
+            ForEachAssignment(probe.Slots().size(), [&](const std::vector<DML_TENSOR_DATA_TYPE>& types) {
+                Status status = probe.Validate(types);
+                if (!status.ok()) {
+                    if (!result.ok) result.failure = status.message();
+                    return;
+                }
+                any = true;
+                for (size_t i = 0; i < types.size(); ++i) {
+                    for (auto& tensor : result.tensors) {
+                        if (tensor.name == probe.Slots()[i].field->name) tensor.accepted |= DataTypeBit(types[i]);
+                    }
+                }
+            });
+            if (any) {
+                result.ok = true;
+                result.failure.clear();
+                break;
+            }
+        }
+    }
+    return result;
+}
+
+}  // namespace freedml::opmatrix
