@@ -110,6 +110,7 @@ const OperatorSchema kConvolution{
                DML_FIELD(DML_CONVOLUTION_OPERATOR_DESC, FusedActivation, OperatorDesc, .optional = true)},
     .validate = ValidateConvolution,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema* const kSchemas[] = {&kConvolution};

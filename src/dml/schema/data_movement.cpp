@@ -42,6 +42,7 @@ const OperatorSchema kJoin{
                DML_FIELD(DML_JOIN_OPERATOR_DESC, Axis, UInt)},
     .validate = ValidateJoin,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema* const kSchemas[] = {&kJoin};

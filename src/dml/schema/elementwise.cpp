@@ -40,6 +40,7 @@ const OperatorSchema kIdentity{
     .supportsInPlaceExecution = true,
     .validate = ValidateElementWise,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kAdd{
@@ -53,6 +54,7 @@ const OperatorSchema kAdd{
     .supportsInPlaceExecution = true,
     .validate = ValidateElementWise,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kAdd1{
@@ -67,6 +69,7 @@ const OperatorSchema kAdd1{
     .supportsInPlaceExecution = true,
     .validate = ValidateAdd1,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema* const kSchemas[] = {&kIdentity, &kAdd, &kAdd1};

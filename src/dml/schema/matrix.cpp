@@ -67,6 +67,7 @@ const OperatorSchema kGemm{
                DML_FIELD(DML_GEMM_OPERATOR_DESC, FusedActivation, OperatorDesc, .optional = true)},
     .validate = ValidateGemm,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema* const kSchemas[] = {&kGemm};
