@@ -5,29 +5,30 @@ namespace freedml::dml {
 
 namespace {
 
-// The types the CPU kernels run for IDENTITY and ADD: every type DirectML lists for them at
-// feature level 6.4 (the 4-bit types aside).
-constexpr std::initializer_list<DML_TENSOR_DATA_TYPE> kArithmeticTypes = {
-    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT64,
-    DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8,
+// The data types DirectML's reference pages list at the highest feature level: IDENTITY adds
+// FLOAT64 to ADD's list; ADD1 takes floats only.
+constexpr std::initializer_list<DML_TENSOR_DATA_TYPE> kIdentityTypes = {
+    DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+    DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
+    DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
+    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
+constexpr std::initializer_list<DML_TENSOR_DATA_TYPE> kAddTypes = {
+    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64,
     DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,
-    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_INT64};
+    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UINT16,
+    DML_TENSOR_DATA_TYPE_UINT8};
+constexpr std::initializer_list<DML_TENSOR_DATA_TYPE> kAdd1Types = {DML_TENSOR_DATA_TYPE_FLOAT32,
+                                                                    DML_TENSOR_DATA_TYPE_FLOAT16};
 
-Status ValidateElementWise(const OperatorArgs& args) {
-    FREEDML_TRY(ValidateDataTypeIn(args, kArithmeticTypes));
+Status ValidateSameTypeAndSizes(const OperatorArgs& args, std::initializer_list<DML_TENSOR_DATA_TYPE> types) {
+    FREEDML_TRY(ValidateDataTypeIn(args, types));
     FREEDML_TRY(ValidateSameDataType(args));
     return ValidateSameSizes(args);
 }
 
-Status ValidateAdd1(const OperatorArgs& args) {
-    FREEDML_TRY(ValidateElementWise(args));
-    // A fused activation computes in floating point.
-    const auto& desc = args.As<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>();
-    INVALID_IF(desc.FusedActivation && args.outputs[0]->dataType != DML_TENSOR_DATA_TYPE_FLOAT32 &&
-                   args.outputs[0]->dataType != DML_TENSOR_DATA_TYPE_FLOAT16,
-               "FusedActivation needs FLOAT32 or FLOAT16 tensors, not %s.", DataTypeName(args.outputs[0]->dataType));
-    return {};
-}
+Status ValidateIdentity(const OperatorArgs& args) { return ValidateSameTypeAndSizes(args, kIdentityTypes); }
+Status ValidateAdd(const OperatorArgs& args) { return ValidateSameTypeAndSizes(args, kAddTypes); }
+Status ValidateAdd1(const OperatorArgs& args) { return ValidateSameTypeAndSizes(args, kAdd1Types); }
 
 const OperatorSchema kIdentity{
     .type = DML_OPERATOR_ELEMENT_WISE_IDENTITY,
@@ -38,7 +39,7 @@ const OperatorSchema kIdentity{
                DML_FIELD(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, OutputTensor, OutputTensor),
                DML_FIELD(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias, ScaleBias, .optional = true)},
     .supportsInPlaceExecution = true,
-    .validate = ValidateElementWise,
+    .validate = ValidateIdentity,
     .implemented = true,
     .cudaImplemented = true,
 };
@@ -52,7 +53,7 @@ const OperatorSchema kAdd{
                DML_FIELD(DML_ELEMENT_WISE_ADD_OPERATOR_DESC, BTensor, InputTensor),
                DML_FIELD(DML_ELEMENT_WISE_ADD_OPERATOR_DESC, OutputTensor, OutputTensor)},
     .supportsInPlaceExecution = true,
-    .validate = ValidateElementWise,
+    .validate = ValidateAdd,
     .implemented = true,
     .cudaImplemented = true,
 };
