@@ -1,0 +1,598 @@
+#!/usr/bin/env python3
+"""Turns the raw outputs of bench/run.sh into docs/PERFORMANCE.md, docs/performance/results.csv and
+the PNG plots beside it.
+
+  report.py RAW_DIR DOCS_DIR
+
+RAW_DIR holds what run.sh collected: *.txt files of RESULT lines (dispatch_bench, dense_bench,
+references.py), elementwise.txt (elementwise_bench's table), binding.json and binding_rules.json
+(Google Benchmark JSON), commands.tsv (file, command) and machine.txt (key: value lines).
+Every ratio is FreeDML's speed over the reference's speed from the same run: above 1 FreeDML is
+faster, below 1 it is behind (0.5 = twice as slow).
+"""
+import csv
+import json
+import math
+import os
+import re
+import statistics
+import sys
+
+raw, docs = sys.argv[1], sys.argv[2]
+plots = os.path.join(docs, "performance")
+os.makedirs(plots, exist_ok=True)
+
+commands = {}
+if os.path.exists(os.path.join(raw, "commands.tsv")):
+    with open(os.path.join(raw, "commands.tsv")) as f:
+        for line in f:
+            if "\t" in line:
+                name, command = line.rstrip("\n").split("\t", 1)
+                commands[name] = command
+
+machine = {}
+if os.path.exists(os.path.join(raw, "machine.txt")):
+    with open(os.path.join(raw, "machine.txt")) as f:
+        for line in f:
+            if ":" in line:
+                key, value = line.split(":", 1)
+                machine[key.strip()] = value.strip()
+
+rows = []  # dicts: group, case, dtype, impl, value, unit, note, source
+
+
+def add(group, case, dtype, impl, value, unit, note, source):
+    rows.append(dict(group=group, case=case, dtype=dtype, impl=impl, value=float(value), unit=unit, note=note,
+                     source=source))
+
+
+for name in sorted(os.listdir(raw)):
+    path = os.path.join(raw, name)
+    if name.endswith(".txt") and name not in ("elementwise.txt", "machine.txt"):
+        with open(path) as f:
+            for line in f:
+                if line.startswith("RESULT,"):
+                    parts = line.rstrip("\n").split(",", 7)
+                    if len(parts) == 8:
+                        if name.startswith("threading"):  # its own section: "threading", "gemm 256"
+                            parts[1:3] = ["threading", f"{parts[1]} {parts[2]}"]
+                        add(*parts[1:], source=name)
+
+# elementwise_bench prints a table: operator type API kernel memcpy torch API/copy API/torch.
+if os.path.exists(os.path.join(raw, "elementwise.txt")):
+    with open(os.path.join(raw, "elementwise.txt")) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 3 and fields[0] == "memcpy" and fields[1] in ("FLOAT32", "FLOAT16"):
+                add("elementwise", "memcpy", fields[1], "memcpy", fields[2], "GB/s",
+                    "copy bandwidth: best of 1; 2 and every-core memcpy", "elementwise.txt")
+            elif len(fields) >= 6 and fields[1] in ("FLOAT32", "FLOAT16") and re.match(r"^[A-Z]+$", fields[0]):
+                op, dtype = fields[0], fields[1]
+                add("elementwise", op, dtype, "FreeDML", fields[2], "GB/s", "public API; re-executed list",
+                    "elementwise.txt")
+                add("elementwise", op, dtype, "FreeDML kernel", fields[3], "GB/s", "CPU kernel called directly",
+                    "elementwise.txt")
+                if fields[5] != "n/a":
+                    add("elementwise", op, dtype, "PyTorch", fields[5], "GB/s", "bench/elementwise_torch.py",
+                        "elementwise.txt")
+
+
+def google_benchmark(file, impl):
+    path = os.path.join(raw, file)
+    source = file.replace(".json", ".out")  # the name run.sh gave the command
+    if not os.path.exists(path):
+        return
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return
+    for b in data.get("benchmarks", []):
+        name = b.get("name", "")
+        if b.get("run_type") == "aggregate" and name.endswith("_BigO"):
+            add("binding", "fit " + name.split("/")[0].replace("_BigO", ""), "-", impl,
+                b.get("real_coefficient", 0), "coefficient", f"complexity {b.get('big_o', '?')}", source)
+        elif b.get("run_type") == "aggregate" and name.endswith("_RMS"):
+            add("binding", "rms " + name.split("/")[0].replace("_RMS", ""), "-", impl, b.get("rms", 0), "fraction",
+                "RMS error of the fit", source)
+        elif "/" in name and b.get("run_type", "iteration") == "iteration" and not b.get("error_occurred"):
+            bench, n = name.split("/")[0], int(name.split("/")[1])
+            scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+            add("binding", f"{bench} N={n}", "-", impl, b["real_time"] * scale / n, "ns/input",
+                f"{b['real_time'] * scale / 1e3:.1f} us for {n} inputs", source)
+
+
+google_benchmark("binding.json", "FreeDML API")
+google_benchmark("binding_rules.json", "FreeDML validation only")
+
+
+def value(group, case, dtype, impl):
+    for r in rows:
+        if r["group"] == group and r["case"] == case and r["dtype"] == dtype and r["impl"] == impl and r["value"] > 0:
+            return r["value"]
+    return None
+
+
+def ratio(a, b, time_like=False):
+    """FreeDML speed over reference speed."""
+    if not a or not b:
+        return None
+    return b / a if time_like else a / b
+
+
+def fmt(x, digits=2):
+    if x is None:
+        return "n/a"
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.{digits}f}"
+
+
+def geomean(values):
+    values = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+# ---- results.csv -----------------------------------------------------------------------------------
+
+with open(os.path.join(plots, "results.csv"), "w", newline="") as f:
+    writer = csv.writer(f)
+    writer.writerow(["group", "case", "dtype", "implementation", "value", "unit", "note", "command"])
+    for r in rows:
+        writer.writerow([r["group"], r["case"], r["dtype"], r["impl"], f"{r['value']:.6g}", r["unit"], r["note"],
+                         commands.get(r["source"], r["source"])])
+
+# ---- plots -----------------------------------------------------------------------------------------
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+plt.rcParams.update({"font.size": 9, "figure.dpi": 80})
+written_plots = []
+
+
+def save(fig, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(plots, name), dpi=80)
+    plt.close(fig)
+    written_plots.append(name)
+
+
+peak_every = max([r["value"] for r in rows if r["group"] == "peak" and "threads" in r["case"]] or [0]) or None
+peak_one = value("peak", "FMA loop 1 thread", "FLOAT32", "machine")
+# The ceiling: the best the FMA loop reached, on one thread or on every core (on a loaded machine
+# every core can come out below one thread).
+peak_all = max(peak_every or 0, peak_one or 0) or None
+
+gemm_sizes = sorted({int(r["case"]) for r in rows if r["group"] == "gemm"})
+gemm_impls = [("FreeDML owned B", "FLOAT32", "C0", "-o"), ("FreeDML B input", "FLOAT32", "C0", ":o"),
+              ("oneDNN packed B", "FLOAT32", "C1", "-s"), ("ONNX Runtime", "FLOAT32", "C2", "-^"),
+              ("PyTorch", "FLOAT32", "C3", "-v"), ("FreeDML owned B", "FLOAT16", "C0", "--x"),
+              ("ONNX Runtime", "FLOAT16", "C2", "--x")]
+if gemm_sizes:
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for impl, dtype, color, style in gemm_impls:
+        points = [(n, value("gemm", str(n), dtype, impl)) for n in gemm_sizes]
+        points = [(n, v) for n, v in points if v]
+        if points:
+            ax.plot([p[0] for p in points], [p[1] for p in points], style, color=color, label=f"{impl} {dtype}",
+                    markersize=4)
+    if peak_all:
+        ax.axhline(peak_all, color="k", linestyle="--", linewidth=1, label="machine peak (FMA loop)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(gemm_sizes)
+    ax.set_xticklabels([str(n) for n in gemm_sizes])
+    ax.set_xlabel("M = N = K")
+    ax.set_ylabel("GFLOP/s (log)")
+    ax.set_title("Square GEMM on the CPU: FreeDML public API vs references, same run")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(True, which="both", alpha=0.3)
+    save(fig, "gemm.png")
+
+conv_layers = []
+for r in rows:
+    if r["group"] == "conv" and r["case"] not in conv_layers:
+        conv_layers.append(r["case"])
+layer_info = {}
+layers_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "resnet50_convs.csv")
+with open(layers_file) as f:
+    for row in csv.DictReader(f):
+        layer_info[row["name"]] = row
+
+
+def layer_flops(name):
+    row = layer_info[name]
+    k, s, p = int(row["kernel"]), int(row["stride"]), int(row["padding"])
+    oh = (int(row["height"]) + 2 * p - k) // s + 1
+    ow = (int(row["width"]) + 2 * p - k) // s + 1
+    return 2.0 * int(row["out_channels"]) * oh * ow * int(row["in_channels"]) * k * k
+
+
+conv_refs = ["oneDNN blocked", "oneDNN NCHW", "ONNX Runtime", "PyTorch", "PyTorch oneDNN"]
+if conv_layers:
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    impls = [("FreeDML owned filter", "C0"), ("oneDNN blocked", "C1"), ("oneDNN NCHW", "C4"),
+             ("ONNX Runtime", "C2"), ("PyTorch", "C3")]
+    width = 0.8 / len(impls)
+    for i, (impl, color) in enumerate(impls):
+        xs, ys = [], []
+        for j, layer in enumerate(conv_layers):
+            v = value("conv", layer, "FLOAT32", impl)
+            if v:
+                xs.append(j + (i - len(impls) / 2 + 0.5) * width)
+                ys.append(v)
+        if xs:
+            ax.bar(xs, ys, width, color=color, label=impl)
+    if peak_all:
+        ax.axhline(peak_all, color="k", linestyle="--", linewidth=1, label="machine peak (FMA loop)")
+    ax.set_xticks(range(len(conv_layers)))
+    ax.set_xticklabels(conv_layers, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("GFLOP/s")
+    ax.set_title("ResNet-50 convolutions, batch 1, FLOAT32: FreeDML public API vs references")
+    ax.legend(fontsize=7, ncol=3)
+    ax.grid(True, axis="y", alpha=0.3)
+    save(fig, "conv.png")
+
+ew_ops = []
+for r in rows:
+    if r["group"] == "elementwise" and r["case"] != "memcpy" and r["case"] not in ew_ops:
+        ew_ops.append(r["case"])
+if ew_ops:
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+    for ax, dtype in zip(axes, ["FLOAT32", "FLOAT16"]):
+        impls = [("FreeDML", "C0"), ("PyTorch", "C3"), ("ONNX Runtime", "C2")]
+        width = 0.8 / len(impls)
+        for i, (impl, color) in enumerate(impls):
+            xs, ys = [], []
+            for j, op in enumerate(ew_ops):
+                v = value("elementwise", op, dtype, impl)
+                if v:
+                    xs.append(j + (i - len(impls) / 2 + 0.5) * width)
+                    ys.append(v)
+            if xs:
+                ax.bar(xs, ys, width, color=color, label=impl)
+        copy = value("elementwise", "memcpy", dtype, "memcpy")
+        if copy:
+            ax.axhline(copy, color="k", linestyle="--", linewidth=1, label="memcpy bandwidth")
+        ax.set_xticks(range(len(ew_ops)))
+        ax.set_xticklabels(ew_ops, rotation=30, fontsize=7)
+        ax.set_title(f"{dtype}, packed, large tensors")
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0].set_ylabel("GB/s moved (read + written)")
+    axes[0].legend(fontsize=7)
+    save(fig, "elementwise.png")
+
+dispatch_rows = [r for r in rows if r["group"] == "dispatch"]
+if dispatch_rows:
+    fig, ax = plt.subplots(figsize=(7, 3))
+    labels = [f"{r['impl']}: {r['case']}" for r in dispatch_rows]
+    colors = ["C0" if r["impl"] == "FreeDML" else "0.5" if r["impl"] == "machine" else "C2"
+              if r["impl"] == "ONNX Runtime" else "C3" for r in dispatch_rows]
+    ax.barh(range(len(dispatch_rows)), [r["value"] for r in dispatch_rows], color=colors)
+    ax.set_yticks(range(len(dispatch_rows)))
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("microseconds (median)")
+    ax.set_title("Dispatch overhead of a tiny operator")
+    ax.grid(True, axis="x", alpha=0.3)
+    save(fig, "dispatch.png")
+
+binding_rows = [r for r in rows if r["group"] == "binding" and r["unit"] == "ns/input"]
+if binding_rows:
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    series = {}
+    for r in binding_rows:
+        bench, n = r["case"].split(" N=")
+        series.setdefault(f"{r['impl']}: {bench}", []).append((int(n), r["value"]))
+    for label, points in series.items():
+        points.sort()
+        ax.plot([p[0] for p in points], [p[1] for p in points], "-o", markersize=4, label=label)
+    ax.set_xscale("log")
+    ax.set_xlabel("inputs bound (JOIN of N inputs)")
+    ax.set_ylabel("ns per input")
+    ax.set_title("BindInputs + validation: cost per input (flat = linear)")
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    save(fig, "binding.png")
+
+# ---- PERFORMANCE.md ----------------------------------------------------------------------------------
+
+out = []
+w = out.append
+w("# FreeDML performance")
+w("")
+w("Written by `bench/run.sh` (the command that reproduces every figure below); do not edit by hand. Every")
+w("figure compares FreeDML with a reference **measured in the same run** on the same machine, as a ratio:")
+w("**FreeDML's speed over the reference's speed** (above 1: FreeDML is faster; 0.50: FreeDML takes twice as")
+w("long). Times are medians over rounds; within one process the implementations of a case run in")
+w("interleaved rounds, so the noise of a shared machine falls on all of them alike. Raw numbers, with the")
+w("spread of the rounds and the command of each, are in [performance/results.csv](performance/results.csv).")
+w("")
+w("## Machine")
+w("")
+for key in ["date", "cpu", "cores", "memory", "load before", "load after", "kernel", "compiler", "oneDNN", "PyTorch",
+            "ONNX Runtime", "device", "threads", "run"]:
+    if key in machine:
+        w(f"- {key}: {machine[key]}")
+if peak_all:
+    w(f"- measured peak: {fmt(peak_one)} GFLOP/s on one thread, {fmt(peak_every)} GFLOP/s on every core "
+      f"(FLOAT32 FMA loop, `dense_bench --peak`); the ceiling used below: {fmt(peak_all)} GFLOP/s")
+w("")
+w("The machine is shared: the load average above counts other people's compilers. Multi-threaded figures of")
+w("every library suffer from it (a parallel region waits for its slowest thread, and a descheduled thread")
+w("can take milliseconds to come back), which is why only ratios from one run are reported as results.")
+w("")
+
+
+def command_of(source):
+    return commands.get(source, source)
+
+
+def sources(group):
+    return sorted({r["source"] for r in rows if r["group"] == group})
+
+
+def commands_block(group):
+    srcs = sources(group)
+    if srcs:
+        w("Produced by:")
+        w("")
+        w("```sh")
+        for s in srcs:
+            w(command_of(s))
+        w("```")
+        w("")
+
+
+behind = []  # (what, ratio, reference) where FreeDML is behind
+
+# Dispatch
+if dispatch_rows:
+    w("## Dispatch overhead")
+    w("")
+    w("An `ELEMENT_WISE_IDENTITY` of 4 FLOAT32 values through the public API (`bench/dispatch_bench.cpp`). The")
+    w("machine's floor is a mutex + condition-variable round trip between two threads, measured in the same")
+    w("rounds: FreeDML's queue runs command lists on a worker thread, so one execute-and-wait costs at least that.")
+    w("PyTorch and ONNX Runtime run the tiny op synchronously on the calling thread (from Python).")
+    w("")
+    w("| what | µs (median) | ratio vs thread round trip | ratio vs PyTorch tiny op | ratio vs ONNX Runtime tiny op |")
+    w("| --- | ---: | ---: | ---: | ---: |")
+    floor = value("dispatch", "thread round trip", "-", "machine")
+    torch_tiny = value("dispatch", "tiny op (4 floats)", "FLOAT32", "PyTorch")
+    ort_tiny = value("dispatch", "tiny op (4 floats)", "FLOAT32", "ONNX Runtime")
+    for r in dispatch_rows:
+        if r["impl"] == "FreeDML":
+            rf = ratio(r["value"], floor, True) if "per dispatch" not in r["case"] else None
+            w(f"| FreeDML: {r['case']} | {fmt(r['value'])} | {fmt(rf)} | {fmt(ratio(r['value'], torch_tiny, True))} | "
+              f"{fmt(ratio(r['value'], ort_tiny, True))} |")
+        else:
+            w(f"| {r['impl']}: {r['case']} | {fmt(r['value'])} | | | |")
+    reexec = value("dispatch", "re-execute+wait", "FLOAT32", "FreeDML")
+    if reexec and ort_tiny and reexec > ort_tiny:
+        behind.append(("dispatch: re-execute + fence wait of one tiny op", ratio(reexec, ort_tiny, True),
+                       "ONNX Runtime session run"))
+    if reexec and torch_tiny and reexec > torch_tiny:
+        behind.append(("dispatch: re-execute + fence wait of one tiny op", ratio(reexec, torch_tiny, True),
+                       "PyTorch tiny op"))
+    w("")
+    w("![dispatch](performance/dispatch.png)")
+    w("")
+    commands_block("dispatch")
+
+# Binding
+if binding_rows:
+    w("## Binding")
+    w("")
+    w("`IDMLBindingTable::BindInputs` (and `BindOutputs`) with every rule checked, for a JOIN of N FLOAT32")
+    w("inputs (`bench/binding_bench.cpp`, Google Benchmark), against the validation functions alone on the same")
+    w("bindings (`bench/binding_rules_bench.cpp`). Issue 4 asks for growth no faster than N log N: a flat")
+    w("ns-per-input curve is linear.")
+    w("")
+    w("| benchmark | N | ns per input | µs in all |")
+    w("| --- | ---: | ---: | ---: |")
+    for r in binding_rows:
+        bench, n = r["case"].split(" N=")
+        w(f"| {r['impl']}: {bench} | {n} | {fmt(r['value'])} | {r['note'].split(' us')[0]} |")
+    fits = [r for r in rows if r["group"] == "binding" and r["unit"] == "coefficient"]
+    for r in fits:
+        rms = value("binding", r["case"].replace("fit ", "rms "), "-", r["impl"])
+        w(f"\nFitted ({r['impl']}, {r['case'][4:]}): {r['note']}, coefficient {fmt(r['value'])}"
+          + (f", RMS {fmt(rms * 100 if rms else None)} %" if rms is not None else ""))
+    api_points = {int(r["case"].split("N=")[1]): r["value"] for r in binding_rows
+                  if r["impl"] == "FreeDML API" and r["case"].startswith("BM_BindInputs N=")}
+    core_points = {int(r["case"].split("N=")[1]): r["value"] for r in binding_rows
+                   if r["impl"] == "FreeDML validation only"}
+    common = sorted(set(api_points) & set(core_points))
+    if common:
+        w("")
+        w("| N | API BindInputs over validation alone (time ratio) |")
+        w("| ---: | ---: |")
+        for n in common:
+            w(f"| {n} | {fmt(api_points[n] / core_points[n])} |")
+    w("")
+    w("![binding](performance/binding.png)")
+    w("")
+    commands_block("binding")
+
+# Element-wise
+if ew_ops:
+    w("## Element-wise")
+    w("")
+    w("Large packed tensors (elementwise_bench's size), GB/s moved (bytes read + written). FreeDML through the")
+    w("public API (one recorded list re-executed); the copy bandwidth (memcpy) is the machine's limit; PyTorch")
+    w("and ONNX Runtime on the same sizes and thread count. Issue 5 asks packed binary FLOAT32 for at least 0.80")
+    w("of the copy bandwidth and no slower than PyTorch.")
+    w("")
+    w("| operator | type | FreeDML GB/s | vs memcpy | vs PyTorch | vs ONNX Runtime |")
+    w("| --- | --- | ---: | ---: | ---: | ---: |")
+    for dtype in ["FLOAT32", "FLOAT16"]:
+        copy = value("elementwise", "memcpy", dtype, "memcpy")
+        for op in ew_ops:
+            f = value("elementwise", op, dtype, "FreeDML")
+            if f is None:
+                continue
+            rt, ro = ratio(f, value("elementwise", op, dtype, "PyTorch")), ratio(f, value("elementwise", op, dtype,
+                                                                                             "ONNX Runtime"))
+            w(f"| {op} | {dtype} | {fmt(f)} | {fmt(ratio(f, copy))} | {fmt(rt)} | {fmt(ro)} |")
+            for reference, rr in (("PyTorch", rt), ("ONNX Runtime", ro)):
+                if rr is not None and rr < 0.9:
+                    behind.append((f"element-wise {op} {dtype}", rr, reference))
+    w("")
+    w("![element-wise](performance/elementwise.png)")
+    w("")
+    commands_block("elementwise")
+
+# GEMM
+if gemm_sizes:
+    w("## GEMM")
+    w("")
+    w("Square `DML_OPERATOR_GEMM` (M = N = K, no C) through the public API, B `OWNED_BY_DML` (packed into the")
+    w("persistent resource at initialization: the inference case), against oneDNN matmul with pre-packed weights")
+    w("called directly (FreeDML's own best case), ONNX Runtime's MatMul with B an initializer, and PyTorch's")
+    w("`torch.matmul` (Debian's PyTorch goes through Debian's BLAS, far slower: larger sizes are skipped when")
+    w("predicted to take over 10 s). Ceiling: the measured peak.")
+    w("")
+    w("| type | size | FreeDML GFLOP/s | of peak | vs oneDNN packed | vs ONNX Runtime | vs PyTorch | B input: vs oneDNN plain B |")
+    w("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for dtype in ["FLOAT32", "FLOAT16"]:
+        for n in gemm_sizes:
+            c = str(n)
+            f = value("gemm", c, dtype, "FreeDML owned B")
+            if f is None:
+                continue
+            ro = ratio(f, value("gemm", c, dtype, "oneDNN packed B"))
+            rx = ratio(f, value("gemm", c, dtype, "ONNX Runtime"))
+            rp = ratio(f, value("gemm", c, dtype, "PyTorch"))
+            rb = ratio(value("gemm", c, dtype, "FreeDML B input"), value("gemm", c, dtype, "oneDNN plain B"))
+            w(f"| {dtype} | {n} | {fmt(f)} | {fmt(f / peak_all if peak_all else None)} | {fmt(ro)} | {fmt(rx)} | "
+              f"{fmt(rp)} | {fmt(rb)} |")
+            for reference, rr in (("oneDNN packed", ro), ("ONNX Runtime", rx), ("PyTorch", rp)):
+                if rr is not None and rr < 0.8:
+                    behind.append((f"GEMM {n} {dtype}", rr, reference))
+    fp16_notes = sorted({r["note"].split(";")[0] for r in rows if r["group"] == "gemm" and r["dtype"] == "FLOAT16"
+                         and r["value"] == 0})
+    if fp16_notes:
+        w("")
+        w("FLOAT16 references that did not run: " + "; ".join(f"`{n}`" for n in fp16_notes) + ".")
+    w("")
+    w("![GEMM](performance/gemm.png)")
+    w("")
+    commands_block("gemm")
+
+# Convolution
+if conv_layers:
+    w("## Convolution: ResNet-50 at batch 1")
+    w("")
+    w("Every distinct convolution layer of ResNet-50 (v1.5: stride on the 3x3) at batch 1, 224x224 input, with")
+    w("bias, no activation (`bench/resnet50_convs.csv`; `count` is how often the layer occurs in the network).")
+    w("FreeDML through the public API with filter and bias `OWNED_BY_DML`; references: oneDNN")
+    w("convolution_forward called directly with the blocked layouts it prefers (its best case) and with plain")
+    w("NCHW input and output (the layout of a DirectML tensor, which FreeDML passes to oneDNN), ONNX Runtime's")
+    w("Conv with initializers, PyTorch's `F.conv2d` (its own kernel choice) and `torch.mkldnn_convolution`.")
+    w("")
+    w("| layer | count | input | out ch | kernel / stride / pad | MFLOP | FreeDML GFLOP/s | of peak | vs oneDNN blocked | vs oneDNN NCHW | vs ONNX Runtime | vs PyTorch | vs PyTorch oneDNN | FLOAT16 vs FLOAT32 |")
+    w("| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    totals = {}  # impl/dtype -> [network seconds, network flops]
+    for layer in conv_layers:
+        info = layer_info.get(layer, {})
+        count = int(info.get("count", 1))
+        flops = layer_flops(layer)
+        for impl in ["FreeDML owned filter", "FreeDML filter input"] + conv_refs:
+            for dtype in ["FLOAT32", "FLOAT16"]:
+                v = value("conv", layer, dtype, impl)
+                key = (impl, dtype)
+                entry = totals.setdefault(key, [0.0, 0.0, 0])
+                if v:
+                    entry[0] += count * flops / (v * 1e9)
+                    entry[1] += count * flops
+                    entry[2] += 1
+        f = value("conv", layer, "FLOAT32", "FreeDML owned filter")
+        refs = [ratio(f, value("conv", layer, "FLOAT32", ref)) for ref in conv_refs]
+        half = ratio(value("conv", layer, "FLOAT16", "FreeDML owned filter"), f)
+        shape = f"{info.get('in_channels')}x{info.get('height')}x{info.get('width')}"
+        kernel = f"{info.get('kernel')}x{info.get('kernel')} / {info.get('stride')} / {info.get('padding')}"
+        w(f"| {layer} | {count} | {shape} | {info.get('out_channels')} | {kernel} | {flops / 1e6:.0f} | {fmt(f)} | "
+          f"{fmt(f / peak_all if f and peak_all else None)} | " + " | ".join(fmt(x) for x in refs) + f" | {fmt(half)} |")
+    w("")
+    w("Whole network (the 53 convolutions, each layer's time times its count):")
+    w("")
+    w("| implementation | type | layers measured | ms per network | GFLOP/s | FreeDML owned filter vs it |")
+    w("| --- | --- | ---: | ---: | ---: | ---: |")
+    base = totals.get(("FreeDML owned filter", "FLOAT32"))
+    for (impl, dtype), (seconds, flops, measured) in totals.items():
+        if not measured:
+            continue
+        full = measured == len(conv_layers)
+        speed = flops / seconds / 1e9
+        versus = None
+        if base and base[2] == len(conv_layers) and full and dtype == "FLOAT32":
+            versus = seconds / base[0]
+        w(f"| {impl} | {dtype} | {measured} of {len(conv_layers)} | {seconds * 1e3:.1f}{'' if full else ' (partial)'} | "
+          f"{fmt(speed)} | {fmt(versus)} |")
+        if versus is not None and versus < 0.8 and not impl.startswith("FreeDML"):
+            behind.append(("ResNet-50 convolutions, whole network, FLOAT32", versus, impl))
+    w("")
+    w("![convolution](performance/conv.png)")
+    w("")
+    commands_block("conv")
+    paths = sorted({r["note"].split(";")[0] for r in rows if r["group"] == "conv" and r["impl"].startswith("FreeDML")})
+    if paths:
+        w("What FreeDML ran (oneDNN's verbose log during one execution through the API):")
+        w("")
+        for p in paths:
+            w(f"- {p}")
+        w("")
+
+# FreeDML alone in its process, with OpenMP's default and passive wait policies
+alone = [r for r in rows if "(alone" in r["impl"]]
+if alone:
+    w("## FreeDML alone in a process: OpenMP's wait policy")
+    w("")
+    w("The tables above run raw oneDNN in the same process as FreeDML (interleaved rounds). These rows run")
+    w("FreeDML's GEMM and a convolution with no other oneDNN user in the process, under OpenMP's default wait")
+    w("policy and under `OMP_WAIT_POLICY=passive`, in the same run:")
+    w("")
+    w("| case | type | FreeDML variant | GFLOP/s | vs the same with OMP_WAIT_POLICY=passive |")
+    w("| --- | --- | --- | ---: | ---: |")
+    for r in alone:
+        if "passive" in r["impl"]:
+            continue
+        twin = value(r["group"], r["case"], r["dtype"], r["impl"].replace("OpenMP default", "OMP_WAIT_POLICY=passive"))
+        w(f"| {r['case']} | {r['dtype']} | {r['impl']} | {fmt(r['value'])} | {fmt(ratio(r['value'], twin))} |")
+        for p in [x for x in alone if "passive" in x["impl"] and x["case"] == r["case"] and x["group"] == r["group"]
+                  and x["impl"].split(" (")[0] == r["impl"].split(" (")[0]]:
+            w(f"| {p['case']} | {p['dtype']} | {p['impl']} | {fmt(p['value'])} | 1.00 |")
+        rr = ratio(r["value"], twin)
+        if rr is not None and rr < 0.8:
+            behind.append((f"{r['case']}: {r['impl']}", rr, "the same with OMP_WAIT_POLICY=passive"))
+    w("")
+    commands_block("threading")
+
+# Where FreeDML is behind
+w("## Where FreeDML is behind")
+w("")
+if behind:
+    w("Every figure above where FreeDML reaches less than 0.8 of a reference (0.9 for element-wise), worst first:")
+    w("")
+    w("| what | ratio | reference |")
+    w("| --- | ---: | --- |")
+    for what_, r, reference in sorted(behind, key=lambda t: t[1]):
+        w(f"| {what_} | {fmt(r)} | {reference} |")
+else:
+    w("Nowhere in this run.")
+w("")
+notes_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
+if os.path.exists(notes_file):
+    with open(notes_file) as f:
+        w(f.read().rstrip())
+    w("")
+
+with open(os.path.join(docs, "PERFORMANCE.md"), "w") as f:
+    f.write("\n".join(out) + "\n")
+print(f"report.py: {len(rows)} results; wrote {os.path.join(docs, 'PERFORMANCE.md')}, "
+      f"{os.path.join(plots, 'results.csv')} and {', '.join(written_plots)}")

@@ -1,0 +1,158 @@
+#!/bin/bash
+# FreeDML's benchmarks side by side, in one command:
+#   bench/run.sh [--device cpu|cuda|cuda:N] [--quick] [--no-install] [--build DIR] [--docs DIR]
+# Installs what the comparisons need (Debian: python3-torch, python3-matplotlib, python3-venv,
+# libdnnl-dev, libbenchmark-dev; PyPI into DIR/venv: numpy, onnx, onnxruntime), builds a Release
+# FreeDML in build-bench/, runs every benchmark, and writes docs/PERFORMANCE.md with
+# docs/performance/results.csv and PNG plots. Every ratio is measured against its reference in the
+# same run. --device picks the FreeDML adapter (FREEDML_ADAPTER); the CPU-only references (raw
+# oneDNN, ONNX Runtime's CPU provider, the FMA peak) run for cpu only, and a cuda run writes to
+# docs/cuda/ so the CPU report stays. --quick: fewer rounds and sizes (a smoke run, minutes).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+device=cpu
+quick=0
+install=1
+build="$root/build-bench"
+docs=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --device) device=$2; shift 2 ;;
+    --device=*) device=${1#--device=}; shift ;;
+    --quick) quick=1; shift ;;
+    --no-install) install=0; shift ;;
+    --build) build=$2; shift 2 ;;
+    --docs) docs=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "bench/run.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+case "$device" in
+  cpu) docs=${docs:-$root/docs} ;;
+  cuda|cuda:*) docs=${docs:-$root/docs/cuda} ;;
+  *) echo "bench/run.sh: --device is cpu, cuda or cuda:N" >&2; exit 2 ;;
+esac
+export FREEDML_ADAPTER=$device
+say() { echo "== $*" >&2; }
+
+# ---- What the comparisons need ----------------------------------------------------------------
+if [ "$install" = 1 ]; then
+  missing=()
+  for package in cmake g++ pkg-config directx-headers-dev libbenchmark-dev libdnnl-dev nlohmann-json3-dev \
+                 libgtest-dev python3-torch python3-matplotlib python3-venv; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]}"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+venv="$build/venv"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import onnx, onnxruntime, numpy" 2>/dev/null; then
+  if [ "$install" = 1 ]; then
+    say "creating $venv with numpy, onnx, onnxruntime"
+    mkdir -p "$build"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check numpy onnx onnxruntime
+  fi
+fi
+# Debian's interpreter has python3-torch and python3-matplotlib; the venv has ONNX Runtime (and a
+# numpy that Debian's PyTorch was not built for, so the two stay apart).
+system_python=/usr/bin/python3
+
+# ---- Build ---------------------------------------------------------------------------------------
+say "building a Release FreeDML in $build"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
+jobs=$(nproc)
+targets=()
+for target in dispatch_bench dense_bench elementwise_bench binding_bench binding_rules_bench; do
+  if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
+    targets+=("$target")
+  else
+    say "$target did not build (see $build/build-$target.log); its figures are left out"
+  fi
+done
+has() { [[ " ${targets[*]} " == *" $1 "* ]]; }
+bin="$build/bench"
+
+# ---- Run -----------------------------------------------------------------------------------------
+raw="$build/bench-raw"
+rm -rf "$raw"
+mkdir -p "$raw"
+started=$(date +%s)
+rounds=7; sample=0.1; sizes=64,128,256,512,1024,2048; layers="$root/bench/resnet50_convs.csv"; elements=16777216
+if [ "$quick" = 1 ]; then
+  rounds=3; sample=0.03; sizes=64,256,1024; elements=4194304
+  head -6 "$root/bench/resnet50_convs.csv" >"$raw/layers.csv"
+  layers="$raw/layers.csv"
+fi
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512f|avx512_bf16|avx512_fp16|f16c)$' | tr '\n' ' ')"
+  echo "cores: $(nproc) ($(grep -c ^processor /proc/cpuinfo) in /proc/cpuinfo)"
+  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+  echo "kernel: $(uname -sr)"
+  echo "compiler: $(c++ --version | head -1)"
+  echo "oneDNN: $(dpkg -s libdnnl-dev 2>/dev/null | awk '/^Version/ {print $2}') (Debian libdnnl-dev, OpenMP runtime)"
+  echo "PyTorch: $($system_python -c 'import torch; print(torch.__version__)' 2>/dev/null || echo missing) (Debian python3-torch)"
+  echo "ONNX Runtime: $("$venv/bin/python" -c 'import onnxruntime; print(onnxruntime.__version__)' 2>/dev/null || echo missing) (PyPI)"
+  echo "device: $device"
+  echo "threads: $(nproc) for every library (FreeDML's pool and oneDNN use every core; PyTorch and ONNX Runtime are set to it)"
+} >"$raw/machine.txt"
+
+# run NAME COMMAND...: runs a benchmark, its output to $raw/NAME, its command to commands.tsv.
+run() {
+  local name=$1; shift
+  say "$name: $*"
+  printf '%s\t%s\n' "$name" "$(echo "$*" | sed -e "s|$PATH|\$PATH|" -e "s|$root/||g")" >>"$raw/commands.tsv"
+  "$@" >"$raw/$name" 2>"$raw/$name.err" || say "$name failed (exit $?; see $raw/$name.err)"
+}
+common=(--rounds "$rounds" --sample-seconds "$sample")
+if [ "$device" = cpu ]; then
+  has dense_bench && run peak.txt "$bin/dense_bench" --peak
+fi
+has dispatch_bench && run dispatch.txt "$bin/dispatch_bench" "${common[@]}"
+if has binding_bench; then
+  run binding.out "$bin/binding_bench" --benchmark_min_time=0.05 \
+      --benchmark_out="$raw/binding.json" --benchmark_out_format=json
+fi
+if has binding_rules_bench && [ "$device" = cpu ]; then
+  run binding_rules.out "$bin/binding_rules_bench" --benchmark_min_time=0.05 \
+      --benchmark_out="$raw/binding_rules.json" --benchmark_out_format=json
+fi
+# elementwise_bench runs elementwise_torch.py with `python3`: Debian's, where python3-torch is.
+has elementwise_bench && run elementwise.txt env PATH="/usr/bin:$PATH" "$bin/elementwise_bench" --elements "$elements" --iterations "$rounds"
+onednn=(); [ "$device" = cpu ] || onednn=(--no-onednn)
+if has dense_bench; then
+  run gemm.txt "$bin/dense_bench" --gemm --sizes "$sizes" "${common[@]}" "${onednn[@]}"
+  run conv.txt "$bin/dense_bench" --conv --layers "$layers" "${common[@]}" "${onednn[@]}"
+fi
+# FreeDML with no other oneDNN user in the process, under OpenMP's default and passive wait policies.
+if has dense_bench && [ "$device" = cpu ]; then
+  head -4 "$root/bench/resnet50_convs.csv" >"$raw/layers-alone.csv"
+  alone=(--no-onednn --gemm --conv --types FLOAT32 --sizes 256,1024 --layers "$raw/layers-alone.csv"
+         --rounds "$rounds" --sample-seconds "$sample")
+  run threading-default.txt "$bin/dense_bench" "${alone[@]}" --suffix " (alone; OpenMP default)"
+  run threading-passive.txt env OMP_WAIT_POLICY=passive "$bin/dense_bench" "${alone[@]}" \
+      --suffix " (alone; OMP_WAIT_POLICY=passive)"
+fi
+torch_device=cpu; [ "$device" = cpu ] || torch_device=cuda
+run torch.txt "$system_python" "$root/bench/references.py" --framework torch --device "$torch_device" \
+    --what gemm,conv,dispatch --sizes "$sizes" --layers "$layers" "${common[@]}"
+if [ "$device" = cpu ]; then
+  run ort.txt "$venv/bin/python" "$root/bench/references.py" --framework ort --what gemm,conv,elementwise,dispatch \
+      --sizes "$sizes" --layers "$layers" --elements "$elements" "${common[@]}"
+elif [ -x "$root/bench/run_gpu.sh" ]; then
+  # The CUDA backend's own GPU benchmarks (bench/cuda/), kept beside the report's raw files.
+  OUT="$raw" run gpu.out "$root/bench/run_gpu.sh" "$build"
+fi
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)" >>"$raw/machine.txt"
+echo "run: $(( $(date +%s) - started )) s for every benchmark$([ "$quick" = 1 ] && echo ' (--quick)')" >>"$raw/machine.txt"
+
+say "writing $docs/PERFORMANCE.md"
+"$system_python" "$root/bench/report.py" "$raw" "$docs"
