@@ -145,6 +145,12 @@ def element_wise_add1_fused(m):
     return {"Out": np.where(s >= 0, s, 0.1 * s)}
 
 
+def element_wise_math(m):
+    x = f64(m, "x")
+    return {"abs": np.abs(x), "sqrt": np.sqrt(np.abs(x)), "exp": np.exp(x), "square": x * x,
+            "clipped": np.clip(x, -1.0, 2.5), "sequence": 10 - 3 * np.arange(6)}
+
+
 def gemm_model(m):
     return {"Out": gemm(f64(m, "A", (2, 3)), f64(m, "B", (3, 4)))}
 
@@ -202,6 +208,7 @@ REFERENCES = {
     "element_wise_identity": element_wise_identity,
     "element_wise_add": element_wise_add,
     "element_wise_add1_fused": element_wise_add1_fused,
+    "element_wise_math": element_wise_math,
     "gemm": gemm_model,
     "gemm_transposed": gemm_transposed,
     "gemm_owned_b": gemm_owned_b,

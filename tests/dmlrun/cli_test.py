@@ -43,6 +43,14 @@ GEMM = {
 }
 
 JOIN = json.loads((MODELS / "join.json").read_text())
+MATH = json.loads((MODELS / "element_wise_math.json").read_text())
+
+
+def MATH_FILL(delta):
+    """element_wise_math.json with FILL_VALUE_SEQUENCE's ValueDelta replaced."""
+    model = copy.deepcopy(MATH)
+    model["dispatchables"]["fill"]["desc"]["ValueDelta"] = delta
+    return model
 
 
 def edit(model, change):
@@ -121,6 +129,8 @@ CASES = {
     "invalid JSON": ('{\n  "resources": {\n    "A": [1, 2,, 3]\n  }\n}\n', [], 1,
                      ["model.json:3:16: invalid JSON: syntax error while parsing value"], []),
     "empty file": ("", [], 1, ["invalid JSON"], []),
+    "number overflow": ('{"resources": {"A": {"initialValuesDataType": "FLOAT64",\n "initialValues": [1, 1e309]}}}', [], 1,
+                        ["model.json:2:23: invalid JSON: number overflow parsing '1e309'"], []),
     "not an object": ("[1, 2, 3]", [], 1, ["model.json:1:1: expected a model"], []),
     "deep nesting": ("[" * 100000 + "]" * 100000, [], 1, ["expected a model"], []),
     "missing commands": (edit(GEMM, lambda m: m.pop("commands")), [], 1, ["missing \"commands\""], []),
@@ -229,6 +239,13 @@ CASES = {
                                                    [], 1, ["dispatchables.gemm: BTensor is flagged OWNED_BY_DML"], []),
     "initialization binding of a plain input": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(
         bindings={"ATensor": "A"})), [], 1, ["dispatchables.gemm.bindings.ATensor: only inputs flagged OWNED_BY_DML"], []),
+
+    "scalar union of the wrong member": (MATH_FILL({"Float32": 1}), [], 1,
+                                          ["dispatchables.fill.desc.ValueDelta.Float32: ValueDataType is INT32, so the value "
+                                           "is not a Float32."], []),
+    "scalar union out of range": (MATH_FILL(3000000000), [], 1,
+                                  ["dispatchables.fill.desc.ValueDelta: expected an integer from -2147483648 to 2147483647 "
+                                   "for INT32"], []),
 
     # ---- bindings ----
     "unknown bind point": (edit(GEMM, lambda m: m["commands"][0]["bindings"].update(CTensr="A")), [], 1,

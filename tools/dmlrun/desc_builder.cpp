@@ -345,6 +345,7 @@ private:
         point.isOutput = field.kind == FieldKind::OutputTensor || field.kind == FieldKind::OutputTensorArray;
         point.optional = field.optional;
         point.given = given;
+        point.isArray = field.kind == FieldKind::InputTensorArray || field.kind == FieldKind::OutputTensorArray;
         point.tensors = std::move(tensors);
         (point.isOutput ? target_.outputs_ : target_.inputs_).push_back(std::move(point));
     }

@@ -27,6 +27,7 @@ struct BindPoint {
     bool isOutput = false;
     bool optional = false;
     bool given = false;  // the desc describes it (an absent optional tensor is not bound)
+    bool isArray = false;  // a tensor array field: absent, it takes no binding slots
     // One entry per tensor (1 for a tensor field): its validated size and flags.
     std::vector<const DML_BUFFER_TENSOR_DESC*> tensors;
 };

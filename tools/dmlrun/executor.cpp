@@ -294,13 +294,13 @@ private:
     void FillBindings(const std::vector<BindPoint>& points, const std::vector<Binding>& bindings, bool owned,
                       std::vector<DML_BUFFER_BINDING>* buffers, std::vector<DML_BINDING_DESC>* descs) {
         size_t total = 0;
-        for (const auto& point : points) total += point.given ? point.tensors.size() : 1;
+        for (const auto& point : points) total += point.given || point.isArray ? point.tensors.size() : 1;
         buffers->assign(total, DML_BUFFER_BINDING{});
         descs->assign(total, DML_BINDING_DESC{DML_BINDING_TYPE_NONE, nullptr});
         size_t index = 0;
         for (const auto& point : points) {
             if (!point.given) {
-                ++index;  // an absent optional tensor still has its slot
+                if (!point.isArray) ++index;  // an absent optional tensor still has its slot
                 continue;
             }
             const Binding* binding = nullptr;

@@ -186,6 +186,19 @@ JsonDocument JsonDocument::Parse(std::string text) {
         if (colon != std::string::npos) message = message.substr(colon + 2);
         size_t offset = error.byte > 0 ? error.byte - 1 : 0;
         throw ModelError(PositionOf(document.text_, offset), "invalid JSON: " + message);
+    } catch (const Json::exception& error) {
+        // A number beyond a double ("1e309") is out_of_range, without a position: find the
+        // number nlohmann quotes in its message.
+        std::string message = error.what();
+        size_t colon = message.find("] ");
+        if (colon != std::string::npos) message = message.substr(colon + 2);
+        size_t open = message.find('\''), close = message.rfind('\'');
+        size_t offset = 0;
+        if (open != std::string::npos && close > open) {
+            size_t found = document.text_.find(message.substr(open + 1, close - open - 1));
+            if (found != std::string::npos) offset = found;
+        }
+        throw ModelError(PositionOf(document.text_, offset), "invalid JSON: " + message);
     }
     return document;
 }

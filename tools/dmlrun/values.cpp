@@ -17,6 +17,9 @@ namespace dmlrun {
 namespace {
 
 constexpr const char* kDataTypePrefix = "DML_TENSOR_DATA_TYPE_";
+// Every value a DML_TENSOR_DATA_TYPE can hold (its enumerators span 0..13, so 4 bits); looking up
+// names beyond it would form enum values the type cannot represent.
+constexpr int kDataTypeValues = 16;
 
 bool IsKnownDataTypeName(const char* name) { return std::strncmp(name, "DML_TENSOR_DATA_TYPE(", 21) != 0; }
 
@@ -157,13 +160,13 @@ DML_TENSOR_DATA_TYPE ParseDataType(const Json& value, const JsonPath& path) {
     if (value.is_string()) {
         std::string text = value.get<std::string>();
         if (text.rfind(kDataTypePrefix, 0) == 0) text = text.substr(std::strlen(kDataTypePrefix));
-        for (int v = 0; v < 64; ++v) {
+        for (int v = 0; v < kDataTypeValues; ++v) {
             const char* name = freedml::dml::DataTypeName(static_cast<DML_TENSOR_DATA_TYPE>(v));
             if (IsKnownDataTypeName(name) && text == name) return static_cast<DML_TENSOR_DATA_TYPE>(v);
         }
     }
     std::string names;
-    for (int v = 0; v < 64; ++v) {
+    for (int v = 0; v < kDataTypeValues; ++v) {
         const char* name = freedml::dml::DataTypeName(static_cast<DML_TENSOR_DATA_TYPE>(v));
         if (!IsKnownDataTypeName(name)) continue;
         names += names.empty() ? "" : ", ";
