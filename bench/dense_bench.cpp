@@ -88,7 +88,7 @@ void Peak() {
     const long iterations = 20'000'000;  // ~0.1-0.2 s per thread
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     std::vector<double> one, all;
-    for (int r = 0; r < 5; ++r) {
+    for (int r = 0; r < 11; ++r) {
         double t0 = Now();
         loop(iterations);
         one.push_back(Now() - t0);

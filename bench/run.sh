@@ -109,7 +109,9 @@ fi
 run() {
   local name=$1; shift
   say "$name: $*"
-  printf '%s\t%s\n' "$name" "$(echo "$*" | sed -e "s|$PATH|\$PATH|" -e "s|$root/||g")" >>"$raw/commands.tsv"
+  local quoted
+  quoted=$(printf '%q ' "$@")
+  printf '%s\t%s\n' "$name" "$(echo "${quoted% }" | sed -e "s|$PATH|\$PATH|" -e "s|$root/||g")" >>"$raw/commands.tsv"
   "$@" >"$raw/$name" 2>"$raw/$name.err" || say "$name failed (exit $?; see $raw/$name.err)"
 }
 common=(--rounds "$rounds" --sample-seconds "$sample")
