@@ -127,7 +127,8 @@ struct FExp {
         p = p * r + 1.0f;
         p = p * r + 1.0f;
         const int32_t k1 = ki >> 1, k2 = ki - k1;
-        const float s1 = std::bit_cast<float>((k1 + 127) << 23), s2 = std::bit_cast<float>((k2 + 127) << 23);
+        const float s1 = std::bit_cast<float>(uint32_t(k1 + 127) << 23);
+        const float s2 = std::bit_cast<float>(uint32_t(k2 + 127) << 23);
         return p * s1 * s2;
     }
 };
