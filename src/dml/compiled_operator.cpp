@@ -36,11 +36,12 @@ CompiledOperator::CompiledOperator(Device& device, Operator& op, DML_EXECUTION_F
 
 CompiledOperator::~CompiledOperator() { operator_->Release(); }
 
-Status CompiledOperator::Create(Device& device, Operator& op, DML_EXECUTION_FLAGS flags, CompiledOperator** created) {
-    INVALID_IF((flags & ~kKnownExecutionFlags) != 0,
+Status CompiledOperator::Create(Device& device, Operator& op, uint32_t rawFlags, CompiledOperator** created) {
+    const uint32_t known = kKnownExecutionFlags;
+    INVALID_IF((rawFlags & ~known) != 0,
                "DML_EXECUTION_FLAGS (0x%x) has bits FreeDML does not know (0x%x); the known flags are 0x%x.",
-               static_cast<unsigned>(flags), static_cast<unsigned>(flags & ~kKnownExecutionFlags),
-               static_cast<unsigned>(kKnownExecutionFlags));
+               rawFlags, rawFlags & ~known, known);
+    const auto flags = static_cast<DML_EXECUTION_FLAGS>(rawFlags);
     std::unique_ptr<Kernel> kernel;
     // The kernel comes from the backend of the device's adapter.
     backend::Device& backend = device.D3D12().Backend();

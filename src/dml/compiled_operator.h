@@ -18,7 +18,8 @@ class CompiledOperator final
 public:
     static constexpr ChildKind kKind = ChildKind::CompiledOperator;
 
-    static Status Create(Device& device, Operator& op, DML_EXECUTION_FLAGS flags, CompiledOperator** created);
+    // `flags` is the application's DML_EXECUTION_FLAGS read as an integer; validated here.
+    static Status Create(Device& device, Operator& op, uint32_t flags, CompiledOperator** created);
 
     DML_BINDING_PROPERTIES STDMETHODCALLTYPE GetBindingProperties() override;
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/enum_value.h"
 #include "dml/binding_table.h"
 #include "dml/command_recorder.h"
 #include "dml/compiled_operator.h"
@@ -53,8 +54,8 @@ Device::Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_C
 
 Device::~Device() { d3d12Device_->Release(); }
 
-HRESULT Device::Create(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags, DML_FEATURE_LEVEL minimumFeatureLevel,
-                       REFIID riid, void** object) {
+HRESULT Device::Create(ID3D12Device* d3d12Device, uint32_t flags, uint32_t minimumFeatureLevel, REFIID riid,
+                       void** object) {
     d3d12::DeviceInternal* internal = d3d12::GetDeviceInternal(d3d12Device);
     const bool echo = (flags & DML_CREATE_DEVICE_FLAG_DEBUG) != 0;
     auto fail = [&](HRESULT hr, const std::string& text) {
@@ -73,17 +74,17 @@ HRESULT Device::Create(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags,
         return fail(E_INVALIDARG, "d3d12Device is not a FreeDML D3D12 device; FreeDML's DirectML runs on devices made "
                                   "by FreeDML's libd3d12.so (D3D12CreateDevice).");
     }
-    const auto knownFlags = DML_CREATE_DEVICE_FLAG_DEBUG;
+    const uint32_t knownFlags = DML_CREATE_DEVICE_FLAG_DEBUG;
     if (flags & ~knownFlags) {
         return fail(E_INVALIDARG, Format("flags (0x%x) has bits FreeDML does not know.", static_cast<unsigned>(flags)));
     }
-    if (minimumFeatureLevel > kMaxFeatureLevel) {
+    if (minimumFeatureLevel > static_cast<uint32_t>(kMaxFeatureLevel)) {
         return fail(DXGI_ERROR_UNSUPPORTED,
                     Format("minimumFeatureLevel (0x%x) is above the highest feature level FreeDML supports (0x%x).",
                            static_cast<unsigned>(minimumFeatureLevel), static_cast<unsigned>(kMaxFeatureLevel)));
     }
     if (!object) return S_FALSE;  // the device could be created
-    auto* device = new Device(d3d12Device, internal, flags, kMaxFeatureLevel);
+    auto* device = new Device(d3d12Device, internal, static_cast<DML_CREATE_DEVICE_FLAGS>(flags), kMaxFeatureLevel);
     return HandOut(static_cast<IDMLDevice1*>(device), riid, object);
 }
 
@@ -120,7 +121,7 @@ void Device::ReportError(const std::string& text) {
 HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, const void* queryData,
                                     UINT supportDataSize, void* supportData) {
     constexpr const char* kMethod = "IDMLDevice::CheckFeatureSupport";
-    switch (feature) {
+    switch (Raw(feature)) {
         case DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT: {
             if (!queryData || queryDataSize != sizeof(DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT) || !supportData ||
                 supportDataSize != sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT)) {
@@ -130,10 +131,9 @@ HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, con
                                            sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT), queryDataSize,
                                            supportDataSize));
             }
-            auto type = static_cast<const DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT*>(queryData)->DataType;
-            // The CPU kernels handle every 8-, 16-, 32- and 64-bit type; no operator takes 4-bit ones.
-            uint32_t size = ElementSizeInBytes(type);
-            bool supported = size != 0 && type != DML_TENSOR_DATA_TYPE_UINT4 && type != DML_TENSOR_DATA_TYPE_INT4;
+            const uint32_t type = Raw(static_cast<const DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT*>(queryData)->DataType);
+            // The kernels handle every 8-, 16-, 32- and 64-bit type; no operator takes 4-bit ones.
+            const bool supported = type >= DML_TENSOR_DATA_TYPE_FLOAT32 && type <= DML_TENSOR_DATA_TYPE_INT64;
             static_cast<DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT*>(supportData)->IsSupported = supported;
             return S_OK;
         }
@@ -154,15 +154,17 @@ HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, con
             // The highest requested level this device supports; 0 when none is.
             DML_FEATURE_LEVEL best = static_cast<DML_FEATURE_LEVEL>(0);
             for (UINT i = 0; i < query->RequestedFeatureLevelCount; ++i) {
-                DML_FEATURE_LEVEL level = query->RequestedFeatureLevels[i];
-                if (level <= featureLevel_ && level > best) best = level;
+                const uint32_t level = Raw(query->RequestedFeatureLevels[i]);
+                if (level <= static_cast<uint32_t>(featureLevel_) && level > static_cast<uint32_t>(best)) {
+                    best = static_cast<DML_FEATURE_LEVEL>(level);
+                }
             }
             static_cast<DML_FEATURE_DATA_FEATURE_LEVELS*>(supportData)->MaxSupportedFeatureLevel = best;
             return S_OK;
         }
         default:
             return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE (%d) is not a feature FreeDML knows.",
-                                       static_cast<int>(feature)));
+                                       static_cast<int>(Raw(feature))));
     }
 }
 
@@ -190,7 +192,7 @@ HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REF
     }
     if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
     CompiledOperator* compiled = nullptr;
-    Status status = CompiledOperator::Create(*this, *ours, flags, &compiled);
+    Status status = CompiledOperator::Create(*this, *ours, Raw(flags), &compiled);
     if (!status.ok()) return Fail(kMethod, status);
     return HandOut(compiled, riid, object);
 }

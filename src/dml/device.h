@@ -28,8 +28,10 @@ private:
 
 class Device final : public NamedComObject<Device, IDMLDevice1, IDMLDevice, IDMLObject> {
 public:
-    static HRESULT Create(ID3D12Device* d3d12Device, DML_CREATE_DEVICE_FLAGS flags,
-                          DML_FEATURE_LEVEL minimumFeatureLevel, REFIID riid, void** object);
+    // `flags` and `minimumFeatureLevel` are the application's values read as integers (see
+    // common/enum_value.h): they are validated here before they become enums.
+    static HRESULT Create(ID3D12Device* d3d12Device, uint32_t flags, uint32_t minimumFeatureLevel, REFIID riid,
+                          void** object);
 
     // IDMLDevice
     HRESULT STDMETHODCALLTYPE CheckFeatureSupport(DML_FEATURE feature, UINT featureQueryDataSize,
