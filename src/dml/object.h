@@ -13,7 +13,7 @@ enum class ChildKind { Operator, CompiledOperator, OperatorInitializer, BindingT
 struct ChildIdentity {
     ChildKind kind;
     Device* device;
-    void* object;  // the Derived object
+    void* object;  // the object, as a pointer to its DeviceChild base (see AsChild)
 };
 
 constexpr GUID kIidChildIdentity = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x10}};
@@ -21,6 +21,8 @@ constexpr GUID kIidChildIdentity = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7
 template <class Derived, ChildKind Kind, class Primary, class... Bases>
 class DeviceChild : public NamedComObject<Derived, Primary, Bases...> {
 public:
+    using ChildBase = DeviceChild;
+
     HRESULT STDMETHODCALLTYPE GetDevice(REFIID riid, void** object) override {
         return device_->QueryInterface(riid, object);
     }
@@ -36,7 +38,9 @@ public:
     }
 
 protected:
-    explicit DeviceChild(Device& device) : device_(&device), identity_{Kind, &device, static_cast<Derived*>(this)} {
+    // The identity holds `this` as the base: casting to Derived here, before Derived is built,
+    // would be undefined; AsChild casts once the object is complete.
+    explicit DeviceChild(Device& device) : device_(&device), identity_{Kind, &device, this} {
         device_->AddRef();
     }
     ~DeviceChild() override { device_->Release(); }
@@ -54,7 +58,8 @@ T* AsChild(IUnknown* object) {
     void* identity = nullptr;
     if (FAILED(object->QueryInterface(kIidChildIdentity, &identity)) || !identity) return nullptr;
     auto* child = static_cast<ChildIdentity*>(identity);
-    return child->kind == T::kKind ? static_cast<T*>(child->object) : nullptr;
+    if (child->kind != T::kKind) return nullptr;
+    return static_cast<T*>(static_cast<typename T::ChildBase*>(child->object));
 }
 
 }  // namespace freedml::dml
