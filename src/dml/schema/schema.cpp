@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/enum_value.h"
 #include "dml/schema/families.h"
 
 namespace freedml::dml {
@@ -108,7 +109,7 @@ struct OwnedOperatorDesc::Storage {
 
     Status CopyTensor(const DML_TENSOR_DESC& source, DML_TENSOR_DESC* target, const std::string& field) {
         *target = source;
-        if (source.Type != DML_TENSOR_TYPE_BUFFER || !source.Desc) return {};  // validated later
+        if (Raw(source.Type) != DML_TENSOR_TYPE_BUFFER || !source.Desc) return {};  // validated later
         const auto& buffer = *static_cast<const DML_BUFFER_TENSOR_DESC*>(source.Desc);
         INVALID_IF(buffer.DimensionCount == 0 || buffer.DimensionCount > kMaxTensorRank,
                    "%s: DimensionCount (%u) is outside 1..%u (T1).", field.c_str(), buffer.DimensionCount,
@@ -124,11 +125,13 @@ struct OwnedOperatorDesc::Storage {
 };
 
 Status OwnedOperatorDesc::Copy(const DML_OPERATOR_DESC& desc, std::unique_ptr<OwnedOperatorDesc>* out) {
-    const OperatorSchema* schema = FindSchema(desc.Type);
+    // The type is read as an integer: an application may pass any value (common/enum_value.h).
+    const int type = static_cast<int>(Raw(desc.Type));
+    // DirectML's operator types run from 1 to 177 at feature level 6.4.
+    constexpr int kLastOperatorType = 177;
+    const OperatorSchema* schema =
+        type >= 1 && type <= kLastOperatorType ? FindSchema(static_cast<DML_OPERATOR_TYPE>(type)) : nullptr;
     if (!schema) {
-        // DirectML's operator types run from 1 to 177 at feature level 6.4.
-        constexpr int kLastOperatorType = 177;
-        const int type = static_cast<int>(desc.Type);
         if (type >= 1 && type <= kLastOperatorType) {
             return Error(E_INVALIDARG,
                          "DML_OPERATOR_DESC.Type (%d) is a DirectML operator that FreeDML does not implement yet; "
@@ -206,7 +209,7 @@ Status OwnedOperatorDesc::Copy(const DML_OPERATOR_DESC& desc, std::unique_ptr<Ow
                 break;  // plain values were copied with the struct
         }
     }
-    owned->desc_.Type = desc.Type;
+    owned->desc_.Type = schema->type;
     owned->desc_.Desc = bytes;
     *out = std::move(owned);
     return {};
@@ -235,7 +238,7 @@ Status ValidateOperatorDesc(const OwnedOperatorDesc& owned, DML_FEATURE_LEVEL fe
         auto& list = isOutput ? args->outputs : args->inputs;
         auto& names = isOutput ? args->outputNames : args->inputNames;
         names.push_back(name);
-        if (!tensor || (tensor->Type == DML_TENSOR_TYPE_INVALID && !tensor->Desc)) {
+        if (!tensor || (Raw(tensor->Type) == DML_TENSOR_TYPE_INVALID && !tensor->Desc)) {
             INVALID_IF(!optional, "%s is required but was not given.", name.c_str());
             list.emplace_back(std::nullopt);
             return {};
@@ -271,6 +274,7 @@ Status ValidateOperatorDesc(const OwnedOperatorDesc& owned, DML_FEATURE_LEVEL fe
             case FieldKind::OperatorDesc: {
                 const auto* fused = FieldAt<const DML_OPERATOR_DESC*>(desc, field.offset);
                 if (!fused) break;
+                // Copy validated the fused desc's type: it names a known schema.
                 const OperatorSchema* fusedSchema = FindSchema(fused->Type);
                 INVALID_IF(!fusedSchema || !fusedSchema->canBeFusedActivation,
                            "%s: DML_OPERATOR_%s cannot be fused into DML_OPERATOR_%s.", field.name,
