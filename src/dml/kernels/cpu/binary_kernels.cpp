@@ -759,6 +759,15 @@ const char* BinaryOpName(BinaryOp op) {
 // ---- BinaryKernel -------------------------------------------------------------------------------
 
 Status BinaryKernel::Create(const BinaryParams& params) {
+    // The rows read A and B as A's type and write the output's: only comparisons change the type,
+    // and only POW's exponent may differ from A (validation ensures it; a kernel never trusts it).
+    const bool comparison = params.op >= BinaryOp::Equals && params.op <= BinaryOp::LessThanOrEqual;
+    INVALID_IF(!comparison && params.output.dataType != params.a.dataType,
+               "ELEMENT_WISE_%s needs the output's data type (%s) to be A's (%s).", BinaryOpName(params.op),
+               DataTypeName(params.output.dataType), DataTypeName(params.a.dataType));
+    INVALID_IF(params.op != BinaryOp::Pow && params.b.dataType != params.a.dataType,
+               "ELEMENT_WISE_%s needs equal input data types (%s, %s).", BinaryOpName(params.op),
+               DataTypeName(params.a.dataType), DataTypeName(params.b.dataType));
     const RowChoice choice = ChooseRow(params);
     if (!choice.row) {
         return Error(DXGI_ERROR_UNSUPPORTED, "ELEMENT_WISE_%s does not run data types %s, %s -> %s on the CPU.",
