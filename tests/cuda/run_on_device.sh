@@ -2,7 +2,10 @@
 # One device-machine session: build FreeDML with the CUDA plugin there, run the CUDA tests, the
 # conformance suite and the DirectML API tests on the CUDA adapter, compute-sanitizer (memcheck,
 # racecheck) on a subset, then bench/run_gpu.sh. Logs go to $OUT.
-#   tests/cuda/run_on_device.sh [tests|bench|all] [deps-dir]
+#   tests/cuda/run_on_device.sh [tests|bench|all|conformance] [deps-dir]
+# `conformance` builds only what the conformance suite needs and runs it on the CUDA adapter, then
+# compute-sanitizer memcheck over the same cases; FREEDML_CONFORMANCE_FILTER (a gtest filter,
+# e.g. 'Conformance_unary_*/cuda') narrows both.
 # deps-dir (default .devdeps) holds what the device image lacks: the DirectX headers and
 # DirectX-Guids, nlohmann-json, pkg-config (copied into place only when missing).
 set -uo pipefail
@@ -37,6 +40,7 @@ build=build-gpu
 cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DFREEDML_BENCH=ON \
   > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 targets="d3d12 dxcore directml freedml_cuda conformance_test cuda_d3d12_test cuda_dml_test dml_api_test freedml_gpu_bench"
+[ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
 echo "build: $(( $(date +%s) - start )) s"
 FREEDML_DEBUG=1 ./$build/tests/cuda/cuda_d3d12_test --gtest_filter=*AdapterIs* 2>&1 | grep -i "freedml\|OK\|FAIL" | head -5
@@ -49,6 +53,17 @@ run() {  # name, timeout, command...
   echo "$name: rc=$rc $(( $(date +%s) - t0 ))s $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/$name.log" | tr '\n' ' ' | head -c 300)"
   grep -E '^\[  FAILED  \]' "$out/$name.log" | head -20
 }
+if [ "$what" = conformance ]; then
+  filter="${FREEDML_CONFORMANCE_FILTER:-*/cuda}"
+  run conformance 300 ./$build/tests/conformance/conformance_test --gtest_filter="$filter"
+  grep -E '^\[  FAILED  \]' "$out/conformance.log" | sed 's/\..*//;s/.*Conformance_//' | sort | uniq -c
+  grep -B3 -A12 -m5 'Failure' "$out/conformance.log" | head -120
+  run memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 3 \
+    ./$build/tests/conformance/conformance_test --gtest_filter="$filter"
+  grep -E "ERROR SUMMARY|Invalid|========= " "$out/memcheck.log" | head -12
+  echo "total: $(( $(date +%s) - start )) s"
+  exit 0
+fi
 if [ "$what" != bench ]; then
   run cuda_d3d12 120 ./$build/tests/cuda/cuda_d3d12_test
   run cuda_dml 240 ./$build/tests/cuda/cuda_dml_test

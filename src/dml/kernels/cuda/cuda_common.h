@@ -51,6 +51,14 @@ inline CudaStream& StreamOf(const KernelBindings& bindings) {
 Status CreateIdentityKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out);
 Status CreateAddKernel(const OperatorArgs& args, const DML_OPERATOR_DESC* fused, std::unique_ptr<Kernel>* out);
 Status CreateJoinKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out);
+// The element-wise families, one file each: cuda_unary.cpp (schema/elementwise_unary.cpp: math of
+// one tensor, CAST, FILL_VALUE_*), cuda_binary.cpp (schema/elementwise_binary.cpp and IF) and
+// cuda_activation.cpp (schema/activation.cpp). A family returns false for an operator that is not
+// its own; otherwise it sets *status (and *out when that is success).
+using CudaFamilyFactory = bool (*)(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
+bool CreateUnaryFamilyKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
+bool CreateBinaryFamilyKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
+bool CreateActivationFamilyKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
 // cuBLASLt (cuda_gemm.cpp) and cuDNN (cuda_convolution.cpp).
 Status CreateGemmKernel(CudaDevice& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
                         std::unique_ptr<Kernel>* out);

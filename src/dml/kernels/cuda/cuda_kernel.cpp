@@ -156,11 +156,16 @@ Status CreateKernel(backend::Device& device, const OperatorArgs& args, DML_EXECU
         case DML_OPERATOR_GEMM: return CreateGemmKernel(cudaDevice, args, flags, kernel);
         case DML_OPERATOR_CONVOLUTION: return CreateConvolutionKernel(cudaDevice, args, flags, kernel);
         default:
-            return Error(DXGI_ERROR_UNSUPPORTED,
-                         "FreeDML has no CUDA kernel for DML_OPERATOR_%s yet; the CPU adapter runs it "
-                         "(FREEDML_ADAPTER=cpu, or a device made on the CPU adapter).",
-                         args.schema.name);
+            break;
     }
+    for (CudaFamilyFactory family : {CreateUnaryFamilyKernel, CreateBinaryFamilyKernel, CreateActivationFamilyKernel}) {
+        Status status;
+        if (family(args, kernel, &status)) return status;
+    }
+    return Error(DXGI_ERROR_UNSUPPORTED,
+                 "FreeDML has no CUDA kernel for DML_OPERATOR_%s yet; the CPU adapter runs it "
+                 "(FREEDML_ADAPTER=cpu, or a device made on the CPU adapter).",
+                 args.schema.name);
 }
 
 }  // namespace
