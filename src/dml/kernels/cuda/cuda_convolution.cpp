@@ -10,15 +10,23 @@
 // The filter must be packed for cuDNN: an owned one is packed into the persistent resource at
 // initialization, an unowned strided one into the temporary resource at each execution. Bias and
 // activation run as one pass over the output after the convolution (with the crop, when there is
-// one). The algorithm is chosen once, by cuDNN's heuristics, when the operator compiles.
+// one).
+//
+// The implementation is chosen once, when the operator compiles, by timing candidates on scratch
+// buffers of the operator's sizes (cuda_tuning.h; FREEDML_CUDNN_FIND=0 keeps to the heuristics):
+// for FLOAT16 and for FLOAT32 1x1 filters, the plans cuDNN's graph-API heuristics (modes A and B)
+// rank first and, for a 1x1 convolution of stride 1 without padding or groups, cuBLASLt's
+// algorithms for it as a batched matrix product; otherwise cuDNN's Find over its legacy
+// algorithms.
 #include <algorithm>
 #include <array>
-#include <vector>
 #include <cstdlib>
-#include <initializer_list>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "dml/kernels/cuda/cuda_common.h"
+#include "dml/kernels/cuda/cuda_tuning.h"
 
 namespace freedml::dml::cuda {
 
@@ -27,42 +35,10 @@ namespace {
 constexpr uint64_t kAlign = 256;
 constexpr size_t kMaxWorkspace = size_t(1) << 30;
 constexpr size_t kFindWorkspace = size_t(256) << 20;
-
-// Device buffers for timing cuDNN's candidates while an operator compiles (filled with a
-// non-zero pattern: zeros can time differently from real data).
-struct Scratch {
-    bool ok = false;
-    void* buffers[3] = {};
-    void* workspace = nullptr;
-    size_t workspaceBytes = 0;
-    bool Allocate(std::initializer_list<uint64_t> sizes, size_t workspaceLimit) {
-        int i = 0;
-        for (uint64_t size : sizes) {
-            if (cudaMalloc(&buffers[i], size_t(std::max<uint64_t>(size, 256))) != cudaSuccess) return false;
-            cudaMemset(buffers[i], 0x3C, size_t(size));
-            ++i;
-        }
-        for (workspaceBytes = workspaceLimit; workspaceBytes >= (size_t(1) << 20); workspaceBytes /= 2) {
-            if (cudaMalloc(&workspace, workspaceBytes) == cudaSuccess) break;
-            workspace = nullptr;
-        }
-        cudaGetLastError();
-        if (!workspace) workspaceBytes = 0;
-        ok = true;
-        return true;
-    }
-    void Release() {
-        for (void*& b : buffers) {
-            if (b) cudaFree(b);
-            b = nullptr;
-        }
-        if (workspace) cudaFree(workspace);
-        workspace = nullptr;
-        cudaGetLastError();
-        ok = false;
-    }
-    ~Scratch() { Release(); }
-};
+constexpr uint64_t kMaxGemmWorkspace = uint64_t(32) << 20;
+// Candidates timed per heuristics mode (cuDNN graph API) and from cuBLASLt.
+constexpr size_t kGraphCandidates = 8;
+constexpr int kGemmCandidates = 8;
 
 uint64_t AlignUp(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
@@ -96,21 +72,21 @@ DnnShape ShapeOf(const TensorDesc& t, uint32_t spatial) {
     return s;
 }
 
-// A forward convolution through cuDNN's graph API: its engines (chosen by cuDNN's instant
-// heuristics, as frameworks do) include native tensor-core kernels for NCHW FLOAT16 that the
-// legacy API's fixed engine list lacks. Used for FLOAT16 when a plan finalizes; the legacy path
-// stays the fallback.
+// A forward convolution through cuDNN's graph API: its engines include native tensor-core kernels
+// for NCHW FLOAT16 that the legacy API's fixed engine list lacks. Describe() builds the operation
+// graph; AddCandidates() plans the engine configurations a heuristics mode ranks first; Choose()
+// keeps one plan (the heuristics' first, or the fastest measured) and releases the others.
 class GraphConvolution {
 public:
     ~GraphConvolution() {
         for (auto d : owned_) cudnnBackendDestroyDescriptor(d);
     }
-    bool ok() const { return plan_ != nullptr; }
     int64_t WorkspaceSize() const { return workspace_; }
 
-    bool Build(cudnnHandle_t handle, cudnnDataType_t dataType, const DnnShape& x, const DnnShape& w,
-               const DnnShape& y, int spatial, const int* pads, const int* strides, const int* dilations,
-               cudnnConvolutionMode_t mode, int64_t alignment, bool strictFloat) {
+    bool Describe(cudnnHandle_t handle, cudnnDataType_t dataType, const DnnShape& x, const DnnShape& w,
+                  const DnnShape& y, int spatial, const int* pads, const int* strides, const int* dilations,
+                  cudnnConvolutionMode_t mode, int64_t alignment) {
+        handle_ = handle;
         cudnnBackendDescriptor_t xd, wd, yd;
         if (!Tensor(1, dataType, x, alignment, &xd) || !Tensor(2, dataType, w, alignment, &wd) ||
             !Tensor(3, dataType, y, alignment, &yd)) {
@@ -138,50 +114,99 @@ public:
               Set(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &alpha) &&
               Set(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &beta);
         if (!set || cudnnBackendFinalize(op) != CUDNN_STATUS_SUCCESS) return false;
-        cudnnBackendDescriptor_t graph = Make(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-        set = graph && Set(graph, CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op) &&
-              Set(graph, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle);
-        if (!set || cudnnBackendFinalize(graph) != CUDNN_STATUS_SUCCESS) return false;
+        graph_ = Make(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+        set = graph_ && Set(graph_, CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op) &&
+              Set(graph_, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle);
+        if (!set || cudnnBackendFinalize(graph_) != CUDNN_STATUS_SUCCESS) graph_ = nullptr;
+        return graph_ != nullptr;
+    }
+
+    // Plans up to `limit` of the configurations `mode` ranks first that make a plan within the
+    // workspace limit (in full float, only engines that neither use tensor cores, which means
+    // TF32, nor convert their inputs down). Only the first candidate may need runtime compilation,
+    // which can take a second per engine. Configurations already planned are skipped.
+    void AddCandidates(cudnnBackendHeurMode_t mode, bool strictFloat, size_t limit) {
         cudnnBackendDescriptor_t heuristics = Make(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
-        cudnnBackendHeurMode_t heurMode = CUDNN_HEUR_MODE_INSTANT;
-        set = heuristics &&
-              Set(heuristics, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph) &&
-              Set(heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &heurMode);
-        if (!set || cudnnBackendFinalize(heuristics) != CUDNN_STATUS_SUCCESS) return false;
+        if (!graph_ || !heuristics ||
+            !Set(heuristics, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph_) ||
+            !Set(heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode) ||
+            cudnnBackendFinalize(heuristics) != CUDNN_STATUS_SUCCESS) {
+            return;
+        }
         int64_t count = 0;
         if (cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count,
                                      nullptr) != CUDNN_STATUS_SUCCESS || count <= 0) {
-            return false;
+            return;
         }
-        count = std::min<int64_t>(count, strictFloat ? 32 : 8);
+        count = std::min<int64_t>(count, strictFloat ? 32 : 8 + int64_t(limit));
         std::vector<cudnnBackendDescriptor_t> configs(size_t(count), nullptr);
         for (auto& c : configs) c = Make(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
         int64_t returned = 0;
         if (cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count,
                                      &returned, configs.data()) != CUDNN_STATUS_SUCCESS) {
-            return false;
+            return;
         }
-        // The first configuration that makes a plan within the workspace limit (in full float, one
-        // that neither uses tensor cores, which means TF32, nor converts its inputs down).
-        for (int64_t i = 0; i < returned; ++i) {
-            if (strictFloat && !FullFloat(configs[size_t(i)])) continue;
+        size_t added = 0;
+        for (int64_t i = 0; i < returned && added < limit; ++i) {
+            cudnnBackendDescriptor_t config = configs[size_t(i)];
+            cudnnBackendDescriptor_t engine = EngineOf(config);
+            if (!engine || (strictFloat && !FullFloat(engine)) || (!candidates_.empty() && CompilesAtRuntime(engine))) {
+                continue;
+            }
             cudnnBackendDescriptor_t plan = Make(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-            if (!plan || !Set(plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle) ||
-                !Set(plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &configs[size_t(i)]) ||
+            if (!plan || !Set(plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle_) ||
+                !Set(plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config) ||
                 cudnnBackendFinalize(plan) != CUDNN_STATUS_SUCCESS) {
                 continue;
             }
-            int64_t workspace = 0, got = 0;
+            int64_t workspace = 0, got = 0, index = -1;
             cudnnBackendGetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &got, &workspace);
             if (workspace < 0 || uint64_t(workspace) > kMaxWorkspace) continue;
-            plan_ = plan;
-            workspace_ = workspace;
-            return true;
+            const std::string key = PlanKey(plan);
+            bool seen = false;
+            for (const Candidate& c : candidates_) seen = seen || (!key.empty() && c.key == key);
+            if (seen) continue;
+            cudnnBackendGetAttribute(engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &got, &index);
+            candidates_.push_back({plan, workspace, key,
+                                   "cuDNN engine " + std::to_string(index) + " (heuristics " +
+                                       (mode == CUDNN_HEUR_MODE_B ? "B" : "A") + " #" + std::to_string(i + 1) + ")"});
+            ++added;
         }
-        return false;
+    }
+
+    size_t CandidateCount() const { return candidates_.size(); }
+    int64_t CandidateWorkspace(size_t i) const { return candidates_[i].workspace; }
+    const std::string& CandidateLabel(size_t i) const { return candidates_[i].label; }
+    cudnnStatus_t ExecuteCandidate(size_t i, cudnnHandle_t handle, const void* x, const void* w, void* y,
+                                   void* workspace) const {
+        return Run(candidates_[i].plan, handle, x, w, y, workspace);
+    }
+
+    void Choose(size_t chosen) {
+        for (size_t i = 0; i < candidates_.size(); ++i) {
+            if (i == chosen) continue;
+            owned_.erase(std::find(owned_.begin(), owned_.end(), candidates_[i].plan));
+            cudnnBackendDestroyDescriptor(candidates_[i].plan);
+        }
+        plan_ = candidates_[chosen].plan;
+        workspace_ = candidates_[chosen].workspace;
+        candidates_.clear();
     }
 
     cudnnStatus_t Execute(cudnnHandle_t handle, const void* x, const void* w, void* y, void* workspace) const {
+        return Run(plan_, handle, x, w, y, workspace);
+    }
+
+private:
+    struct Candidate {
+        cudnnBackendDescriptor_t plan;
+        int64_t workspace;
+        std::string key;  // the plan's serialization: the same engine and knobs give the same key
+        std::string label;
+    };
+
+    static cudnnStatus_t Run(cudnnBackendDescriptor_t plan, cudnnHandle_t handle, const void* x, const void* w,
+                             void* y, void* workspace) {
         cudnnBackendDescriptor_t pack = nullptr;
         cudnnStatus_t status = cudnnBackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack);
         if (status != CUDNN_STATUS_SUCCESS) return status;
@@ -193,20 +218,24 @@ public:
         if (status == CUDNN_STATUS_SUCCESS)
             status = cudnnBackendSetAttribute(pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace);
         if (status == CUDNN_STATUS_SUCCESS) status = cudnnBackendFinalize(pack);
-        if (status == CUDNN_STATUS_SUCCESS) status = cudnnBackendExecute(handle, plan_, pack);
+        if (status == CUDNN_STATUS_SUCCESS) status = cudnnBackendExecute(handle, plan, pack);
         cudnnBackendDestroyDescriptor(pack);
         return status;
     }
 
-private:
-    bool FullFloat(cudnnBackendDescriptor_t config) {
+    cudnnBackendDescriptor_t EngineOf(cudnnBackendDescriptor_t config) {
         cudnnBackendDescriptor_t engine = Make(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
         int64_t got = 0;
         if (!engine || cudnnBackendGetAttribute(config, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
                                                 &got, &engine) != CUDNN_STATUS_SUCCESS) {
-            return false;
+            return nullptr;
         }
+        return engine;
+    }
+
+    static bool FullFloat(cudnnBackendDescriptor_t engine) {
         cudnnBackendNumericalNote_t notes[CUDNN_NUMERICAL_NOTE_TYPE_COUNT];
+        int64_t got = 0;
         if (cudnnBackendGetAttribute(engine, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
                                      CUDNN_NUMERICAL_NOTE_TYPE_COUNT, &got, notes) != CUDNN_STATUS_SUCCESS) {
             return false;
@@ -217,6 +246,35 @@ private:
             }
         }
         return true;
+    }
+
+    static bool CompilesAtRuntime(cudnnBackendDescriptor_t engine) {
+        cudnnBackendBehaviorNote_t notes[CUDNN_BEHAVIOR_NOTE_TYPE_COUNT];
+        int64_t got = 0;
+        if (cudnnBackendGetAttribute(engine, CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE,
+                                     CUDNN_BEHAVIOR_NOTE_TYPE_COUNT, &got, notes) != CUDNN_STATUS_SUCCESS) {
+            return false;
+        }
+        for (int64_t i = 0; i < got; ++i) {
+            if (notes[i] == CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION) return true;
+        }
+        return false;
+    }
+
+    // "" when cuDNN cannot serialize the plan (it is then never taken for a duplicate).
+    static std::string PlanKey(cudnnBackendDescriptor_t plan) {
+        int64_t size = 0;
+        if (cudnnBackendGetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, 0, &size,
+                                     nullptr) != CUDNN_STATUS_SUCCESS || size <= 0) {
+            return {};
+        }
+        std::string key(size_t(size), '\0');
+        if (cudnnBackendGetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, size, &size,
+                                     key.data()) != CUDNN_STATUS_SUCCESS) {
+            return {};
+        }
+        key.resize(size_t(std::max<int64_t>(size, 0)));
+        return key;
     }
 
     cudnnBackendDescriptor_t Make(cudnnBackendDescriptorType_t type) {
@@ -245,8 +303,127 @@ private:
     }
 
     std::vector<cudnnBackendDescriptor_t> owned_;
+    cudnnHandle_t handle_ = nullptr;
+    cudnnBackendDescriptor_t graph_ = nullptr;
+    std::vector<Candidate> candidates_;
     cudnnBackendDescriptor_t plan_ = nullptr;
     int64_t workspace_ = 0;
+};
+
+// A 1x1 convolution of stride 1 without padding, dilation or groups is one matrix product per
+// image: with S the spatial size, Result[n] (K x S) = Filter (K x C) x Input[n] (C x S). In
+// cuBLASLt's column-major terms the stored Input[n] is S x C (its channel stride the leading
+// dimension), the packed Filter is C x K and the stored Result[n] is S x K, so Input[n] x Filter
+// is the result as stored: one strided-batched product sharing the filter across images.
+class PointwiseGemm {
+public:
+    ~PointwiseGemm() {
+        for (auto* layout : {&xLayout_, &wLayout_, &yLayout_}) {
+            if (*layout) cublasLtMatrixLayoutDestroy(*layout);
+        }
+        if (op_) cublasLtMatmulDescDestroy(op_);
+    }
+
+    // False when a tensor's spatial dimensions are not one contiguous run, or cuBLASLt refuses.
+    // `align*`: the byte alignment each binding is known to have.
+    bool Describe(ElementType type, bool allowTf32, const TensorDesc& input, const TensorDesc& result,
+                  uint32_t alignX, uint32_t alignW, uint32_t alignY) {
+        Images x, y;
+        if (!ImagesOf(input, &x) || !ImagesOf(result, &y) || x.spatial != y.spatial) return false;
+        const cudaDataType_t dataType = type == ElementType::F16 ? CUDA_R_16F : CUDA_R_32F;
+        const cublasComputeType_t compute =
+            type == ElementType::F32 && allowTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+        const uint64_t elementBytes = type == ElementType::F16 ? 2 : 4;
+        const uint64_t channels = input.sizes[1], filters = result.sizes[1];
+        const int32_t images = int32_t(input.sizes[0]);
+        if (cublasLtMatmulDescCreate(&op_, compute, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return false;
+        auto layout = [&](cublasLtMatrixLayout_t* l, uint64_t rows, uint64_t cols, int64_t ld, int64_t batchStride) {
+            if (cublasLtMatrixLayoutCreate(l, dataType, rows, cols, ld) != CUBLAS_STATUS_SUCCESS) return false;
+            if (images == 1) return true;
+            return cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &images, sizeof(images)) ==
+                       CUBLAS_STATUS_SUCCESS &&
+                   cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &batchStride,
+                                                    sizeof(batchStride)) == CUBLAS_STATUS_SUCCESS;
+        };
+        if (!layout(&xLayout_, x.spatial, channels, x.ld, x.batchStride) ||
+            !layout(&wLayout_, channels, filters, int64_t(channels), 0) ||
+            !layout(&yLayout_, y.spatial, filters, y.ld, y.batchStride)) {
+            return false;
+        }
+        // Every image's pointer, not just the first, must have the alignment promised.
+        auto stepped = [&](uint32_t base, int64_t batchStride) {
+            uint64_t a = base;
+            if (images > 1 && batchStride != 0) a = std::gcd(a, uint64_t(batchStride) * elementBytes);
+            return uint32_t(a);
+        };
+        align_[0] = stepped(alignX, x.batchStride);
+        align_[1] = alignW;
+        align_[2] = align_[3] = stepped(alignY, y.batchStride);
+        return true;
+    }
+
+    // Up to `count` algorithms, best first by cuBLASLt's heuristics, within kMaxGemmWorkspace.
+    std::vector<cublasLtMatmulHeuristicResult_t> Algorithms(cublasLtHandle_t handle, int count) const {
+        std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<size_t>(count));
+        cublasLtMatmulPreference_t preference = nullptr;
+        if (cublasLtMatmulPreferenceCreate(&preference) != CUBLAS_STATUS_SUCCESS) return {};
+        const uint64_t maxWorkspace = kMaxGemmWorkspace;
+        cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &maxWorkspace,
+                                             sizeof(maxWorkspace));
+        const cublasLtMatmulPreferenceAttributes_t alignments[4] = {
+            CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+            CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
+        for (int i = 0; i < 4; ++i) {
+            cublasLtMatmulPreferenceSetAttribute(preference, alignments[i], &align_[i], sizeof(align_[i]));
+        }
+        int found = 0;
+        cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(handle, op_, xLayout_, wLayout_, yLayout_, yLayout_,
+                                                               preference, count, results.data(), &found);
+        cublasLtMatmulPreferenceDestroy(preference);
+        results.resize(status == CUBLAS_STATUS_SUCCESS ? size_t(std::max(found, 0)) : 0);
+        return results;
+    }
+
+    void Use(const cublasLtMatmulHeuristicResult_t& chosen) {
+        algo_ = chosen.algo;
+        workspace_ = chosen.workspaceSize;
+    }
+    size_t WorkspaceSize() const { return workspace_; }
+
+    cublasStatus_t Run(cublasLtHandle_t handle, const cublasLtMatmulAlgo_t& algo, const void* x, const void* w,
+                       void* y, void* workspace, size_t workspaceBytes, cudaStream_t stream) const {
+        const float one = 1.0f, zero = 0.0f;
+        return cublasLtMatmul(handle, op_, &one, x, xLayout_, w, wLayout_, &zero, y, yLayout_, y, yLayout_, &algo,
+                              workspace, workspaceBytes, stream);
+    }
+    cublasStatus_t Execute(cublasLtHandle_t handle, const void* x, const void* w, void* y, void* workspace,
+                           cudaStream_t stream) const {
+        return Run(handle, algo_, x, w, y, workspace, workspace_, stream);
+    }
+
+private:
+    // A tensor as a batch of S x channels column-major matrices.
+    struct Images {
+        uint64_t spatial = 1;
+        int64_t ld = 0, batchStride = 0;
+    };
+    static bool ImagesOf(const TensorDesc& t, Images* out) {
+        uint64_t run = 1;
+        for (uint32_t d = t.rank; d-- > 2;) {
+            if (t.sizes[d] != 1 && t.strides[d] != run) return false;
+            run *= t.sizes[d];
+        }
+        out->spatial = run;
+        out->ld = t.sizes[1] == 1 ? int64_t(run) : int64_t(t.strides[1]);
+        out->batchStride = int64_t(t.strides[0]);
+        return out->ld >= int64_t(run);
+    }
+
+    cublasLtMatmulDesc_t op_ = nullptr;
+    cublasLtMatrixLayout_t xLayout_ = nullptr, wLayout_ = nullptr, yLayout_ = nullptr;
+    uint32_t align_[4] = {};  // A (input), B (filter), C and D (result)
+    cublasLtMatmulAlgo_t algo_{};
+    size_t workspace_ = 0;
 };
 
 TensorDesc Packed(const TensorDesc& t) {
@@ -311,7 +488,9 @@ private:
     EwPlan<2> finishPlan2_;  // without bias
     bool finishPass_ = false;
 
-    std::unique_ptr<GraphConvolution> graph_;  // FLOAT16 forward, when cuDNN's graph API plans it
+    // Forward through cuDNN's graph API or as a matrix product, when one of them was chosen.
+    std::unique_ptr<GraphConvolution> graph_;
+    std::unique_ptr<PointwiseGemm> gemm_;
     cudnnTensorDescriptor_t x_ = nullptr, y_ = nullptr;  // forward: input, result; backward: dy (input), dx (result)
     cudnnFilterDescriptor_t w_ = nullptr;
     cudnnConvolutionDescriptor_t conv_ = nullptr;
@@ -476,27 +655,108 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
     cudnnHandle_t handle;
     auto lock = device.PlanningLock();
     FREEDML_TRY(device.PlanningCudnn(&handle));
+    const bool measure = MeasuringAllowed();
+    TimingScratch scratch;
+    auto allocateScratch = [&](uint64_t workspaceLimit) {
+        device.MakeCurrent();
+        return scratch.Allocate({input.MinimumSizeInBytes(), filter.ElementCount() * elementBytes_,
+                                 result.MinimumSizeInBytes()},
+                                workspaceLimit);
+    };
+    // The temporary resource: [workspace][packed filter][padded input][result], 256-byte aligned.
+    auto layOutTemporary = [&] {
+        const uint64_t workspace = AlignUp(workspaceSize_);
+        if (filterPackInTemp_) filterOffset_ += workspace;
+        paddedOffset_ += workspace;
+        resultOffset_ += workspace;
+        temp += workspace;
+        temporarySize_ = temp > 0 ? temp + kAlign : 0;
+        persistentSize_ = persistent;
+    };
     // The graph API for FLOAT16, and for FLOAT32 1x1 filters (where its full-float engines beat the
     // legacy ones; cuDNN's Find over the legacy engines wins for larger filters).
     bool pointwise = true;
     for (uint32_t i = 0; i < dims; ++i) pointwise = pointwise && filter.sizes[2 + i] == 1;
     if (!backward_ && (type_ == ElementType::F16 || pointwise)) {
+        // The byte alignment each binding is known to have (the temporary resource's: 256).
+        auto known = [](const TensorDesc& t, bool inTemporary) {
+            return inTemporary ? uint32_t(kAlign) : uint32_t(std::min<uint64_t>(t.RequiredOffsetAlignment(), kAlign));
+        };
+        const uint32_t alignIn = known(in, padInput_);
+        const uint32_t alignFilter = known(filter, filterOwned_ || filterPackInTemp_);
+        const uint32_t alignOut = known(out, cropOutput_);
         auto graph = std::make_unique<GraphConvolution>();
-        const int64_t alignment = int64_t(std::min<uint64_t>(
-            {in.RequiredOffsetAlignment(), out.RequiredOffsetAlignment(), filterOwned_ || filterPackInTemp_ ? 256u : filter.RequiredOffsetAlignment(), 256u}));
-        if (graph->Build(handle, dataType, ShapeOf(input, dims), ShapeOf(Packed(filter), dims), ShapeOf(result, dims),
-                         spatial, p2.data(), s2.data(), d2.data(),
-                         desc.Mode == DML_CONVOLUTION_MODE_CONVOLUTION ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION,
-                         alignment, strictFloat)) {
+        if (graph->Describe(handle, dataType, ShapeOf(input, dims), ShapeOf(Packed(filter), dims),
+                            ShapeOf(result, dims), spatial, p2.data(), s2.data(), d2.data(),
+                            desc.Mode == DML_CONVOLUTION_MODE_CONVOLUTION ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION,
+                            std::min({alignIn, alignFilter, alignOut}))) {
+            graph->AddCandidates(CUDNN_HEUR_MODE_INSTANT, strictFloat, measure ? kGraphCandidates : 1);
+            if (measure) graph->AddCandidates(CUDNN_HEUR_MODE_B, strictFloat, kGraphCandidates);
+        }
+        // A 1x1 convolution of stride 1 without padding or groups can also run as a matrix product;
+        // only a measurement decides for it.
+        auto gemm = std::make_unique<PointwiseGemm>();
+        std::vector<cublasLtMatmulHeuristicResult_t> gemmAlgos;
+        cublasLtHandle_t lt = nullptr;
+        bool product = measure && pointwise && groups == 1 && !padInput_;
+        for (uint32_t i = 0; i < dims; ++i) product = product && pads[i] == 0 && strides[i] == 1;
+        if (product && device.PlanningCublasLt(&lt).ok() &&
+            gemm->Describe(type_, !strictFloat, input, result, alignIn, alignFilter, alignOut)) {
+            gemmAlgos = gemm->Algorithms(lt, kGemmCandidates);
+        }
+
+        const size_t graphCount = graph->CandidateCount();
+        const size_t total = graphCount + gemmAlgos.size();
+        int chosen = total > 0 ? 0 : -1;  // without a measurement, the graph heuristics' first
+        if (measure && total > 1) {
+            uint64_t workspaceLimit = 0;
+            for (size_t i = 0; i < graphCount; ++i) {
+                workspaceLimit = std::max<uint64_t>(workspaceLimit, uint64_t(graph->CandidateWorkspace(i)));
+            }
+            for (const auto& a : gemmAlgos) workspaceLimit = std::max<uint64_t>(workspaceLimit, a.workspaceSize);
+            if (allocateScratch(workspaceLimit)) {
+                const void* x = scratch.buffers[0];
+                const void* w = scratch.buffers[1];
+                void* y = scratch.buffers[2];
+                std::vector<CandidateLaunch> launches;
+                std::vector<std::string> labels;
+                for (size_t i = 0; i < graphCount; ++i) {
+                    launches.push_back([&, i](cudaStream_t stream) {
+                        return uint64_t(graph->CandidateWorkspace(i)) <= scratch.workspaceBytes &&
+                               cudnnSetStream(handle, stream) == CUDNN_STATUS_SUCCESS &&
+                               graph->ExecuteCandidate(i, handle, x, w, y, scratch.workspace) == CUDNN_STATUS_SUCCESS;
+                    });
+                    labels.push_back(graph->CandidateLabel(i));
+                }
+                for (size_t i = 0; i < gemmAlgos.size(); ++i) {
+                    launches.push_back([&, i](cudaStream_t stream) {
+                        const size_t bytes = gemmAlgos[i].workspaceSize;
+                        return bytes <= scratch.workspaceBytes &&
+                               gemm->Run(lt, gemmAlgos[i].algo, x, w, y, bytes ? scratch.workspace : nullptr, bytes,
+                                         stream) == CUBLAS_STATUS_SUCCESS;
+                    });
+                    labels.push_back("cuBLASLt algorithm " + std::to_string(i));
+                }
+                cudaStream_t planningStream = nullptr;
+                cudnnGetStream(handle, &planningStream);
+                const std::string what = "CONVOLUTION " + in.Describe() + " * " + filter.Describe();
+                const int fastest = FastestCandidate(launches, what.c_str(), labels);
+                cudnnSetStream(handle, planningStream);
+                if (fastest >= 0) chosen = fastest;
+            }
+            scratch.Release();
+        }
+        if (chosen >= 0 && size_t(chosen) < graphCount) {
+            graph->Choose(size_t(chosen));
             graph_ = std::move(graph);
             workspaceSize_ = size_t(graph_->WorkspaceSize());
-            const uint64_t workspace = AlignUp(workspaceSize_);
-            if (filterPackInTemp_) filterOffset_ += workspace;
-            paddedOffset_ += workspace;
-            resultOffset_ += workspace;
-            temp += workspace;
-            temporarySize_ = temp > 0 ? temp + kAlign : 0;
-            persistentSize_ = persistent;
+        } else if (chosen >= 0) {
+            gemm->Use(gemmAlgos[size_t(chosen) - graphCount]);
+            gemm_ = std::move(gemm);
+            workspaceSize_ = gemm_->WorkspaceSize();
+        }
+        if (graph_ || gemm_) {
+            layOutTemporary();
             return {};
         }
     }
@@ -508,19 +768,9 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
         return status == CUDNN_STATUS_SUCCESS && memory <= kMaxWorkspace &&
                (!strictFloat || mathType == CUDNN_FMA_MATH || mathType == CUDNN_DEFAULT_MATH);
     };
-    // Timing the candidates on scratch buffers (cuDNN's Find) picks far better algorithms than
-    // its heuristics alone, at a one-time cost when the operator compiles. FREEDML_CUDNN_FIND=0
-    // keeps to the heuristics.
-    const char* findSetting = std::getenv("FREEDML_CUDNN_FIND");
-    const bool find = !(findSetting && std::string(findSetting) == "0");
-    Scratch scratch;
-    if (find) {
-        device.MakeCurrent();
-        const uint64_t filterBytes = filter.ElementCount() * elementBytes_;
-        if (!scratch.Allocate({input.MinimumSizeInBytes(), filterBytes, result.MinimumSizeInBytes()}, kFindWorkspace)) {
-            scratch.Release();
-        }
-    }
+    // cuDNN's Find times the legacy algorithms on scratch buffers: far better choices than its
+    // heuristics alone, at a one-time cost when the operator compiles.
+    if (measure) allocateScratch(kFindWorkspace);
     if (!backward_) {
         cudnnConvolutionFwdAlgoPerf_t perf[kCandidates];
         cudnnStatus_t found = CUDNN_STATUS_NOT_SUPPORTED;
@@ -575,14 +825,7 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
                      "Output %s); FreeDML's CUDA kernels cannot run it.",
                      in.Describe().c_str(), filter.Describe().c_str(), out.Describe().c_str());
     }
-    // Temporary resource: [workspace][packed filter][padded input][result], 256-byte aligned.
-    const uint64_t workspace = AlignUp(workspaceSize_);
-    if (filterPackInTemp_) filterOffset_ += workspace;
-    paddedOffset_ += workspace;
-    resultOffset_ += workspace;
-    temp += workspace;
-    temporarySize_ = temp > 0 ? temp + kAlign : 0;
-    persistentSize_ = persistent;
+    layOutTemporary();
     return {};
 }
 
@@ -605,23 +848,31 @@ void ConvolutionKernel::Execute(const KernelBindings& b) {
         input = temp + paddedOffset_;
     }
     std::byte* result = cropOutput_ ? temp + resultOffset_ : b.outputs[0];
-    cudnnHandle_t handle = stream.Cudnn();
-    const float one = 1.0f, zero = 0.0f;
     void* workspace = workspaceSize_ ? temp : nullptr;
-    cudnnStatus_t status;
-    if (graph_) {
-        status = graph_->Execute(handle, input, filter, result, workspace);
-    } else if (!backward_) {
-        status = cudnnConvolutionForward(handle, &one, x_, input, w_, filter, conv_, forwardAlgo_, workspace,
-                                         workspaceSize_, &zero, y_, result);
+    if (gemm_) {
+        const cublasStatus_t status = gemm_->Execute(stream.CublasLt(), input, filter, result, workspace, s);
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            ReportFailure("cublasLtMatmul (CONVOLUTION)", "status " + std::to_string(int(status)));
+            return;
+        }
     } else {
-        status = cudnnConvolutionBackwardData(handle, &one, w_, filter, x_, input, conv_, backwardAlgo_, workspace,
-                                              workspaceSize_, &zero, y_, result);
-    }
-    if (status != CUDNN_STATUS_SUCCESS) {
-        ReportFailure(backward_ ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward",
-                      cudnnGetErrorString(status));
-        return;
+        cudnnHandle_t handle = stream.Cudnn();
+        const float one = 1.0f, zero = 0.0f;
+        cudnnStatus_t status;
+        if (graph_) {
+            status = graph_->Execute(handle, input, filter, result, workspace);
+        } else if (!backward_) {
+            status = cudnnConvolutionForward(handle, &one, x_, input, w_, filter, conv_, forwardAlgo_, workspace,
+                                             workspaceSize_, &zero, y_, result);
+        } else {
+            status = cudnnConvolutionBackwardData(handle, &one, w_, filter, x_, input, conv_, backwardAlgo_, workspace,
+                                                  workspaceSize_, &zero, y_, result);
+        }
+        if (status != CUDNN_STATUS_SUCCESS) {
+            ReportFailure(backward_ ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward",
+                          cudnnGetErrorString(status));
+            return;
+        }
     }
     if (!finishPass_) return;
     if (hasBias_) {
