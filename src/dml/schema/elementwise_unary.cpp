@@ -113,6 +113,7 @@ Status ValidateScalarType(const OperatorArgs& args, const char* typeField) {
         .supportsInPlaceExecution = true,                                                       \
         .validate = [](const OperatorArgs& args) { return ValidateSameType(args, TYPES); },     \
         .implemented = true,                                                                    \
+        .cudaImplemented = true,                                                                \
     }
 // The same with the optional ScaleBias after the tensors.
 #define SCALED_SCHEMA(NAME, LEVEL, TYPES, ...)                                        \
@@ -166,6 +167,7 @@ const OperatorSchema kClip1{
         return ValidateScalarType(args, "MinMaxDataType");
     },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kClipGrad{
@@ -181,6 +183,7 @@ const OperatorSchema kClipGrad{
     .supportsInPlaceExecution = true,
     .validate = [](const OperatorArgs& args) { return ValidateSameType(args, kNarrow); },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kClipGrad1{
@@ -200,6 +203,7 @@ const OperatorSchema kClipGrad1{
         return ValidateScalarType(args, "MinMaxDataType");
     },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 // The tests write 0 or 1 into an unsigned output of their own type.
@@ -211,6 +215,7 @@ const OperatorSchema kIsNan{
     .fields = {IN_OUT(DML_ELEMENT_WISE_IS_NAN_OPERATOR_DESC)},
     .validate = [](const OperatorArgs& args) { return ValidateTwoTypes(args, kFloat, kBoolean); },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kIsInfinity{
@@ -222,6 +227,7 @@ const OperatorSchema kIsInfinity{
                FIELD(DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC, InfinityMode, Enum, .enumType = &kInfinityMode)},
     .validate = [](const OperatorArgs& args) { return ValidateTwoTypes(args, kFloat, kUInt8); },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kBitCount{
@@ -232,6 +238,7 @@ const OperatorSchema kBitCount{
     .fields = {IN_OUT(DML_ELEMENT_WISE_BIT_COUNT_OPERATOR_DESC)},
     .validate = [](const OperatorArgs& args) { return ValidateTwoTypes(args, kAll, kBoolean); },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kCast{
@@ -242,6 +249,7 @@ const OperatorSchema kCast{
     .fields = {IN_OUT(DML_CAST_OPERATOR_DESC)},
     .validate = [](const OperatorArgs& args) { return ValidateTwoTypes(args, kAll, kAll); },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kFillValueConstant{
@@ -258,6 +266,7 @@ const OperatorSchema kFillValueConstant{
         return ValidateScalarType(args, "ValueDataType");
     },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kFillValueSequence{
@@ -275,6 +284,7 @@ const OperatorSchema kFillValueSequence{
         return ValidateScalarType(args, "ValueDataType");
     },
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 #undef SCALED_SCHEMA
