@@ -47,6 +47,40 @@ TEST(Activation, FormulasAtPoints) {
     }
 }
 
+// Packed rows run the vectorized loops: every length from 0 to 40 (main loop and tail) and a long
+// row, at an address off any vector boundary, against the float64 formula; a neighbour outside
+// the row must stay as it was.
+TEST(Activation, PackedRowsAndTails) {
+    const FusedActivation cases[] = {
+        Act(DML_OPERATOR_ACTIVATION_SIGMOID),           Act(DML_OPERATOR_ACTIVATION_TANH),
+        Act(DML_OPERATOR_ACTIVATION_SCALED_TANH, 1.5f, 0.5f), Act(DML_OPERATOR_ACTIVATION_ELU, 0.75f),
+        Act(DML_OPERATOR_ACTIVATION_CELU, 2.0f),        Act(DML_OPERATOR_ACTIVATION_SCALED_ELU, 1.5f, 0, 2.0f),
+        // Steepness and Beta 1: the kernels scale x in float first (as the operators' formulas do),
+        // which the float64 reference here would not.
+        Act(DML_OPERATOR_ACTIVATION_SOFTPLUS, 1.0f),    Act(DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS, 0.5f, 1.0f),
+    };
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> values(-12.0f, 12.0f);
+    std::vector<size_t> lengths;
+    for (size_t n = 0; n <= 40; ++n) lengths.push_back(n);
+    lengths.push_back(4099);
+    for (const FusedActivation& a : cases) {
+        for (size_t n : lengths) {
+            std::vector<float> storage(n + 2);
+            for (float& v : storage) v = values(rng);
+            const std::vector<float> original = storage;
+            ApplyActivation(a, storage.data() + 1, n);
+            EXPECT_EQ(storage[0], original[0]);
+            EXPECT_EQ(storage[n + 1], original[n + 1]);
+            for (size_t i = 1; i <= n; ++i) {
+                const double ref = RefActivation(a, double(original[i]));
+                ASSERT_NEAR(storage[i], ref, 2 * kEps32 * std::fabs(ref) + 1e-37)
+                    << ActivationName(a.type) << " at x = " << original[i] << ", row of " << n;
+            }
+        }
+    }
+}
+
 TEST(Activation, EdgeValues) {
     const float inf = std::numeric_limits<float>::infinity();
     EXPECT_EQ(ApplyActivation(Act(DML_OPERATOR_ACTIVATION_SIGMOID), -inf), 0.0f);

@@ -1,10 +1,18 @@
+// The fused activations, applied over blocks of packed floats. Every formula lives in
+// ActivationBody, compiled once per instruction set (baseline x86-64 and AVX2+FMA, cpu_isa.h) and
+// picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
+// through vector_math.h, in double, so each loop vectorizes and each result is rounded once.
+#include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
+
 #include "dml/kernels/cpu/activation.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/kernels/cpu/vector_math.h"
 
 namespace freedml::dml::cpu {
 namespace {
@@ -14,13 +22,70 @@ const Desc& As(const DML_OPERATOR_DESC* desc) {
     return *static_cast<const Desc*>(desc->Desc);
 }
 
-// ln(1 + e^v) without overflow for large v or loss for very negative v.
-inline float Softplus(float v) { return std::max(v, 0.0f) + std::log1p(std::exp(-std::fabs(v))); }
-
 template <class F>
-void Map(float* values, size_t count, F f) {
+[[gnu::always_inline]] inline void Map(float* values, size_t count, F f) {
     for (size_t i = 0; i < count; ++i) values[i] = f(values[i]);
 }
+
+// Every activation over `n` packed floats, in place. Parameters that scale a double computation
+// are widened once; SOFTPLUS and PARAMETRIC_SOFTPLUS scale x in float first, as their formulas do.
+[[gnu::always_inline]] inline void ActivationBody(const FusedActivation& a, float* v, size_t n) {
+    const float alpha = a.alpha, beta = a.beta;
+    const double alphaD = a.alpha, betaD = a.beta, gammaD = a.gamma;
+    switch (a.type) {
+        case DML_OPERATOR_ACTIVATION_LINEAR:
+            return Map(v, n, [=](float x) { return alpha * x + beta; });
+        case DML_OPERATOR_ACTIVATION_SIGMOID:
+            return Map(v, n, [](float x) { return float(vmath::Sigmoid(x)); });
+        case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
+            return Map(v, n, [=](float x) { return std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
+        case DML_OPERATOR_ACTIVATION_TANH:
+            return Map(v, n, [](float x) { return float(vmath::Tanh(x)); });
+        case DML_OPERATOR_ACTIVATION_SCALED_TANH:
+            return Map(v, n, [=](float x) { return float(alphaD * vmath::Tanh(betaD * x)); });
+        case DML_OPERATOR_ACTIVATION_RELU:
+            return Map(v, n, [](float x) { return x > 0.0f ? x : 0.0f; });
+        case DML_OPERATOR_ACTIVATION_LEAKY_RELU:
+            return Map(v, n, [=](float x) { return x >= 0.0f ? x : alpha * x; });
+        case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU:
+            return Map(v, n, [=](float x) { return x > alpha ? x : 0.0f; });
+        case DML_OPERATOR_ACTIVATION_ELU:
+            return Map(v, n, [=](float x) { return x > 0.0f ? x : float(alphaD * vmath::Expm1(x)); });
+        case DML_OPERATOR_ACTIVATION_CELU:
+            // max(0, x) + min(0, alpha (e^(x/alpha) - 1)), both clamps as selects (NaN gives 0).
+            return Map(v, n, [=](float x) {
+                const double t = alphaD * vmath::Expm1(double(x) / alphaD);
+                return float((x > 0.0f ? double(x) : 0.0) + (t < 0.0 ? t : 0.0));
+            });
+        case DML_OPERATOR_ACTIVATION_SCALED_ELU:
+            return Map(v, n, [=](float x) { return float(gammaD * (x > 0.0f ? double(x) : alphaD * vmath::Expm1(x))); });
+        case DML_OPERATOR_ACTIVATION_SOFTPLUS:
+            return Map(v, n, [=](float x) { return float(vmath::Softplus(alpha * x) / alphaD); });
+        case DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS:
+            return Map(v, n, [=](float x) { return float(alphaD * vmath::Softplus(beta * x)); });
+        case DML_OPERATOR_ACTIVATION_SOFTSIGN:
+            return Map(v, n, [](float x) { return x / (1.0f + std::fabs(x)); });
+        case DML_OPERATOR_ACTIVATION_SHRINK:
+            return Map(v, n, [=](float x) { return x > beta ? x - alpha : (x < -beta ? x + alpha : 0.0f); });
+        case DML_OPERATOR_ACTIVATION_GELU:
+            // erfc keeps the relative accuracy for negative x, where 1 + erf(x) would cancel.
+            return Map(v, n, [](float x) { return 0.5f * x * std::erfc(-x * 0.70710678118654752f); });
+        case DML_OPERATOR_ACTIVATION_SWISH:
+            // x * sigmoid(alpha x): -inf gives -inf * 0 = NaN, as the formula does.
+            return Map(v, n, [=](float x) { return float(double(x) * vmath::Sigmoid(alphaD * x)); });
+        case DML_OPERATOR_ACTIVATION_HARD_SWISH:
+            // HardSigmoid clamps like D3D's min/max: a NaN argument gives 0, x * 0 keeps NaN.
+            return Map(v, n, [=](float x) { return x * std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
+        default:
+            return;  // none / IDENTITY
+    }
+}
+
+void ActivationBaseline(const FusedActivation& a, float* v, size_t n) { ActivationBody(a, v, n); }
+
+#ifdef FREEDML_CPU_X86_64
+FREEDML_TARGET_AVX2_FMA void ActivationAvx2(const FusedActivation& a, float* v, size_t n) { ActivationBody(a, v, n); }
+#endif
 
 }  // namespace
 
@@ -44,6 +109,8 @@ const char* ActivationName(DML_OPERATOR_TYPE type) {
         case DML_OPERATOR_ACTIVATION_IDENTITY: return "ACTIVATION_IDENTITY";
         case DML_OPERATOR_ACTIVATION_SHRINK: return "ACTIVATION_SHRINK";
         case DML_OPERATOR_ACTIVATION_GELU: return "ACTIVATION_GELU";
+        case DML_OPERATOR_ACTIVATION_SWISH: return "ACTIVATION_SWISH";
+        case DML_OPERATOR_ACTIVATION_HARD_SWISH: return "ACTIVATION_HARD_SWISH";
         default: return "unknown";
     }
 }
@@ -121,46 +188,10 @@ float ApplyActivation(const FusedActivation& a, float x) {
 }
 
 void ApplyActivation(const FusedActivation& a, float* v, size_t n) {
-    const float alpha = a.alpha, beta = a.beta, gamma = a.gamma;
-    switch (a.type) {
-        case DML_OPERATOR_ACTIVATION_LINEAR:
-            return Map(v, n, [=](float x) { return alpha * x + beta; });
-        case DML_OPERATOR_ACTIVATION_SIGMOID:
-            return Map(v, n, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
-        case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
-            return Map(v, n, [=](float x) { return std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
-        case DML_OPERATOR_ACTIVATION_TANH:
-            return Map(v, n, [](float x) { return std::tanh(x); });
-        case DML_OPERATOR_ACTIVATION_SCALED_TANH:
-            return Map(v, n, [=](float x) { return alpha * std::tanh(beta * x); });
-        case DML_OPERATOR_ACTIVATION_RELU:
-            return Map(v, n, [](float x) { return x > 0.0f ? x : 0.0f; });
-        case DML_OPERATOR_ACTIVATION_LEAKY_RELU:
-            return Map(v, n, [=](float x) { return x >= 0.0f ? x : alpha * x; });
-        case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU:
-            return Map(v, n, [=](float x) { return x > alpha ? x : 0.0f; });
-        case DML_OPERATOR_ACTIVATION_ELU:
-            return Map(v, n, [=](float x) { return x > 0.0f ? x : alpha * std::expm1(x); });
-        case DML_OPERATOR_ACTIVATION_CELU:
-            return Map(v, n, [=](float x) {
-                return std::max(0.0f, x) + std::min(0.0f, alpha * std::expm1(x / alpha));
-            });
-        case DML_OPERATOR_ACTIVATION_SCALED_ELU:
-            return Map(v, n, [=](float x) { return gamma * (x > 0.0f ? x : alpha * std::expm1(x)); });
-        case DML_OPERATOR_ACTIVATION_SOFTPLUS:
-            return Map(v, n, [=](float x) { return Softplus(alpha * x) / alpha; });
-        case DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS:
-            return Map(v, n, [=](float x) { return alpha * Softplus(beta * x); });
-        case DML_OPERATOR_ACTIVATION_SOFTSIGN:
-            return Map(v, n, [](float x) { return x / (1.0f + std::fabs(x)); });
-        case DML_OPERATOR_ACTIVATION_SHRINK:
-            return Map(v, n, [=](float x) { return x > beta ? x - alpha : (x < -beta ? x + alpha : 0.0f); });
-        case DML_OPERATOR_ACTIVATION_GELU:
-            // erfc keeps the relative accuracy for negative x, where 1 + erf(x) would cancel.
-            return Map(v, n, [](float x) { return 0.5f * x * std::erfc(-x * 0.70710678118654752f); });
-        default:
-            return;  // none / IDENTITY
-    }
+#ifdef FREEDML_CPU_X86_64
+    if (UseAvx2Fma()) return ActivationAvx2(a, v, n);
+#endif
+    ActivationBaseline(a, v, n);
 }
 
 void ApplyActivation(const FusedActivation& activation, TensorView tensor) {

@@ -1,5 +1,7 @@
 // The activations GEMM, CONVOLUTION and ELEMENT_WISE_ADD1 accept as FusedActivation, applied in
-// float after the operator's own math. Parameters are copied out of the application's desc.
+// float after the operator's own math, and the standalone ACTIVATION_* operators' element-wise
+// formulas (the same, plus SWISH and HARD_SWISH, which cannot be fused). Parameters are copied out
+// of the application's desc. Packed floats run vectorized, on the CPU's widest instruction set.
 #pragma once
 
 #include <DirectML.h>
@@ -17,6 +19,8 @@ namespace freedml::dml::cpu {
 //   SCALED_ELU:                                             alpha = Alpha, gamma = Gamma
 //   SOFTPLUS:                                               alpha = Steepness
 //   SHRINK:                                                 alpha = Bias, beta = Threshold
+//   SWISH (standalone only):                                alpha = SigmoidInputScale
+//   HARD_SWISH (standalone only):                           alpha = Alpha, beta = Beta
 struct FusedActivation {
     DML_OPERATOR_TYPE type = DML_OPERATOR_INVALID;
     float alpha = 0.0f;

@@ -8,8 +8,11 @@
 //   computes in double, rounds toward zero and saturates; PARAMETERIZED_RELU wraps like ADD).
 // - SOFTMAX, LOG_SOFTMAX and HARDMAX (and their `1` forms) split the shape into kept and reduced
 //   dimensions once, at Create, and then run every slice over the reduced dimensions: gather to
-//   floats, max, exp and sum in double, scatter. NaN anywhere in a slice makes the slice NaN
-//   (softmax forms); hardmax takes the first maximum, a NaN counting as the maximum.
+//   floats, max, exp and sum in double (vectorized: vector_math.h, compiled per instruction set),
+//   scatter. NaN anywhere in a slice makes the slice NaN (softmax forms); hardmax takes the first
+//   maximum, a NaN counting as the maximum.
+#include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -19,9 +22,11 @@
 
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/activation.h"
+#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/kernels/cpu/vector_math.h"
 
 namespace freedml::dml {
 
@@ -87,57 +92,22 @@ public:
 
 // ---- Element-wise float activations -------------------------------------------------------------
 
-// One activation over packed floats, in place. SWISH and HARD_SWISH are not fusable and so have
-// no fused formula; every other one is the fused activation of the same type.
-struct FloatActivation {
-    enum class Kind : uint8_t { Fused, Swish, HardSwish } kind = Kind::Fused;
-    FusedActivation fused;
-    float alpha = 0.0f, beta = 0.0f;
-
-    void operator()(float* v, size_t n) const {
-        switch (kind) {
-            case Kind::Fused:
-                if (!fused.IsNone()) cpu::ApplyActivation(fused, v, n);
-                return;
-            case Kind::Swish: {
-                // sigmoid(t) from exp(-|t|), which never overflows: x * e^t stays accurate where
-                // e^-t would be infinite.
-                const float scale = alpha;
-                for (size_t i = 0; i < n; ++i) {
-                    const float t = scale * v[i];
-                    const float e = std::exp(-std::fabs(t));
-                    const float sigmoid = (t >= 0.0f ? 1.0f : e) / (1.0f + e);
-                    v[i] = v[i] * sigmoid;
-                }
-                return;
-            }
-            case Kind::HardSwish:
-                for (size_t i = 0; i < n; ++i) {
-                    // HardSigmoid clamps like D3D's min/max: a NaN argument gives 0, x * 0 keeps NaN.
-                    const float s = std::min(1.0f, std::max(0.0f, alpha * v[i] + beta));
-                    v[i] = v[i] * s;
-                }
-                return;
-        }
+// Whether an activation is cheap enough that smaller tensors are not worth fanning out.
+bool IsCheap(const FusedActivation& activation) {
+    switch (activation.type) {
+        case DML_OPERATOR_ACTIVATION_RELU: case DML_OPERATOR_ACTIVATION_LEAKY_RELU:
+        case DML_OPERATOR_ACTIVATION_LINEAR: case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
+        case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU: case DML_OPERATOR_ACTIVATION_SHRINK:
+        case DML_OPERATOR_ACTIVATION_IDENTITY: case DML_OPERATOR_ACTIVATION_SOFTSIGN:
+            return true;
+        default:
+            return false;
     }
-    // Whether the transform is costly enough to fan out smaller tensors.
-    bool Cheap() const {
-        if (kind != Kind::Fused) return false;
-        switch (fused.type) {
-            case DML_OPERATOR_ACTIVATION_RELU: case DML_OPERATOR_ACTIVATION_LEAKY_RELU:
-            case DML_OPERATOR_ACTIVATION_LINEAR: case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
-            case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU: case DML_OPERATOR_ACTIVATION_SHRINK:
-            case DML_OPERATOR_ACTIVATION_IDENTITY: case DML_OPERATOR_ACTIVATION_SOFTSIGN:
-                return true;
-            default:
-                return false;
-        }
-    }
-};
+}
 
 class UnaryFloatKernel final : public StatelessKernel {
 public:
-    UnaryFloatKernel(const TensorDesc& input, const TensorDesc& output, const FloatActivation& activation)
+    UnaryFloatKernel(const TensorDesc& input, const TensorDesc& output, const FusedActivation& activation)
         : type_(output.dataType), activation_(activation) {
         const uint32_t size = ElementSizeInBytes(type_);
         plan_ = MakeLoopPlan<2>(output.sizes.data(), output.rank, {output.strides.data(), input.strides.data()},
@@ -146,7 +116,7 @@ public:
 
     void Execute(const KernelBindings& b) override {
         const DML_TENSOR_DATA_TYPE type = type_;
-        const FloatActivation& f = activation_;
+        const FusedActivation& f = activation_;
         ParallelLoop(plan_, {b.outputs[0], b.inputs[0]}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
                                                              const std::array<int64_t, 2>& s) {
             if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
@@ -155,7 +125,7 @@ public:
                 for (uint64_t i = 0; i < n; i += kBlock) {
                     const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
                     if (out != in) std::memcpy(out + i, in + i, m * sizeof(float));  // same region in place
-                    f(out + i, m);
+                    cpu::ApplyActivation(f, out + i, m);
                 }
                 return;
             }
@@ -163,15 +133,15 @@ public:
             for (uint64_t i = 0; i < n; i += kBlock) {
                 const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
                 cpu::LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
-                f(block, m);
+                cpu::ApplyActivation(f, block, m);
                 cpu::StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
             }
-        }, activation_.Cheap() ? (1u << 15) : (1u << 12));
+        }, IsCheap(activation_) ? (1u << 15) : (1u << 12));
     }
 
 private:
     DML_TENSOR_DATA_TYPE type_;
-    FloatActivation activation_;
+    FusedActivation activation_;
     LoopPlan<2> plan_;  // output, input
 };
 
@@ -336,6 +306,68 @@ private:
 
 enum class AxisFunction : uint8_t { Softmax, LogSoftmax, Hardmax };
 
+// The largest of `n` floats (-inf for none; NaNs are passed over), in eight lanes that vectorize.
+[[gnu::always_inline]] inline float MaxOf(const float* v, uint64_t n) {
+    constexpr float kLow = -std::numeric_limits<float>::infinity();
+    float lanes[8] = {kLow, kLow, kLow, kLow, kLow, kLow, kLow, kLow};
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int j = 0; j < 8; ++j) lanes[j] = v[i + j] > lanes[j] ? v[i + j] : lanes[j];
+    }
+    for (; i < n; ++i) lanes[0] = v[i] > lanes[0] ? v[i] : lanes[0];
+    float max = kLow;
+    for (float lane : lanes) max = lane > max ? lane : max;
+    return max;
+}
+
+// The sum of `n` doubles in eight lanes (the order differs from a sequential sum by rounding only).
+[[gnu::always_inline]] inline double SumOf(const double* e, uint64_t n) {
+    double lanes[8] = {};
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int j = 0; j < 8; ++j) lanes[j] += e[i + j];
+    }
+    for (; i < n; ++i) lanes[0] += e[i];
+    return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+}
+
+// Softmax or log-softmax of one gathered slice of `n` floats, in place; `e` holds n doubles.
+// x - max is exact in double for any two floats; exp and the sum in double leave a single
+// rounding, to float, at the end. A NaN reaches the sum and so every element; a +inf maximum, or a
+// slice of only -inf, gives NaN throughout too, as the formula has it.
+[[gnu::always_inline]] inline void SoftmaxBody(bool logarithm, float* v, double* e, uint64_t n) {
+    const float max = MaxOf(v, n);
+    const double m = max;
+    for (uint64_t i = 0; i < n; ++i) e[i] = cpu::vmath::Exp(double(v[i]) - m);
+    if (!logarithm) {
+        const double inverse = 1.0 / SumOf(e, n);
+        for (uint64_t i = 0; i < n; ++i) v[i] = float(e[i] * inverse);
+        return;
+    }
+    // ln(1 + rest), rest without the first maximum (whose term is exactly 1), keeps the digits of
+    // a small rest.
+    uint64_t first = 0;
+    while (first + 1 < n && !(v[first] == max)) ++first;
+    e[first] = 0.0;
+    const double logSum = std::isinf(max) ? std::numeric_limits<double>::quiet_NaN() : cpu::vmath::Log1p(SumOf(e, n));
+    for (uint64_t i = 0; i < n; ++i) v[i] = float((double(v[i]) - m) - logSum);
+}
+
+void SoftmaxBaseline(bool logarithm, float* v, double* e, uint64_t n) { SoftmaxBody(logarithm, v, e, n); }
+
+#ifdef FREEDML_CPU_X86_64
+FREEDML_TARGET_AVX2_FMA void SoftmaxAvx2(bool logarithm, float* v, double* e, uint64_t n) {
+    SoftmaxBody(logarithm, v, e, n);
+}
+#endif
+
+void Softmax(bool logarithm, float* v, double* e, uint64_t n) {
+#ifdef FREEDML_CPU_X86_64
+    if (cpu::UseAvx2Fma()) return SoftmaxAvx2(logarithm, v, e, n);
+#endif
+    SoftmaxBaseline(logarithm, v, e, n);
+}
+
 // Calls f(pointers) for elements [first, last) of `plan` in row-major order.
 template <class F>
 void ForEachElement(const LoopPlan<2>& plan, const std::array<std::byte*, 2>& bases, uint64_t first, uint64_t last,
@@ -388,7 +420,7 @@ public:
         const uint64_t minSlices = std::max<uint64_t>(1, (uint64_t(1) << 13) / sliceCount_);
         ParallelFor(sliceTotal_, minSlices, [&](uint64_t first, uint64_t last) {
             std::vector<float> values(sliceCount_);
-            std::vector<double> scratch(function_ == AxisFunction::Softmax ? sliceCount_ : 0);
+            std::vector<double> scratch(function_ == AxisFunction::Hardmax ? 0 : sliceCount_);
             ForEachElement(outer_, bases, first, last, [&](const std::array<std::byte*, 2>& slice) {
                 RunSlice(slice, values.data(), scratch.data());
             });
@@ -419,30 +451,7 @@ private:
             for (uint64_t i = 0; i < n; ++i) v[i] = 0.0f;
             v[best] = 1.0f;
         } else {
-            float max = -std::numeric_limits<float>::infinity();
-            uint64_t first = 0;  // the first maximum, whose exp(x - max) is exactly 1
-            bool nan = false;
-            for (uint64_t i = 0; i < n; ++i) {
-                if (v[i] > max) max = v[i], first = i;
-                nan |= v[i] != v[i];
-            }
-            // x - max is exact in double for any two floats whose exp does not underflow; exp and
-            // the sum in double leave a single rounding, to float, at the end.
-            const double m = nan ? std::numeric_limits<double>::quiet_NaN() : double(max);
-            double sum = 0.0;
-            if (function_ == AxisFunction::Softmax) {
-                for (uint64_t i = 0; i < n; ++i) {
-                    e[i] = std::exp(double(v[i]) - m);
-                    sum += e[i];
-                }
-                for (uint64_t i = 0; i < n; ++i) v[i] = float(e[i] / sum);
-            } else {
-                // log(1 + rest) through log1p keeps the digits of a small rest.
-                for (uint64_t i = 0; i < n; ++i) sum += i == first ? 0.0 : std::exp(double(v[i]) - m);
-                // As the formula has it: a NaN, a +inf or a slice of -inf only gives NaN throughout.
-                const double logSum = nan || std::isinf(max) ? std::numeric_limits<double>::quiet_NaN() : std::log1p(sum);
-                for (uint64_t i = 0; i < n; ++i) v[i] = float((double(v[i]) - m) - logSum);
-            }
+            Softmax(function_ == AxisFunction::LogSoftmax, v, e, n);
         }
         k = 0;
         RunLoopRows(inner_, slice, 0, inner_.OuterCount(), [&](const std::array<std::byte*, 2>& p, uint64_t count,
@@ -538,16 +547,16 @@ Status Create(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
         return {};
     }
 
-    FloatActivation activation;
+    FusedActivation activation;
     if (op == DML_OPERATOR_ACTIVATION_SWISH) {
-        activation.kind = FloatActivation::Kind::Swish;
+        activation.type = op;
         activation.alpha = DescOf<DML_ACTIVATION_SWISH_OPERATOR_DESC>(args).SigmoidInputScale;
     } else if (op == DML_OPERATOR_ACTIVATION_HARD_SWISH) {
-        activation.kind = FloatActivation::Kind::HardSwish;
+        activation.type = op;
         activation.alpha = DescOf<DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC>(args).Alpha;
         activation.beta = DescOf<DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC>(args).Beta;
     } else {
-        FREEDML_TRY(FusedOf(args, &activation.fused));
+        FREEDML_TRY(FusedOf(args, &activation));
     }
     *kernel = std::make_unique<UnaryFloatKernel>(input, output, activation);
     return {};

@@ -1,5 +1,6 @@
-// CreateBinaryCpuKernel: the binary element-wise and quantization operators' CPU kernels
-// (binary_kernels.h), adapted to the binding model's Kernel interface.
+// CreateBinaryCpuKernel: the binary element-wise operators' (ADD and ADD1 included) and the
+// quantization operators' CPU kernels (binary_kernels.h), adapted to the binding model's Kernel
+// interface.
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/binary_kernels.h"
 
@@ -38,6 +39,8 @@ std::unique_ptr<Kernel> MakeStateless(Impl impl, Run run) {
 bool BinaryOpOf(DML_OPERATOR_TYPE type, cpu::BinaryOp* op) {
     using cpu::BinaryOp;
     switch (type) {
+        case DML_OPERATOR_ELEMENT_WISE_ADD: *op = BinaryOp::Add; return true;
+        case DML_OPERATOR_ELEMENT_WISE_ADD1: *op = BinaryOp::Add; return true;
         case DML_OPERATOR_ELEMENT_WISE_SUBTRACT: *op = BinaryOp::Subtract; return true;
         case DML_OPERATOR_ELEMENT_WISE_MULTIPLY: *op = BinaryOp::Multiply; return true;
         case DML_OPERATOR_ELEMENT_WISE_DIVIDE: *op = BinaryOp::Divide; return true;
@@ -76,6 +79,10 @@ Status CreateBinary(const OperatorArgs& args, cpu::BinaryOp op, std::unique_ptr<
         const auto& desc = args.As<DML_ELEMENT_WISE_POW_OPERATOR_DESC>();
         params.hasScaleBias = desc.ScaleBias != nullptr;
         if (desc.ScaleBias) params.scaleBias = *desc.ScaleBias;
+    }
+    if (args.schema.type == DML_OPERATOR_ELEMENT_WISE_ADD1) {
+        FREEDML_TRY(cpu::MakeFusedActivation(args.As<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>().FusedActivation,
+                                             &params.activation));
     }
     cpu::BinaryKernel kernel;
     FREEDML_TRY(kernel.Create(params));

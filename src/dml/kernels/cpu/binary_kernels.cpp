@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
 
@@ -366,42 +367,57 @@ FREEDML_INLINE void RowBody(std::byte* o, int64_t so, const std::byte* a, int64_
     }
 }
 
-constexpr size_t kHalfBlock = 256;  // FLOAT16 rows convert this many elements at a time
+constexpr size_t kFloatBlock = 256;  // block rows compute this many floats at a time
 
-// `m` FLOAT16 elements at a byte stride (0 broadcasts) into floats.
-FREEDML_INLINE void LoadHalves(const std::byte* p, int64_t stride, float* out, size_t m) {
+// `m` FLOAT32 or FLOAT16 (T) elements at a byte stride (0 broadcasts) into floats.
+template <class T>
+FREEDML_INLINE void LoadBlock(const std::byte* p, int64_t stride, float* out, size_t m) {
     if (stride == 0) {
-        const float v = HalfToFloat(Load<uint16_t>(p));
+        float v;
+        if constexpr (std::is_same_v<T, Half>) v = HalfToFloat(Load<uint16_t>(p));
+        else v = Load<float>(p);
         for (size_t j = 0; j < m; ++j) out[j] = v;
     } else {
-        LoadFloats(DML_TENSOR_DATA_TYPE_FLOAT16, p, stride, out, m);
+        LoadFloats(std::is_same_v<T, Half> ? DML_TENSOR_DATA_TYPE_FLOAT16 : DML_TENSOR_DATA_TYPE_FLOAT32, p, stride, out,
+                   m);
     }
 }
 
-// FLOAT16 rows compute in float (exact for every operator here but the transcendental ones and
-// DIFFERENCE_SQUARE, whose float result is rounded once more to half) and store halves, or the
-// comparison result type R.
-template <class Op, class R>
-FREEDML_INLINE void HalfRowBody(std::byte* o, int64_t so, const std::byte* a, int64_t sa, const std::byte* b,
-                                int64_t sb, uint64_t n, bool stream) {
-    float x[kHalfBlock], y[kHalfBlock];
-    alignas(64) uint16_t halves[kHalfBlock];
-    stream = stream && std::is_same_v<R, Half> && so == 2 && n * 2 >= kStreamMinRowBytes;
+// Rows that compute in blocks of floats: FLOAT16 rows (exact for every operator here but the
+// transcendental ones and DIFFERENCE_SQUARE, whose float result is rounded once more to half), and
+// ADD1's rows with a fused activation, which runs over each block while it is in L1. Arithmetic
+// rows store T (FLOAT32 or FLOAT16), comparisons R.
+template <class Op, class T, class R, bool kActivated>
+FREEDML_INLINE void BlockRowBody(std::byte* o, int64_t so, const std::byte* a, int64_t sa, const std::byte* b,
+                                 int64_t sb, uint64_t n, const BinaryContext& context) {
+    constexpr bool kArithmetic = std::is_same_v<R, T>;
+    constexpr DML_TENSOR_DATA_TYPE kType =
+        std::is_same_v<T, Half> ? DML_TENSOR_DATA_TYPE_FLOAT16 : DML_TENSOR_DATA_TYPE_FLOAT32;
+    alignas(64) float x[kFloatBlock];
+    float y[kFloatBlock];
+    const bool stream = kArithmetic && context.streamOutput && so == int64_t(sizeof(T)) &&
+                        n * sizeof(T) >= kStreamMinRowBytes && reinterpret_cast<uintptr_t>(o) % sizeof(T) == 0;
     // When streaming, a first short block brings the output to 16-byte alignment.
-    uint64_t first = stream ? ((16 - (reinterpret_cast<uintptr_t>(o) & 15)) & 15) / 2 : 0;
+    uint64_t first = stream ? ((16 - (reinterpret_cast<uintptr_t>(o) & 15)) & 15) / sizeof(T) : 0;
     for (uint64_t i = 0; i < n;) {
-        const size_t m = size_t(std::min<uint64_t>(first ? first : kHalfBlock, n - i));
+        const size_t m = size_t(std::min<uint64_t>(first ? first : kFloatBlock, n - i));
         first = 0;
-        LoadHalves(a + int64_t(i) * sa, sa, x, m);
-        LoadHalves(b + int64_t(i) * sb, sb, y, m);
+        LoadBlock<T>(a + int64_t(i) * sa, sa, x, m);
+        LoadBlock<T>(b + int64_t(i) * sb, sb, y, m);
         std::byte* out = o + int64_t(i) * so;
-        if constexpr (std::is_same_v<R, Half>) {
+        if constexpr (kArithmetic) {
             for (size_t j = 0; j < m; ++j) x[j] = Op::Apply(x[j], y[j]);
-            if (stream && m == kHalfBlock) {
-                ConvertFloatToHalf(x, halves, m);
-                StreamOut(out, reinterpret_cast<const std::byte*>(halves), sizeof(halves));
+            if constexpr (kActivated) ApplyActivation(context.activation, x, m);
+            if (stream && m == kFloatBlock) {
+                if constexpr (std::is_same_v<T, Half>) {
+                    alignas(64) uint16_t halves[kFloatBlock];
+                    ConvertFloatToHalf(x, halves, m);
+                    StreamOut(out, reinterpret_cast<const std::byte*>(halves), sizeof(halves));
+                } else {
+                    StreamOut(out, reinterpret_cast<const std::byte*>(x), sizeof(x));
+                }
             } else {
-                StoreFloats(DML_TENSOR_DATA_TYPE_FLOAT16, x, out, so, m);
+                StoreFloats(kType, x, out, so, m);
             }
         } else if (so == int64_t(sizeof(R))) {
             R* packed = reinterpret_cast<R*>(out);
@@ -414,40 +430,29 @@ FREEDML_INLINE void HalfRowBody(std::byte* o, int64_t so, const std::byte* a, in
     if (stream) StreamFence();
 }
 
-template <class Op, class T, class R>
+template <class Op, class T, class R, bool kActivated>
 FREEDML_INLINE void AnyRowBody(std::byte* o, int64_t so, const std::byte* a, int64_t sa, const std::byte* b,
-                               int64_t sb, uint64_t n, bool stream) {
-    if constexpr (std::is_same_v<T, Half>) {
-        HalfRowBody<Op, R>(o, so, a, sa, b, sb, n, stream);
+                               int64_t sb, uint64_t n, const BinaryContext& context) {
+    if constexpr (std::is_same_v<T, Half> || kActivated) {
+        BlockRowBody<Op, T, R, kActivated>(o, so, a, sa, b, sb, n, context);
     } else {
-        RowBody<Op, T, R>(o, so, a, sa, b, sb, n, stream);
+        RowBody<Op, T, R>(o, so, a, sa, b, sb, n, context.streamOutput);
     }
 }
 
-// Each row exists once per instruction set; Create picks one for the CPU it runs on.
-template <class Op, class T, class R>
+// Each row exists once per instruction set (cpu_isa.h); Create picks one for the CPU it runs on.
+template <class Op, class T, class R, bool kActivated>
 FREEDML_VECTORIZE void RowBaseline(std::byte* o, int64_t so, const std::byte* a, int64_t sa, const std::byte* b,
                                    int64_t sb, uint64_t n, const BinaryContext& context) {
-    AnyRowBody<Op, T, R>(o, so, a, sa, b, sb, n, context.streamOutput);
+    AnyRowBody<Op, T, R, kActivated>(o, so, a, sa, b, sb, n, context);
 }
 
-#ifdef FREEDML_BINARY_X86
-template <class Op, class T, class R>
-FREEDML_VECTORIZE __attribute__((target("avx2"))) void RowAvx2(std::byte* o, int64_t so, const std::byte* a,
-                                                               int64_t sa, const std::byte* b, int64_t sb,
-                                                               uint64_t n, const BinaryContext& context) {
-    AnyRowBody<Op, T, R>(o, so, a, sa, b, sb, n, context.streamOutput);
-}
-
-// FREEDML_CPU_BASELINE=1 forces the baseline rows (to test them on a machine with AVX2).
-bool HasAvx2() {
-    static const bool has = [] {
-        const char* baseline = std::getenv("FREEDML_CPU_BASELINE");
-        if (baseline && *baseline && *baseline != '0') return false;
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") != 0;
-    }();
-    return has;
+#ifdef FREEDML_CPU_X86_64
+template <class Op, class T, class R, bool kActivated>
+FREEDML_VECTORIZE FREEDML_TARGET_AVX2_FMA void RowAvx2(std::byte* o, int64_t so, const std::byte* a, int64_t sa,
+                                                       const std::byte* b, int64_t sb, uint64_t n,
+                                                       const BinaryContext& context) {
+    AnyRowBody<Op, T, R, kActivated>(o, so, a, sa, b, sb, n, context);
 }
 #endif
 
@@ -456,12 +461,12 @@ struct RowChoice {
     const char* isa = "baseline";
 };
 
-template <class Op, class T, class R = T>
+template <class Op, class T, class R = T, bool kActivated = false>
 RowChoice Pick() {
-#ifdef FREEDML_BINARY_X86
-    if (HasAvx2()) return {&RowAvx2<Op, T, R>, "avx2"};
+#ifdef FREEDML_CPU_X86_64
+    if (UseAvx2Fma()) return {&RowAvx2<Op, T, R, kActivated>, "avx2"};
 #endif
-    return {&RowBaseline<Op, T, R>, "baseline"};
+    return {&RowBaseline<Op, T, R, kActivated>, "baseline"};
 }
 
 // ---- POW ----------------------------------------------------------------------------------------
@@ -693,7 +698,11 @@ RowChoice PowRowFor(DML_TENSOR_DATA_TYPE type) {
 RowChoice ChooseRow(const BinaryParams& p) {
     const DML_TENSOR_DATA_TYPE type = p.a.dataType, out = p.output.dataType;
     switch (p.op) {
-        case BinaryOp::Add: return ArithmeticRow<AddOp, kF32 | kF16>(type);
+        case BinaryOp::Add:
+            if (p.activation.IsNone()) return ArithmeticRow<AddOp, kArithmetic>(type);
+            if (type == DML_TENSOR_DATA_TYPE_FLOAT32) return Pick<AddOp, float, float, true>();
+            if (type == DML_TENSOR_DATA_TYPE_FLOAT16) return Pick<AddOp, Half, Half, true>();
+            return {};
         case BinaryOp::Subtract: return ArithmeticRow<SubtractOp, kArithmetic>(type);
         case BinaryOp::Multiply: return ArithmeticRow<MultiplyOp, kArithmetic>(type);
         case BinaryOp::Divide: return ArithmeticRow<DivideOp, kArithmetic>(type);
@@ -768,6 +777,11 @@ Status BinaryKernel::Create(const BinaryParams& params) {
     INVALID_IF(params.op != BinaryOp::Pow && params.b.dataType != params.a.dataType,
                "ELEMENT_WISE_%s needs equal input data types (%s, %s).", BinaryOpName(params.op),
                DataTypeName(params.a.dataType), DataTypeName(params.b.dataType));
+    INVALID_IF(!params.activation.IsNone() && (params.op != BinaryOp::Add ||
+                                               (params.a.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 &&
+                                                params.a.dataType != DML_TENSOR_DATA_TYPE_FLOAT16)),
+               "ELEMENT_WISE_%s's fused activation (%s) needs ADD1 of FLOAT32 or FLOAT16 tensors (%s given).",
+               BinaryOpName(params.op), ActivationName(params.activation.type), DataTypeName(params.a.dataType));
     const RowChoice choice = ChooseRow(params);
     if (!choice.row) {
         return Error(DXGI_ERROR_UNSUPPORTED, "ELEMENT_WISE_%s does not run data types %s, %s -> %s on the CPU.",
@@ -784,6 +798,7 @@ Status BinaryKernel::Create(const BinaryParams& params) {
     context_.bType = params.b.dataType;
     context_.outputType = params.output.dataType;
     context_.streamOutput = params.output.totalTensorSizeInBytes >= StreamThresholdBytes();
+    context_.activation = params.activation;
     const auto aStrides = BroadcastStridesOver(params_.a, params_.output);
     const auto bStrides = BroadcastStridesOver(params_.b, params_.output);
     plan_ = MakeLoopPlan<3>(params_.output.sizes.data(), params_.output.rank,

@@ -1,12 +1,14 @@
-// CPU kernels of the binary element-wise family (arithmetic, comparison, logical, bitwise, POW)
-// and of the quantization operators (QUANTIZE_LINEAR, DEQUANTIZE_LINEAR, QUANTIZED_LINEAR_ADD and
+// CPU kernels of the binary element-wise family (ADD and ADD1 with its fused activation,
+// arithmetic, comparison, logical, bitwise, POW) and of the quantization operators (QUANTIZE_LINEAR, DEQUANTIZE_LINEAR, QUANTIZED_LINEAR_ADD and
 // the 6.3 QUANTIZE / DEQUANTIZE), over any strides: zero strides broadcast, and the output may
 // share an input's memory (in-place execution).
 //
 // A kernel is planned once (Create: a LoopPlan, and a row function picked for the operator, the
 // data types and the CPU's instruction sets), then runs rows: packed rows and rows against a
 // broadcast scalar go through loops the compiler vectorizes, strided rows step pointers, never
-// indices. Large tensors are split over the thread pool.
+// indices. FLOAT16 rows, and ADD1's rows with an activation, compute blocks of floats (the
+// activation runs over each block while it is in cache). Outputs beyond half the last-level cache
+// are written with streaming stores. Large tensors are split over the thread pool.
 //
 // Semantics where DirectML's pages are silent (FreeDML's choices, also in the conformance cases):
 // - Integer arithmetic wraps modulo 2^bits. x / 0 and x % 0 give 0; INT_MIN / -1 gives INT_MIN.
@@ -31,6 +33,7 @@
 #include <optional>
 
 #include "common/status.h"
+#include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/tensor.h"
 
@@ -75,6 +78,7 @@ struct BinaryContext {
     DML_TENSOR_DATA_TYPE bType = DML_TENSOR_DATA_TYPE_UNKNOWN;
     DML_TENSOR_DATA_TYPE outputType = DML_TENSOR_DATA_TYPE_UNKNOWN;
     bool streamOutput = false;  // write packed output rows with non-temporal stores (outputs beyond the caches)
+    FusedActivation activation;  // ADD1's; applied by the rows picked for it
 };
 
 // One innermost row: n elements at byte strides (0 broadcasts).
@@ -88,6 +92,7 @@ struct BinaryParams {
     TensorDesc output;
     bool hasScaleBias = false;
     DML_SCALE_BIAS scaleBias{1.0f, 0.0f};
+    FusedActivation activation;  // ADD (ADD1) only; FLOAT32 and FLOAT16
 };
 
 class BinaryKernel {

@@ -62,20 +62,6 @@ Status CreateIdentity(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     return {};
 }
 
-Status CreateAdd(const OperatorArgs& args, const DML_OPERATOR_DESC* fused, std::unique_ptr<Kernel>* out) {
-    cpu::AddParams params{*args.inputs[0], *args.inputs[1], *args.outputs[0], {}};
-    FREEDML_TRY(cpu::MakeFusedActivation(fused, &params.activation));
-    cpu::AddKernel kernel;
-    FREEDML_TRY(kernel.Create(params));
-    *out = MakeKernel(args, std::move(kernel),
-                      [](cpu::AddKernel& k, const OperatorArgs& a, const KernelBindings& b) {
-                          k.Execute(ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1),
-                                    ViewOf(a.outputs, b.outputs, 0), b.persistent, b.temporary);
-                      },
-                      kNoInitialize);
-    return {};
-}
-
 Status CreateGemm(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     const auto& desc = args.As<DML_GEMM_OPERATOR_DESC>();
     cpu::GemmParams params;
@@ -159,10 +145,6 @@ Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std:
     switch (args.schema.type) {
         case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
             return CreateIdentity(args, kernel);
-        case DML_OPERATOR_ELEMENT_WISE_ADD:
-            return CreateAdd(args, nullptr, kernel);
-        case DML_OPERATOR_ELEMENT_WISE_ADD1:
-            return CreateAdd(args, args.As<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>().FusedActivation, kernel);
         case DML_OPERATOR_GEMM:
             return CreateGemm(args, kernel);
         case DML_OPERATOR_CONVOLUTION:
@@ -172,7 +154,8 @@ Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std:
         default:
             break;
     }
-    for (CpuKernelFactory factory : {CreateUnaryCpuKernel, CreateBinaryCpuKernel, CreateActivationCpuKernel}) {
+    for (CpuKernelFactory factory :
+         {CreateUnaryCpuKernel, CreateBinaryCpuKernel, CreateActivationCpuKernel, CreateSelectCpuKernel}) {
         Status status;
         if (factory(args, flags, kernel, &status)) return status;
     }

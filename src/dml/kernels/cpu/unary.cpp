@@ -3,21 +3,13 @@
 // the NaN and infinity tests, the bit and logical NOTs, BIT_COUNT, CAST and FILL_VALUE_*.
 //
 // FLOAT32 rows that are packed run a plain loop per operator, compiled twice (baseline x86-64 and
-// AVX2+FMA) and picked once per process by what the CPU has. FLOAT16 and strided FLOAT32 rows go
+// AVX2+FMA) and picked once per process by what the CPU has (cpu_isa.h); EXP, LOG and TANH
+// vectorize through vector_math.h, shared with the activations. FLOAT16 and strided FLOAT32 rows go
 // through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once.
 // Integer rows are typed loops with a packed branch the compiler vectorizes. Broadcast and
 // strided views run through LoopPlan (no index arithmetic per element), large tensors are split
 // over the thread pool.
-#if defined(__GNUC__) && !defined(__clang__)
-// -O2 vectorizes only the cheapest loops; these are the hot ones. fp-contract=off keeps the
-// arithmetic from fusing differently in the two compiled variants (same results on every CPU);
-// no-trapping-math lets the selects of CLIP and the like become vector blends (FreeDML never
-// reads floating-point exception flags).
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "fp-contract=off", "no-trapping-math")
-#endif
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
+#include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
 
 #include <algorithm>
 #include <bit>
@@ -27,15 +19,13 @@
 #include <vector>
 
 #include "dml/kernel.h"
+#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/unary.h"
+#include "dml/kernels/cpu/vector_math.h"
 #include "dml/schema/families.h"
-
-#if defined(__x86_64__)
-#define FREEDML_UNARY_AVX2 1
-#endif
 
 namespace freedml::dml {
 namespace {
@@ -47,15 +37,6 @@ constexpr uint64_t kMinChunk = uint64_t(1) << 14;  // elements per thread-pool c
 
 bool IsFloatType(DML_TENSOR_DATA_TYPE t) {
     return t == DML_TENSOR_DATA_TYPE_FLOAT32 || t == DML_TENSOR_DATA_TYPE_FLOAT16;
-}
-
-bool HasAvx2Fma() {
-#ifdef FREEDML_UNARY_AVX2
-    static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return has;
-#else
-    return false;
-#endif
 }
 
 // ---- Float functions -----------------------------------------------------------------------------
@@ -73,13 +54,14 @@ struct FloatParams {
     }
 
 FLOAT_FN(FAbs, std::fabs(x));
+FLOAT_FN(FExp, float(vmath::Exp(x)));
 FLOAT_FN(FAcos, std::acos(x));
 FLOAT_FN(FAsin, std::asin(x));
 FLOAT_FN(FAtan, std::atan(x));
 FLOAT_FN(FCeil, std::ceil(x));
 FLOAT_FN(FCos, std::cos(x));
 FLOAT_FN(FFloor, std::floor(x));
-FLOAT_FN(FLog, std::log(x));
+FLOAT_FN(FLog, float(vmath::Log(x)));
 FLOAT_FN(FRecip, 1.0f / x);
 FLOAT_FN(FSin, std::sin(x));
 FLOAT_FN(FSqrt, std::sqrt(x));
@@ -87,7 +69,7 @@ FLOAT_FN(FTan, std::tan(x));
 FLOAT_FN(FErf, std::erf(x));
 FLOAT_FN(FSinh, std::sinh(x));
 FLOAT_FN(FCosh, std::cosh(x));
-FLOAT_FN(FTanh, std::tanh(x));
+FLOAT_FN(FTanh, float(vmath::Tanh(x)));
 FLOAT_FN(FAsinh, std::asinh(x));
 FLOAT_FN(FAcosh, std::acosh(x));
 FLOAT_FN(FAtanh, std::atanh(x));
@@ -98,40 +80,6 @@ FLOAT_FN(FRoundEven, std::nearbyint(x));
 FLOAT_FN(FRoundZero, std::trunc(x));
 FLOAT_FN(FRoundAway, std::round(x));
 #undef FLOAT_FN
-
-// e^x in arithmetic the compiler vectorizes (the C library's expf is a call per element):
-// x = k ln2 + r with |r| <= ln2/2 (Cody-Waite, ln2 in two parts so k * ln2hi is exact), e^r by
-// its Taylor series to r^7 (truncation below 0.1 ulp), then times 2^k in two steps so that
-// subnormal results round once and 2^128 needs no special case. Within 2 ulps of e^x.
-struct FExp {
-    explicit FExp(const FloatParams&) {}
-    float operator()(float x) const {
-        constexpr float kLog2e = 1.44269504088896341f;
-        constexpr float kLn2Hi = 0.693145751953125f;  // 16 significant bits
-        constexpr float kLn2Lo = 1.428606765330187e-6f;
-        constexpr float kShift = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-        // Beyond these e^x is 0 or infinity anyway; NaN fails both tests and stays NaN.
-        const float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
-        float t = xc * kLog2e;
-        t = t + kShift;
-        const float k = t - kShift;
-        const int32_t ki = std::bit_cast<int32_t>(t) - std::bit_cast<int32_t>(kShift);
-        float r = xc - k * kLn2Hi;
-        r = r - k * kLn2Lo;
-        float p = 1.0f / 5040.0f;
-        p = p * r + 1.0f / 720.0f;
-        p = p * r + 1.0f / 120.0f;
-        p = p * r + 1.0f / 24.0f;
-        p = p * r + 1.0f / 6.0f;
-        p = p * r + 0.5f;
-        p = p * r + 1.0f;
-        p = p * r + 1.0f;
-        const int32_t k1 = ki >> 1, k2 = ki - k1;
-        const float s1 = std::bit_cast<float>(uint32_t(k1 + 127) << 23);
-        const float s2 = std::bit_cast<float>(uint32_t(k2 + 127) << 23);
-        return p * s1 * s2;
-    }
-};
 
 // max(Min, min(x, Max)) as documented (Min wins when Min > Max); NaN stays NaN.
 struct FClip {
@@ -183,9 +131,9 @@ void MapFloatsBaseline(const float* in, float* out, size_t n, const FloatParams&
     MapFloats<F, kScaleBias>(in, out, n, params);
 }
 
-#ifdef FREEDML_UNARY_AVX2
+#ifdef FREEDML_CPU_X86_64
 template <class F, bool kScaleBias>
-__attribute__((target("avx2,fma"))) void MapFloatsAvx2(const float* in, float* out, size_t n,
+FREEDML_TARGET_AVX2_FMA void MapFloatsAvx2(const float* in, float* out, size_t n,
                                                        const FloatParams& params) {
     MapFloats<F, kScaleBias>(in, out, n, params);
 }
@@ -193,8 +141,8 @@ __attribute__((target("avx2,fma"))) void MapFloatsAvx2(const float* in, float* o
 
 template <class F>
 FloatRowFn PickFloatRow(bool scaleBias) {
-#ifdef FREEDML_UNARY_AVX2
-    if (HasAvx2Fma()) return scaleBias ? MapFloatsAvx2<F, true> : MapFloatsAvx2<F, false>;
+#ifdef FREEDML_CPU_X86_64
+    if (UseAvx2Fma()) return scaleBias ? MapFloatsAvx2<F, true> : MapFloatsAvx2<F, false>;
 #endif
     return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
 }

@@ -1,0 +1,137 @@
+// Elementary functions for the CPU kernels' float rows (unary.cpp, activation.cpp,
+// activation_ops.cpp), written as straight-line arithmetic with selects instead of branches and
+// calls, so that a loop over them vectorizes. Each file inlines them into rows it compiles twice
+// (baseline x86-64 and AVX2+FMA, picked at run time: cpu_isa.h), so the math exists once.
+//
+// They take and return double: a float argument widens exactly, the function is evaluated to
+// about 1e-13 relative (series and range reductions sized for that, not for full double
+// precision), and the caller rounds once to float. A float result is therefore within 0.5 ulp
+// plus a negligible fraction of the exact value, whichever instruction set ran it, and FLOAT16
+// (computed in float blocks) rounds a second time only from there. Arguments of float magnitude
+// never reach double's subnormals, so none of the reductions needs a subnormal case.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+namespace freedml::dml::cpu::vmath {
+
+#define FREEDML_VMATH_INLINE [[gnu::always_inline]] inline
+
+// |x| as one select (a test of the form `x < a && x > -a` would branch and stop vectorization).
+FREEDML_VMATH_INLINE double Magnitude(double x) { return x < 0.0 ? -x : x; }
+
+// e^x. x = k ln2 + r, |r| <= ln2/2 (ln2 in two parts, so that k * kLn2Hi is exact), e^r by its
+// Taylor series to r^10 (truncation 2e-13), times 2^k built in the exponent field. Outside
+// [-708, 709], where 2^k would leave double's normal range, the result is 0 or infinity (what a
+// float makes of it anyway; exactly 0 at -infinity, so that x * e^-inf stays NaN for x infinite).
+// NaN fails every comparison and stays NaN.
+FREEDML_VMATH_INLINE double Exp(double x) {
+    constexpr double kLog2e = 1.4426950408889634;
+    constexpr double kLn2Hi = 6.93147180369123816490e-01;  // 32 significant bits
+    constexpr double kLn2Lo = 1.90821492927058770002e-10;
+    constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
+    const double xc = x < -708.0 ? -708.0 : (x > 709.0 ? 709.0 : x);
+    double t = xc * kLog2e;
+    t = t + kShift;
+    const double k = t - kShift;
+    // k as a two's complement integer in the low bits (unsigned: defined for any bits, NaN's too).
+    const uint64_t kBits = std::bit_cast<uint64_t>(t) - std::bit_cast<uint64_t>(kShift);
+    double r = xc - k * kLn2Hi;
+    r = r - k * kLn2Lo;
+    double p = 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    const double scale = std::bit_cast<double>((kBits + 1023u) << 52);
+    const double e = p * scale;
+    return x < -708.0 ? 0.0 : (x > 709.0 ? std::numeric_limits<double>::infinity() : e);
+}
+
+// e^x - 1 without the cancellation near 0: the Taylor series where |x| < 1/32 (truncation below
+// 1e-15 relative), e^x - 1 elsewhere (then |e^x - 1| > 0.03, so Exp's error stays relative).
+FREEDML_VMATH_INLINE double Expm1(double x) {
+    double s = 1.0 / 5040.0;
+    s = s * x + 1.0 / 720.0;
+    s = s * x + 1.0 / 120.0;
+    s = s * x + 1.0 / 24.0;
+    s = s * x + 1.0 / 6.0;
+    s = s * x + 0.5;
+    s = s * x + 1.0;
+    s = s * x;
+    const double e = Exp(x) - 1.0;
+    return Magnitude(x) < 0.03125 ? s : e;
+}
+
+// ln x for x a positive normal double (every float is one), +inf, 0 (-inf), negative (NaN) or
+// NaN. x = 2^e m with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s), s = (m - 1) / (m + 1),
+// |s| < 0.172, by its odd series to s^17 (truncation 1e-15).
+FREEDML_VMATH_INLINE double Log(double x) {
+    constexpr uint64_t kSqrtHalf = 0x3FE6A09E667F3BCDull;  // sqrt(1/2)
+    constexpr uint64_t kOne = 0x3FF0000000000000ull;
+    constexpr double kLn2 = 0.6931471805599453;
+    // Rebase the exponent at sqrt(1/2): the biased exponent of `shifted` is e, its mantissa m's.
+    const uint64_t shifted = std::bit_cast<uint64_t>(x) + (kOne - kSqrtHalf);
+    // e as a double without an integer conversion (AVX2 has none for 64 bits): 2^52 + n, less 2^52.
+    constexpr uint64_t kTwo52 = 0x4330000000000000ull;
+    const double e = std::bit_cast<double>((shifted >> 52) | kTwo52) - (4503599627370496.0 + 1023.0);
+    const double m = std::bit_cast<double>((shifted & 0x000FFFFFFFFFFFFFull) + kSqrtHalf);
+    const double f = m - 1.0;  // exact
+    const double s = f / (2.0 + f);
+    const double z = s * s;
+    double p = 2.0 / 17.0;
+    p = p * z + 2.0 / 15.0;
+    p = p * z + 2.0 / 13.0;
+    p = p * z + 2.0 / 11.0;
+    p = p * z + 2.0 / 9.0;
+    p = p * z + 2.0 / 7.0;
+    p = p * z + 2.0 / 5.0;
+    p = p * z + 2.0 / 3.0;
+    p = p * z + 2.0;
+    double r = e * kLn2;
+    r = r + s * p;
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    r = x > 0.0 ? r : (x == 0.0 ? -kInf : std::numeric_limits<double>::quiet_NaN());
+    return x == kInf ? kInf : r;
+}
+
+// ln(1 + y) for y > -1 without the cancellation near 0: the series where |y| < 2^-13 (truncation
+// below 1e-16 relative), ln(1 + y) elsewhere (its rounding error, 1e-16, is then small against
+// ln(1 + y) itself).
+FREEDML_VMATH_INLINE double Log1p(double y) {
+    double s = -0.25;
+    s = s * y + 1.0 / 3.0;
+    s = s * y - 0.5;
+    s = s * y + 1.0;
+    s = s * y;
+    const double l = Log(1.0 + y);
+    return Magnitude(y) < 1.0 / 8192.0 ? s : l;
+}
+
+// tanh x = (e^2x - 1) / (e^2x + 1), from Expm1 so that small x keeps its digits. |x| is clamped
+// to 20 first (tanh 20 is 1 to 17 digits), so that infinities give +-1, not inf / inf.
+FREEDML_VMATH_INLINE double Tanh(double x) {
+    const double xc = x < -20.0 ? -20.0 : (x > 20.0 ? 20.0 : x);
+    const double em = Expm1(xc + xc);
+    return em / (em + 2.0);
+}
+
+// 1 / (1 + e^-x): 0 at -infinity, 1 at +infinity.
+FREEDML_VMATH_INLINE double Sigmoid(double x) { return 1.0 / (1.0 + Exp(-x)); }
+
+// ln(1 + e^v) = max(v, 0) + ln(1 + e^-|v|): no overflow for large v, no loss for very negative v.
+FREEDML_VMATH_INLINE double Softplus(double v) {
+    return (v > 0.0 ? v : 0.0) + Log1p(Exp(-Magnitude(v)));
+}
+
+#undef FREEDML_VMATH_INLINE
+
+}  // namespace freedml::dml::cpu::vmath

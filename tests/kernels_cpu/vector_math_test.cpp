@@ -1,0 +1,119 @@
+// vector_math.h's functions, rounded to float as the kernels use them, against the C library's
+// long double functions (an independent reference, about 1e-19 relative) over float arguments:
+// random bit patterns (every binade, infinities, NaNs), dense ranges where each function bends,
+// and the edges (overflow and underflow thresholds, zeros of either sign, subnormals). They are
+// built for 0.5 ulp plus about 1e-11; the test allows 1 ulp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "dml/kernels/cpu/vector_math.h"
+
+namespace freedml::dml::cpu::test {
+namespace {
+
+// Distance of `got` from the exact `want` in units of the float spacing at `want` (subnormal
+// spacing below FLT_MIN); infinite results must match exactly, NaN must give NaN.
+double UlpDistance(float got, long double want) {
+    if (std::isnan(want)) return std::isnan(got) ? 0 : 1e30;
+    if (std::isnan(got)) return 1e30;
+    const float rounded = float(want);
+    if (std::isinf(rounded) || std::isinf(got)) return got == rounded ? 0 : 1e30;
+    int exponent = 0;
+    std::frexp(double(want), &exponent);
+    const long double ulp = std::ldexp(1.0L, std::max(exponent - 24, -149));
+    return double(std::fabs((long double)got - want) / ulp);
+}
+
+std::vector<float> Arguments(float lo, float hi, std::initializer_list<float> edges) {
+    std::vector<float> xs(edges);
+    const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+                              std::numeric_limits<float>::denorm_min(), -1e-40f, 1e-30f, -1e-30f,
+                              std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+    xs.insert(xs.end(), std::begin(specials), std::end(specials));
+    std::mt19937 rng(20261124);
+    std::uniform_real_distribution<float> range(lo, hi);
+    for (int i = 0; i < 200000; ++i) {
+        const uint32_t bits = rng();
+        float x;
+        std::memcpy(&x, &bits, 4);
+        xs.push_back(x);
+        xs.push_back(range(rng));
+    }
+    return xs;
+}
+
+template <class F, class R>
+void ExpectWithinOneUlp(const char* name, F function, R reference, const std::vector<float>& xs) {
+    double worst = 0;
+    float worstAt = 0;
+    for (float x : xs) {
+        const double d = UlpDistance(float(function(double(x))), reference((long double)x));
+        if (d > worst) worst = d, worstAt = x;
+    }
+    EXPECT_LE(worst, 1.0) << name << " is " << worst << " ulp off at x = " << worstAt;
+}
+
+TEST(VectorMath, Exp) {
+    ExpectWithinOneUlp("Exp", vmath::Exp, [](long double x) { return expl(x); },
+                       Arguments(-110, 95, {88.72f, 88.73f, -87.3f, -103.9f, -104.0f, 11.09f, -16.6f, 1e-7f}));
+}
+
+TEST(VectorMath, Expm1) {
+    ExpectWithinOneUlp("Expm1", vmath::Expm1, [](long double x) { return expm1l(x); },
+                       Arguments(-2, 2, {0.03125f, -0.03125f, 0.0312499f, -0.0312501f, 1e-7f, -1e-7f, -20.0f}));
+}
+
+TEST(VectorMath, Log) {
+    ExpectWithinOneUlp("Log", vmath::Log, [](long double x) { return logl(x); },
+                       Arguments(0, 4, {1.0000001f, 0.99999994f, 0.70710677f, 0.70710683f, 1.4142135f, 2.0f,
+                                        1e-38f, 1e-44f, 65504.0f, -1.0f}));
+}
+
+TEST(VectorMath, Log1p) {
+    ExpectWithinOneUlp("Log1p", vmath::Log1p, [](long double x) { return log1pl(x); },
+                       Arguments(-0.9f, 3, {1.0f / 8192, -1.0f / 8192, 1.2e-4f, -1.2e-4f, -1.0f, -0.99999994f}));
+}
+
+TEST(VectorMath, Tanh) {
+    ExpectWithinOneUlp("Tanh", vmath::Tanh, [](long double x) { return tanhl(x); },
+                       Arguments(-10, 10, {0.015625f, -0.015625f, 9.0f, -9.0f, 20.0f, -20.0f, 1e-6f}));
+}
+
+TEST(VectorMath, Sigmoid) {
+    ExpectWithinOneUlp("Sigmoid", vmath::Sigmoid, [](long double x) { return 1.0L / (1.0L + expl(-x)); },
+                       Arguments(-110, 110, {-87.3f, -88.8f, -103.0f, 16.7f, 17.0f}));
+}
+
+TEST(VectorMath, Softplus) {
+    ExpectWithinOneUlp("Softplus", vmath::Softplus,
+                       [](long double x) { return x > 0 ? x + log1pl(expl(-x)) : log1pl(expl(x)); },
+                       Arguments(-110, 110, {-87.3f, -103.0f, 16.7f, 17.0f, 1e-4f}));
+}
+
+// The limits the activations rely on: exact zeros and ones at the infinities (SWISH's
+// -inf * sigmoid(-inf) must stay NaN, not become -inf).
+TEST(VectorMath, InfinitiesGiveExactLimits) {
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(vmath::Exp(-inf), 0.0);
+    EXPECT_EQ(vmath::Exp(inf), inf);
+    EXPECT_EQ(vmath::Expm1(-inf), -1.0);
+    EXPECT_EQ(vmath::Sigmoid(-inf), 0.0);
+    EXPECT_EQ(vmath::Sigmoid(inf), 1.0);
+    EXPECT_EQ(vmath::Tanh(inf), 1.0);
+    EXPECT_EQ(vmath::Tanh(-inf), -1.0);
+    EXPECT_EQ(vmath::Softplus(inf), inf);
+    EXPECT_EQ(vmath::Softplus(-inf), 0.0);
+    EXPECT_EQ(vmath::Log(0.0), -inf);
+    EXPECT_EQ(vmath::Log(inf), inf);
+    EXPECT_TRUE(std::isnan(vmath::Log(-1.0)));
+    EXPECT_TRUE(std::isnan(-inf * vmath::Sigmoid(-inf)));
+}
+
+}  // namespace
+}  // namespace freedml::dml::cpu::test
