@@ -99,6 +99,7 @@ Status ValidateAxes(const OperatorArgs& args) {
         .canBeFusedActivation = FUSABLE,                                                           \
         .validate = VALIDATE,                                                                      \
         .implemented = true,                                                                       \
+        .cudaImplemented = true,                                                                   \
     }
 #define FLOAT_FIELD(NAME, member) DML_FIELD(DML_ACTIVATION_##NAME##_OPERATOR_DESC, member, Float)
 
@@ -145,6 +146,7 @@ const OperatorSchema kParameterizedRelu{
     .supportsInPlaceExecution = true,
     .validate = ValidateSigned,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kReluGrad{
@@ -157,6 +159,7 @@ const OperatorSchema kReluGrad{
                DML_FIELD(DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor)},
     .validate = ValidateSigned,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 #define LAST_AXIS_SCHEMA(NAME)                                                                     \
@@ -169,6 +172,7 @@ const OperatorSchema kReluGrad{
                    DML_FIELD(DML_ACTIVATION_##NAME##_OPERATOR_DESC, OutputTensor, OutputTensor)},  \
         .validate = ValidateLastAxis,                                                              \
         .implemented = true,                                                                       \
+        .cudaImplemented = true,                                                                   \
     }
 #define AXES_SCHEMA(NAME)                                                                          \
     const OperatorSchema k##NAME{                                                                  \
@@ -182,6 +186,7 @@ const OperatorSchema kReluGrad{
                    DML_FIELD(DML_ACTIVATION_##NAME##_OPERATOR_DESC, Axes, UIntArray, .countField = "AxisCount")}, \
         .validate = ValidateAxes<DML_ACTIVATION_##NAME##_OPERATOR_DESC>,                           \
         .implemented = true,                                                                       \
+        .cudaImplemented = true,                                                                   \
     }
 
 LAST_AXIS_SCHEMA(SOFTMAX);

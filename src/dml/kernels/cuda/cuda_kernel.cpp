@@ -69,7 +69,8 @@ bool IsPackedTensor(const TensorDesc& desc) {
 const char* ActName(Act act) {
     static const char* const kNames[] = {"none", "LINEAR", "SIGMOID", "HARD_SIGMOID", "TANH", "SCALED_TANH", "RELU",
                                          "LEAKY_RELU", "THRESHOLDED_RELU", "ELU", "CELU", "SCALED_ELU", "SOFTPLUS",
-                                         "PARAMETRIC_SOFTPLUS", "SOFTSIGN", "SHRINK", "GELU"};
+                                         "PARAMETRIC_SOFTPLUS", "SOFTSIGN", "SHRINK", "GELU", "SWISH",
+                                         "HARD_SWISH"};
     return kNames[int(act)];
 }
 

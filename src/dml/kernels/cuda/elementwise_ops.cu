@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <string>
 
+#include "dml/kernels/cuda/activation.cuh"
 #include "dml/kernels/cuda/elementwise.cuh"
 
 namespace freedml::backend::cuda {
@@ -30,37 +31,6 @@ int MultiprocessorCount() {
         counts[device] = count > 0 ? count : 132;
     }
     return counts[device];
-}
-
-template <class C>
-__device__ __forceinline__ C Softplus(C v) {
-    return (v > C(0) ? v : C(0)) + log1p(exp(-fabs(v)));
-}
-
-// One activation of one value, in the compute type; the formulas of the CPU kernels.
-template <class C>
-__device__ __forceinline__ C Activate(const ActParams& p, C x) {
-    const C alpha = C(p.alpha), beta = C(p.beta), gamma = C(p.gamma);
-    switch (p.act) {
-        case Act::None: return x;
-        case Act::Linear: return alpha * x + beta;
-        case Act::Sigmoid: return C(1) / (C(1) + exp(-x));
-        case Act::HardSigmoid: return fmin(C(1), fmax(C(0), alpha * x + beta));
-        case Act::Tanh: return tanh(x);
-        case Act::ScaledTanh: return alpha * tanh(beta * x);
-        case Act::Relu: return x > C(0) ? x : C(0);
-        case Act::LeakyRelu: return x >= C(0) ? x : alpha * x;
-        case Act::ThresholdedRelu: return x > alpha ? x : C(0);
-        case Act::Elu: return x > C(0) ? x : alpha * expm1(x);
-        case Act::Celu: return fmax(C(0), x) + fmin(C(0), alpha * expm1(x / alpha));
-        case Act::ScaledElu: return gamma * (x > C(0) ? x : alpha * expm1(x));
-        case Act::Softplus: return Softplus(alpha * x) / alpha;
-        case Act::ParametricSoftplus: return alpha * Softplus(beta * x);
-        case Act::Softsign: return x / (C(1) + fabs(x));
-        case Act::Shrink: return x > beta ? x - alpha : (x < -beta ? x + alpha : C(0));
-        case Act::Gelu: return C(0.5) * x * erfc(-x * C(0.70710678118654752));
-    }
-    return x;
 }
 
 struct Identity {

@@ -22,13 +22,15 @@ inline uint32_t ElementBytes(ElementType type) {
     }
 }
 
-// The activations DirectML fuses (FusedActivation), and IDENTITY's ScaleBias as Linear.
+// The activations DirectML fuses (FusedActivation), and IDENTITY's ScaleBias as Linear; Swish and
+// HardSwish only as standalone operators (DirectML does not fuse them).
 enum class Act : uint8_t {
     None, Linear, Sigmoid, HardSigmoid, Tanh, ScaledTanh, Relu, LeakyRelu, ThresholdedRelu, Elu, Celu,
-    ScaledElu, Softplus, ParametricSoftplus, Softsign, Shrink, Gelu
+    ScaledElu, Softplus, ParametricSoftplus, Softsign, Shrink, Gelu, Swish, HardSwish
 };
 
-// Parameters as in the CPU kernels' FusedActivation (activation.h there).
+// Parameters as in the CPU kernels' FusedActivation (activation.h there); Swish: alpha =
+// SigmoidInputScale; HardSwish: alpha = Alpha, beta = Beta.
 struct ActParams {
     Act act = Act::None;
     float alpha = 0.0f, beta = 0.0f, gamma = 0.0f;
