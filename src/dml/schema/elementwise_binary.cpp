@@ -232,6 +232,7 @@ const EnumType kQuantizationType{"DML_QUANTIZATION_TYPE", kQuantizationTypeValue
         .supportsInPlaceExecution = inPlace,                                                        \
         .validate = rule,                                                                           \
         .implemented = true,                                                                        \
+        .cudaImplemented = true,                                                                    \
     }
 
 FREEDML_BINARY_SCHEMA(kSubtract, ELEMENT_WISE_SUBTRACT, DML_FEATURE_LEVEL_1_0, true, ValidateSameTypeIn<kNumeric>);
@@ -282,6 +283,7 @@ const OperatorSchema kPowSchema{
     .supportsInPlaceExecution = true,
     .validate = ValidatePow,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kQuantizeLinear{
@@ -295,6 +297,7 @@ const OperatorSchema kQuantizeLinear{
                DML_FIELD(DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC, OutputTensor, OutputTensor)},
     .validate = ValidateQuantizeLinear,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kDequantizeLinear{
@@ -309,6 +312,7 @@ const OperatorSchema kDequantizeLinear{
                DML_FIELD(DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC, OutputTensor, OutputTensor)},
     .validate = ValidateDequantizeLinear,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kQuantizedLinearAdd{
@@ -330,6 +334,7 @@ const OperatorSchema kQuantizedLinearAdd{
                DML_FIELD(DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC, OutputTensor, OutputTensor)},
     .validate = ValidateQuantizedLinearAdd,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kQuantize{
@@ -345,6 +350,7 @@ const OperatorSchema kQuantize{
                DML_FIELD(DML_QUANTIZE_OPERATOR_DESC, OutputTensor, OutputTensor)},
     .validate = ValidateQuantize,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema kDequantize{
@@ -360,6 +366,7 @@ const OperatorSchema kDequantize{
                DML_FIELD(DML_DEQUANTIZE_OPERATOR_DESC, OutputTensor, OutputTensor)},
     .validate = ValidateDequantize,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema* const kSchemas[] = {
