@@ -1,7 +1,8 @@
 // The fused activations, applied over blocks of packed floats. Every formula lives in
 // ActivationBody, compiled once per instruction set (baseline x86-64 and AVX2+FMA, cpu_isa.h) and
 // picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
-// through vector_math.h, in double, so each loop vectorizes and each result is rounded once.
+// through vector_math.h, so each loop vectorizes: SIGMOID and TANH in float, the others in double,
+// rounded once.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
 
 #include "dml/kernels/cpu/activation.h"
@@ -36,11 +37,11 @@ template <class F>
         case DML_OPERATOR_ACTIVATION_LINEAR:
             return Map(v, n, [=](float x) { return alpha * x + beta; });
         case DML_OPERATOR_ACTIVATION_SIGMOID:
-            return Map(v, n, [](float x) { return float(vmath::Sigmoid(x)); });
+            return Map(v, n, [](float x) { return vmath::SigmoidF(x); });
         case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
             return Map(v, n, [=](float x) { return std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
         case DML_OPERATOR_ACTIVATION_TANH:
-            return Map(v, n, [](float x) { return float(vmath::Tanh(x)); });
+            return Map(v, n, [](float x) { return vmath::TanhF(x); });
         case DML_OPERATOR_ACTIVATION_SCALED_TANH:
             return Map(v, n, [=](float x) { return float(alphaD * vmath::Tanh(betaD * x)); });
         case DML_OPERATOR_ACTIVATION_RELU:

@@ -54,7 +54,7 @@ struct FloatParams {
     }
 
 FLOAT_FN(FAbs, std::fabs(x));
-FLOAT_FN(FExp, float(vmath::Exp(x)));
+FLOAT_FN(FExp, vmath::ExpF(x));
 FLOAT_FN(FAcos, std::acos(x));
 FLOAT_FN(FAsin, std::asin(x));
 FLOAT_FN(FAtan, std::atan(x));
@@ -69,7 +69,7 @@ FLOAT_FN(FTan, std::tan(x));
 FLOAT_FN(FErf, std::erf(x));
 FLOAT_FN(FSinh, std::sinh(x));
 FLOAT_FN(FCosh, std::cosh(x));
-FLOAT_FN(FTanh, float(vmath::Tanh(x)));
+FLOAT_FN(FTanh, vmath::TanhF(x));
 FLOAT_FN(FAsinh, std::asinh(x));
 FLOAT_FN(FAcosh, std::acosh(x));
 FLOAT_FN(FAtanh, std::atanh(x));

@@ -3,15 +3,22 @@
 // calls, so that a loop over them vectorizes. Each file inlines them into rows it compiles twice
 // (baseline x86-64 and AVX2+FMA, picked at run time: cpu_isa.h), so the math exists once.
 //
-// They take and return double: a float argument widens exactly, the function is evaluated to
+// Most take and return double: a float argument widens exactly, the function is evaluated to
 // about 1e-13 relative (series and range reductions sized for that, not for full double
 // precision), and the caller rounds once to float. A float result is therefore within 0.5 ulp
 // plus a negligible fraction of the exact value, whichever instruction set ran it, and FLOAT16
 // (computed in float blocks) rounds a second time only from there. Arguments of float magnitude
 // never reach double's subnormals, so none of the reductions needs a subnormal case.
+//
+// ExpF, SigmoidF and TanhF are float arithmetic throughout, for the functions whose float argument
+// is exact and whose result is the output (EXP, SIGMOID, TANH): twice the lanes of the double
+// forms, which keeps them near memory speed, for errors of up to 1.3, 2.5 and 1.1 ulp (the
+// conformance cases allow 4, 3 and 2). Functions of a scaled argument or built further on an
+// exponential (expm1, softplus, SCALED_TANH, SWISH, softmax) go through the double forms.
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -54,6 +61,61 @@ FREEDML_VMATH_INLINE double Exp(double x) {
     const double scale = std::bit_cast<double>((kBits + 1023u) << 52);
     const double e = p * scale;
     return x < -708.0 ? 0.0 : (x > 709.0 ? std::numeric_limits<double>::infinity() : e);
+}
+
+// e^x in float: the same reduction as Exp's (ln2 in two parts of 16 and 24 bits), e^r by its
+// Taylor series to r^7 (truncation below 0.1 ulp), times 2^k in two steps so that subnormal
+// results round once and 2^128 needs no special case. Within 1.3 ulp; 0 below -104 (where e^x
+// rounds to 0), infinity above 89, NaN stays NaN.
+FREEDML_VMATH_INLINE float ExpF(float x) {
+    constexpr float kLog2e = 1.44269504088896341f;
+    constexpr float kLn2Hi = 0.693145751953125f;
+    constexpr float kLn2Lo = 1.428606765330187e-6f;
+    constexpr float kShift = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+    const float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
+    float t = xc * kLog2e;
+    t = t + kShift;
+    const float k = t - kShift;
+    const uint32_t kBits = std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(kShift);
+    float r = xc - k * kLn2Hi;
+    r = r - k * kLn2Lo;
+    float p = 1.0f / 5040.0f;
+    p = p * r + 1.0f / 720.0f;
+    p = p * r + 1.0f / 120.0f;
+    p = p * r + 1.0f / 24.0f;
+    p = p * r + 1.0f / 6.0f;
+    p = p * r + 0.5f;
+    p = p * r + 1.0f;
+    p = p * r + 1.0f;
+    // 2^k = 2^k1 * 2^k2 with k1 = k >> 1 (arithmetic, on the two's complement bits).
+    const uint32_t k1 = (kBits >> 1) | (kBits & 0x80000000u), k2 = kBits - k1;
+    const float s1 = std::bit_cast<float>((k1 + 127u) << 23);
+    const float s2 = std::bit_cast<float>((k2 + 127u) << 23);
+    const float e = p * s1 * s2;
+    return x < -104.0f ? 0.0f : e;
+}
+
+// 1 / (1 + e^-x) in float: 0 at -infinity, 1 at +infinity.
+FREEDML_VMATH_INLINE float SigmoidF(float x) { return 1.0f / (1.0f + ExpF(-x)); }
+
+// tanh in float. |x| < 1: x + x u P(u), u = x^2, P of degree 6 fitted at authoring time for the
+// relative error of tanh (weighted least squares on Chebyshev nodes of [0, 1], iterated toward
+// minimax, against 40-digit tanh; 5e-9 relative with the coefficients rounded to float). |x| >= 1:
+// 1 - 2 / (e^2|x| + 1), the sign put back. Within 1.1 ulp; +-1 at +-infinity, NaN stays NaN.
+FREEDML_VMATH_INLINE float TanhF(float x) {
+    const float magnitude = x < 0.0f ? -x : x;
+    const float u = x * x;
+    float p = -0.000358450022758916f;
+    p = p * u + 0.002301357686519623f;
+    p = p * u - 0.007946096360683441f;
+    p = p * u + 0.02148665115237236f;
+    p = p * u - 0.05387980118393898f;
+    p = p * u + 0.13332344591617584f;
+    p = p * u - 0.33333295583724976f;
+    const float small = x + x * (u * p);
+    const float e = ExpF(magnitude + magnitude);
+    const float large = std::copysign(1.0f - 2.0f / (e + 1.0f), x);
+    return magnitude < 1.0f ? small : large;
 }
 
 // e^x - 1 without the cancellation near 0: the Taylor series where |x| < 1/32 (truncation below
