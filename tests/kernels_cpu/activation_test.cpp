@@ -58,6 +58,7 @@ TEST(Activation, PackedRowsAndTails) {
         // Steepness and Beta 1: the kernels scale x in float first (as the operators' formulas do),
         // which the float64 reference here would not.
         Act(DML_OPERATOR_ACTIVATION_SOFTPLUS, 1.0f),    Act(DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS, 0.5f, 1.0f),
+        Act(DML_OPERATOR_ACTIVATION_GELU),
     };
     std::mt19937 rng(17);
     std::uniform_real_distribution<float> values(-12.0f, 12.0f);
@@ -69,13 +70,18 @@ TEST(Activation, PackedRowsAndTails) {
             std::vector<float> storage(n + 2);
             for (float& v : storage) v = values(rng);
             const std::vector<float> original = storage;
+            // In place, and from another array into this one (the standalone operators' form).
+            std::vector<float> copy(storage);
             ApplyActivation(a, storage.data() + 1, n);
+            ApplyActivation(a, original.data() + 1, copy.data() + 1, n);
             EXPECT_EQ(storage[0], original[0]);
             EXPECT_EQ(storage[n + 1], original[n + 1]);
+            EXPECT_EQ(copy[n + 1], original[n + 1]);
             for (size_t i = 1; i <= n; ++i) {
                 const double ref = RefActivation(a, double(original[i]));
                 ASSERT_NEAR(storage[i], ref, 2 * kEps32 * std::fabs(ref) + 1e-37)
                     << ActivationName(a.type) << " at x = " << original[i] << ", row of " << n;
+                ASSERT_EQ(copy[i], storage[i]) << ActivationName(a.type) << " out of place, row of " << n;
             }
         }
     }

@@ -126,6 +126,17 @@ TEST(VectorMath, Softplus) {
                        Arguments(-110, 110, {-87.3f, -103.0f, 16.7f, 17.0f, 1e-4f}));
 }
 
+TEST(VectorMath, Erf) {
+    ExpectWithinOneUlp("Erf", vmath::Erf, [](long double x) { return erfl(x); },
+                       Arguments(-6, 6, {0.99999994f, 1.0f, -1.0f, 3.9f, -3.9f, 1e-6f, 1e-20f, 10.0f}));
+}
+
+TEST(VectorMath, Erfc) {
+    // Beyond 10, erfc is below half the smallest float subnormal but for the few floats next to 10.
+    ExpectWithin(1.5, 0.0, "Erfc", [](float x) { return vmath::Erfc(x); }, [](long double x) { return erfcl(x); },
+                 Arguments(-6, 11, {0.99999994f, 1.0f, -1.0f, 3.9f, 9.9f, 10.0f, 10.1f, -10.0f, 1e-6f}));
+}
+
 // The limits the activations rely on: exact zeros and ones at the infinities (SWISH's
 // -inf * sigmoid(-inf) must stay NaN, not become -inf).
 TEST(VectorMath, InfinitiesGiveExactLimits) {
@@ -147,6 +158,10 @@ TEST(VectorMath, InfinitiesGiveExactLimits) {
     EXPECT_EQ(vmath::Tanh(-inf), -1.0);
     EXPECT_EQ(vmath::Softplus(inf), inf);
     EXPECT_EQ(vmath::Softplus(-inf), 0.0);
+    EXPECT_EQ(vmath::Erf(inf), 1.0);
+    EXPECT_EQ(vmath::Erf(-inf), -1.0);
+    EXPECT_EQ(vmath::Erfc(inf), 0.0);
+    EXPECT_EQ(vmath::Erfc(-inf), 2.0);
     EXPECT_EQ(vmath::Log(0.0), -inf);
     EXPECT_EQ(vmath::Log(inf), inf);
     EXPECT_TRUE(std::isnan(vmath::Log(-1.0)));

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
@@ -23,69 +24,76 @@ const Desc& As(const DML_OPERATOR_DESC* desc) {
     return *static_cast<const Desc*>(desc->Desc);
 }
 
+// out[i] = f(in[i]); `out` may be `in` (the vectorized loop is right for either).
 template <class F>
-[[gnu::always_inline]] inline void Map(float* values, size_t count, F f) {
-    for (size_t i = 0; i < count; ++i) values[i] = f(values[i]);
+[[gnu::always_inline]] inline void Map(const float* in, float* out, size_t count, F f) {
+    for (size_t i = 0; i < count; ++i) out[i] = f(in[i]);
 }
 
-// Every activation over `n` packed floats, in place. Parameters that scale a double computation
-// are widened once; SOFTPLUS and PARAMETRIC_SOFTPLUS scale x in float first, as their formulas do.
-[[gnu::always_inline]] inline void ActivationBody(const FusedActivation& a, float* v, size_t n) {
+// Every activation over `n` packed floats. Parameters that scale a double computation are widened
+// once; SOFTPLUS and PARAMETRIC_SOFTPLUS scale x in float first, as their formulas do.
+[[gnu::always_inline]] inline void ActivationBody(const FusedActivation& a, const float* in, float* v, size_t n) {
     const float alpha = a.alpha, beta = a.beta;
     const double alphaD = a.alpha, betaD = a.beta, gammaD = a.gamma;
     switch (a.type) {
         case DML_OPERATOR_ACTIVATION_LINEAR:
-            return Map(v, n, [=](float x) { return alpha * x + beta; });
+            return Map(in, v, n, [=](float x) { return alpha * x + beta; });
         case DML_OPERATOR_ACTIVATION_SIGMOID:
-            return Map(v, n, [](float x) { return vmath::SigmoidF(x); });
+            return Map(in, v, n, [](float x) { return vmath::SigmoidF(x); });
         case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
-            return Map(v, n, [=](float x) { return std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
+            return Map(in, v, n, [=](float x) { return std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
         case DML_OPERATOR_ACTIVATION_TANH:
-            return Map(v, n, [](float x) { return vmath::TanhF(x); });
+            return Map(in, v, n, [](float x) { return vmath::TanhF(x); });
         case DML_OPERATOR_ACTIVATION_SCALED_TANH:
-            return Map(v, n, [=](float x) { return float(alphaD * vmath::Tanh(betaD * x)); });
+            return Map(in, v, n, [=](float x) { return float(alphaD * vmath::Tanh(betaD * x)); });
         case DML_OPERATOR_ACTIVATION_RELU:
-            return Map(v, n, [](float x) { return x > 0.0f ? x : 0.0f; });
+            return Map(in, v, n, [](float x) { return x > 0.0f ? x : 0.0f; });
         case DML_OPERATOR_ACTIVATION_LEAKY_RELU:
-            return Map(v, n, [=](float x) { return x >= 0.0f ? x : alpha * x; });
+            return Map(in, v, n, [=](float x) { return x >= 0.0f ? x : alpha * x; });
         case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU:
-            return Map(v, n, [=](float x) { return x > alpha ? x : 0.0f; });
+            return Map(in, v, n, [=](float x) { return x > alpha ? x : 0.0f; });
         case DML_OPERATOR_ACTIVATION_ELU:
-            return Map(v, n, [=](float x) { return x > 0.0f ? x : float(alphaD * vmath::Expm1(x)); });
+            return Map(in, v, n, [=](float x) { return x > 0.0f ? x : float(alphaD * vmath::Expm1(x)); });
         case DML_OPERATOR_ACTIVATION_CELU:
             // max(0, x) + min(0, alpha (e^(x/alpha) - 1)), both clamps as selects (NaN gives 0).
-            return Map(v, n, [=](float x) {
+            return Map(in, v, n, [=](float x) {
                 const double t = alphaD * vmath::Expm1(double(x) / alphaD);
                 return float((x > 0.0f ? double(x) : 0.0) + (t < 0.0 ? t : 0.0));
             });
         case DML_OPERATOR_ACTIVATION_SCALED_ELU:
-            return Map(v, n, [=](float x) { return float(gammaD * (x > 0.0f ? double(x) : alphaD * vmath::Expm1(x))); });
+            return Map(in, v, n, [=](float x) { return float(gammaD * (x > 0.0f ? double(x) : alphaD * vmath::Expm1(x))); });
         case DML_OPERATOR_ACTIVATION_SOFTPLUS:
-            return Map(v, n, [=](float x) { return float(vmath::Softplus(alpha * x) / alphaD); });
+            return Map(in, v, n, [=](float x) { return float(vmath::Softplus(alpha * x) / alphaD); });
         case DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS:
-            return Map(v, n, [=](float x) { return float(alphaD * vmath::Softplus(beta * x)); });
+            return Map(in, v, n, [=](float x) { return float(alphaD * vmath::Softplus(beta * x)); });
         case DML_OPERATOR_ACTIVATION_SOFTSIGN:
-            return Map(v, n, [](float x) { return x / (1.0f + std::fabs(x)); });
+            return Map(in, v, n, [](float x) { return x / (1.0f + std::fabs(x)); });
         case DML_OPERATOR_ACTIVATION_SHRINK:
-            return Map(v, n, [=](float x) { return x > beta ? x - alpha : (x < -beta ? x + alpha : 0.0f); });
+            return Map(in, v, n, [=](float x) { return x > beta ? x - alpha : (x < -beta ? x + alpha : 0.0f); });
         case DML_OPERATOR_ACTIVATION_GELU:
-            // erfc keeps the relative accuracy for negative x, where 1 + erf(x) would cancel.
-            return Map(v, n, [](float x) { return 0.5f * x * std::erfc(-x * 0.70710678118654752f); });
+            // 0.5 x (1 + erf(x / sqrt 2)) through erfc, which keeps the relative accuracy for negative
+            // x, where 1 + erf would cancel.
+            return Map(in, v, n, [](float x) { return float(0.5 * double(x) * vmath::Erfc(double(x) * -0.7071067811865476)); });
         case DML_OPERATOR_ACTIVATION_SWISH:
             // x * sigmoid(alpha x): -inf gives -inf * 0 = NaN, as the formula does.
-            return Map(v, n, [=](float x) { return float(double(x) * vmath::Sigmoid(alphaD * x)); });
+            return Map(in, v, n, [=](float x) { return float(double(x) * vmath::Sigmoid(alphaD * x)); });
         case DML_OPERATOR_ACTIVATION_HARD_SWISH:
             // HardSigmoid clamps like D3D's min/max: a NaN argument gives 0, x * 0 keeps NaN.
-            return Map(v, n, [=](float x) { return x * std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
-        default:
-            return;  // none / IDENTITY
+            return Map(in, v, n, [=](float x) { return x * std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
+        default:  // none / IDENTITY
+            if (in != v) std::memcpy(v, in, n * sizeof(float));
+            return;
     }
 }
 
-void ActivationBaseline(const FusedActivation& a, float* v, size_t n) { ActivationBody(a, v, n); }
+void ActivationBaseline(const FusedActivation& a, const float* in, float* out, size_t n) {
+    ActivationBody(a, in, out, n);
+}
 
 #ifdef FREEDML_CPU_X86_64
-FREEDML_TARGET_AVX2_FMA void ActivationAvx2(const FusedActivation& a, float* v, size_t n) { ActivationBody(a, v, n); }
+FREEDML_TARGET_AVX2_FMA void ActivationAvx2(const FusedActivation& a, const float* in, float* out, size_t n) {
+    ActivationBody(a, in, out, n);
+}
 #endif
 
 }  // namespace
@@ -188,12 +196,14 @@ float ApplyActivation(const FusedActivation& a, float x) {
     return v;
 }
 
-void ApplyActivation(const FusedActivation& a, float* v, size_t n) {
+void ApplyActivation(const FusedActivation& a, const float* in, float* out, size_t n) {
 #ifdef FREEDML_CPU_X86_64
-    if (UseAvx2Fma()) return ActivationAvx2(a, v, n);
+    if (UseAvx2Fma()) return ActivationAvx2(a, in, out, n);
 #endif
-    ActivationBaseline(a, v, n);
+    ActivationBaseline(a, in, out, n);
 }
+
+void ApplyActivation(const FusedActivation& a, float* v, size_t n) { ApplyActivation(a, v, v, n); }
 
 void ApplyActivation(const FusedActivation& activation, TensorView tensor) {
     if (activation.IsNone()) return;

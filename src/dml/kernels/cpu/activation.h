@@ -36,7 +36,11 @@ Status MakeFusedActivation(const DML_OPERATOR_DESC* desc, FusedActivation* out);
 // The activation of one value.
 float ApplyActivation(const FusedActivation& activation, float x);
 
-// In place over `count` packed floats (the type switch happens once, outside the loop).
+// out[i] = activation(in[i]) over `count` packed floats; `out` may be `in` (the type switch happens
+// once, outside the loop).
+void ApplyActivation(const FusedActivation& activation, const float* in, float* out, size_t count);
+
+// In place over `count` packed floats.
 void ApplyActivation(const FusedActivation& activation, float* values, size_t count);
 
 // In place over a FLOAT32 or FLOAT16 tensor of any strides (the pass that follows a oneDNN

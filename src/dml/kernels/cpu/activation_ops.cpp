@@ -1,9 +1,8 @@
 // CPU kernels of the standalone DML_OPERATOR_ACTIVATION_* operators.
 //
-// - Element-wise float activations reuse the fused-activation formulas (activation.h) over
-//   blocks of floats: packed FLOAT32 rows run in place in the output (copy, then transform, a
-//   block at a time so the block stays in cache); strided and FLOAT16 rows convert a block to
-//   float, transform it, and round it back once.
+// - Element-wise float activations reuse the fused-activation formulas (activation.h): packed
+//   FLOAT32 rows in one vectorized pass from input to output; strided and FLOAT16 rows convert a
+//   block to float, transform it, and round it back once.
 // - RELU, SHRINK, PARAMETERIZED_RELU and RELU_GRAD also take integer tensors (exact; SHRINK
 //   computes in double, rounds toward zero and saturates; PARAMETERIZED_RELU wraps like ADD).
 // - SOFTMAX, LOG_SOFTMAX and HARDMAX (and their `1` forms) split the shape into kept and reduced
@@ -120,13 +119,8 @@ public:
         ParallelLoop(plan_, {b.outputs[0], b.inputs[0]}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
                                                              const std::array<int64_t, 2>& s) {
             if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
-                auto* out = reinterpret_cast<float*>(p[0]);
-                const auto* in = reinterpret_cast<const float*>(p[1]);
-                for (uint64_t i = 0; i < n; i += kBlock) {
-                    const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
-                    if (out != in) std::memcpy(out + i, in + i, m * sizeof(float));  // same region in place
-                    cpu::ApplyActivation(f, out + i, m);
-                }
+                // Packed: one vectorized pass, in place or not (validation allows only the same region).
+                cpu::ApplyActivation(f, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
                 return;
             }
             float block[kBlock];

@@ -3,7 +3,7 @@
 // the NaN and infinity tests, the bit and logical NOTs, BIT_COUNT, CAST and FILL_VALUE_*.
 //
 // FLOAT32 rows that are packed run a plain loop per operator, compiled twice (baseline x86-64 and
-// AVX2+FMA) and picked once per process by what the CPU has (cpu_isa.h); EXP, LOG and TANH
+// AVX2+FMA) and picked once per process by what the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF
 // vectorize through vector_math.h, shared with the activations. FLOAT16 and strided FLOAT32 rows go
 // through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once.
 // Integer rows are typed loops with a packed branch the compiler vectorizes. Broadcast and
@@ -66,7 +66,7 @@ FLOAT_FN(FRecip, 1.0f / x);
 FLOAT_FN(FSin, std::sin(x));
 FLOAT_FN(FSqrt, std::sqrt(x));
 FLOAT_FN(FTan, std::tan(x));
-FLOAT_FN(FErf, std::erf(x));
+FLOAT_FN(FErf, float(vmath::Erf(x)));
 FLOAT_FN(FSinh, std::sinh(x));
 FLOAT_FN(FCosh, std::cosh(x));
 FLOAT_FN(FTanh, vmath::TanhF(x));
