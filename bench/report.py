@@ -70,8 +70,9 @@ if os.path.exists(os.path.join(raw, "elementwise.txt")):
                 op, dtype = fields[0], fields[1]
                 add("elementwise", op, dtype, "FreeDML", fields[2], "GB/s", "public API; re-executed list",
                     "elementwise.txt")
-                add("elementwise", op, dtype, "FreeDML kernel", fields[3], "GB/s", "CPU kernel called directly",
-                    "elementwise.txt")
+                if fields[3] != "n/a":
+                    add("elementwise", op, dtype, "FreeDML kernel", fields[3], "GB/s", "CPU kernel called directly",
+                        "elementwise.txt")
                 if fields[5] != "n/a":
                     add("elementwise", op, dtype, "PyTorch", fields[5], "GB/s", "bench/elementwise_torch.py",
                         "elementwise.txt")
