@@ -46,6 +46,8 @@ bool CreateBinaryCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, 
                            Status* status);
 bool CreateActivationCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
                                Status* status);
+bool CreateSelectCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
+                           Status* status);
 
 // Plans `args` for the CPU backend. Fails with a message for a combination the CPU kernels do
 // not run (never accepted and then wrong).

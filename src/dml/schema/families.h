@@ -18,6 +18,8 @@ std::span<const OperatorSchema* const> DataMovementSchemas();
 std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
 // Binary arithmetic, comparison, logical, bitwise and quantization element-wise operators.
 std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
+// ELEMENT_WISE_IF (three inputs: condition, A, B).
+std::span<const OperatorSchema* const> ElementWiseIfSchemas();
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
 #define DML_FIELD(Desc, member, fieldKind, ...) \

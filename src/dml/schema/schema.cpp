@@ -14,8 +14,8 @@ constexpr uint32_t kMaxArrayCount = 1u << 24;  // more than any real JOIN; stops
 
 std::vector<const OperatorSchema*> BuildRegistry() {
     std::vector<const OperatorSchema*> all;
-    for (auto family : {ActivationSchemas(), ElementWiseSchemas(), ElementWiseUnarySchemas(),
-                        ElementWiseBinarySchemas(), MatrixSchemas(), ConvolutionSchemas(), DataMovementSchemas()}) {
+    for (auto family : {ActivationSchemas(), ElementWiseSchemas(), ElementWiseUnarySchemas(), ElementWiseBinarySchemas(),
+                        ElementWiseIfSchemas(), MatrixSchemas(), ConvolutionSchemas(), DataMovementSchemas()}) {
         all.insert(all.end(), family.begin(), family.end());
     }
     std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->type < b->type; });
