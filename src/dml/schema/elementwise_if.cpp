@@ -43,6 +43,7 @@ const OperatorSchema kIf{
                DML_FIELD(DML_ELEMENT_WISE_IF_OPERATOR_DESC, OutputTensor, OutputTensor)},
     .validate = ValidateIf,
     .implemented = true,
+    .cudaImplemented = true,
 };
 
 const OperatorSchema* const kSchemas[] = {&kIf};
