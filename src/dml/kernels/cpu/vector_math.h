@@ -29,74 +29,87 @@ namespace freedml::dml::cpu::vmath {
 // |x| as one select (a test of the form `x < a && x > -a` would branch and stop vectorization).
 FREEDML_VMATH_INLINE double Magnitude(double x) { return x < 0.0 ? -x : x; }
 
-// e^x. x = k ln2 + r, |r| <= ln2/2 (ln2 in two parts, so that k * kLn2Hi is exact), e^r by its
-// Taylor series to r^10 (truncation 2e-13), times 2^k built in the exponent field. Outside
-// [-708, 709], where 2^k would leave double's normal range, the result is 0 or infinity (what a
-// float makes of it anyway; exactly 0 at -infinity, so that x * e^-inf stays NaN for x infinite).
-// NaN fails every comparison and stays NaN.
-FREEDML_VMATH_INLINE double Exp(double x) {
-    constexpr double kLog2e = 1.4426950408889634;
-    constexpr double kLn2Hi = 6.93147180369123816490e-01;  // 32 significant bits
-    constexpr double kLn2Lo = 1.90821492927058770002e-10;
-    constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
-    const double xc = x < -708.0 ? -708.0 : (x > 709.0 ? 709.0 : x);
-    double t = xc * kLog2e;
-    t = t + kShift;
-    const double k = t - kShift;
+// What e^x needs to know of its floating type. Taylor degrees: the truncation |r|^(n+1) / (n+1)!
+// at |r| = ln2/2 is below 0.1 float ulp for float (7) and 2e-13 for double (10). Below kLow e^x is
+// 0 (it rounds to 0 there), above kHigh infinite; between, 2^k in two factors stays normal.
+template <class T>
+struct ExpTraits;
+
+template <>
+struct ExpTraits<float> {
+    using Bits = uint32_t;
+    static constexpr int kDegree = 7, kMantissaBits = 23;
+    static constexpr Bits kBias = 127;
+    static constexpr float kLow = -104.0f, kHigh = 89.0f;
+    static constexpr float kLn2Hi = 0.693145751953125f;  // 16 significant bits
+    static constexpr float kLn2Lo = 1.428606765330187e-6f;
+    static constexpr float kShift = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+};
+
+template <>
+struct ExpTraits<double> {
+    using Bits = uint64_t;
+    static constexpr int kDegree = 10, kMantissaBits = 52;
+    static constexpr Bits kBias = 1023;
+    static constexpr double kLow = -746.0, kHigh = 710.0;
+    static constexpr double kLn2Hi = 6.93147180369123816490e-01;  // 32 significant bits
+    static constexpr double kLn2Lo = 1.90821492927058770002e-10;
+    static constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52
+};
+
+constexpr double InverseFactorial(int n) {
+    double f = 1.0;
+    for (int i = 2; i <= n; ++i) f *= i;
+    return 1.0 / f;
+}
+
+// sum over n = kFrom..kTo of r^(n - kFrom) / n!, by Horner's rule, unrolled at compile time (a
+// loop here would be an inner loop that stops the caller's loop from vectorizing).
+template <class T, int kFrom, int kTo>
+FREEDML_VMATH_INLINE T TaylorOfExp(T r) {
+    if constexpr (kFrom == kTo) {
+        return T(InverseFactorial(kTo));
+    } else {
+        return TaylorOfExp<T, kFrom + 1, kTo>(r) * r + T(InverseFactorial(kFrom));
+    }
+}
+
+// e^x in float or double arithmetic: x = k ln2 + r, |r| <= ln2/2 (Cody-Waite, ln2 in two parts so
+// that k * kLn2Hi is exact), e^r by its Taylor series, times 2^k built in the exponent field in two
+// factors, so that a subnormal result rounds once and an overflowing one becomes infinity. Exactly
+// 0 at -infinity (x * e^-inf stays NaN for x infinite); NaN fails every comparison and stays NaN.
+template <class T>
+FREEDML_VMATH_INLINE T ExpOf(T x) {
+    using E = ExpTraits<T>;
+    using Bits = typename E::Bits;
+    const T xc = x < E::kLow ? E::kLow : (x > E::kHigh ? E::kHigh : x);
+    T t = xc * T(1.4426950408889634);  // log2 e
+    t = t + E::kShift;
+    const T k = t - E::kShift;
     // k as a two's complement integer in the low bits (unsigned: defined for any bits, NaN's too).
-    const uint64_t kBits = std::bit_cast<uint64_t>(t) - std::bit_cast<uint64_t>(kShift);
-    double r = xc - k * kLn2Hi;
-    r = r - k * kLn2Lo;
-    double p = 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    const double scale = std::bit_cast<double>((kBits + 1023u) << 52);
-    const double e = p * scale;
-    return x < -708.0 ? 0.0 : (x > 709.0 ? std::numeric_limits<double>::infinity() : e);
+    const Bits kBits = std::bit_cast<Bits>(t) - std::bit_cast<Bits>(E::kShift);
+    T r = xc - k * E::kLn2Hi;
+    r = r - k * E::kLn2Lo;
+    const T p = TaylorOfExp<T, 0, E::kDegree>(r);
+    constexpr Bits kSign = Bits(1) << (sizeof(T) * 8 - 1);
+    const Bits k1 = (kBits >> 1) | (kBits & kSign), k2 = kBits - k1;  // k1 = k >> 1, arithmetic
+    const T s1 = std::bit_cast<T>((k1 + E::kBias) << E::kMantissaBits);
+    const T s2 = std::bit_cast<T>((k2 + E::kBias) << E::kMantissaBits);
+    const T e = p * s1 * s2;
+    return x < E::kLow ? T(0) : e;
 }
 
-// e^x in float: the same reduction as Exp's (ln2 in two parts of 16 and 24 bits), e^r by its
-// Taylor series to r^7 (truncation below 0.1 ulp), times 2^k in two steps so that subnormal
-// results round once and 2^128 needs no special case. Within 1.3 ulp; 0 below -104 (where e^x
-// rounds to 0), infinity above 89, NaN stays NaN.
-FREEDML_VMATH_INLINE float ExpF(float x) {
-    constexpr float kLog2e = 1.44269504088896341f;
-    constexpr float kLn2Hi = 0.693145751953125f;
-    constexpr float kLn2Lo = 1.428606765330187e-6f;
-    constexpr float kShift = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-    const float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
-    float t = xc * kLog2e;
-    t = t + kShift;
-    const float k = t - kShift;
-    const uint32_t kBits = std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(kShift);
-    float r = xc - k * kLn2Hi;
-    r = r - k * kLn2Lo;
-    float p = 1.0f / 5040.0f;
-    p = p * r + 1.0f / 720.0f;
-    p = p * r + 1.0f / 120.0f;
-    p = p * r + 1.0f / 24.0f;
-    p = p * r + 1.0f / 6.0f;
-    p = p * r + 0.5f;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
-    // 2^k = 2^k1 * 2^k2 with k1 = k >> 1 (arithmetic, on the two's complement bits).
-    const uint32_t k1 = (kBits >> 1) | (kBits & 0x80000000u), k2 = kBits - k1;
-    const float s1 = std::bit_cast<float>((k1 + 127u) << 23);
-    const float s2 = std::bit_cast<float>((k2 + 127u) << 23);
-    const float e = p * s1 * s2;
-    return x < -104.0f ? 0.0f : e;
+// 1 / (1 + e^-x): 0 at -infinity, 1 at +infinity.
+template <class T>
+FREEDML_VMATH_INLINE T SigmoidOf(T x) {
+    return T(1) / (T(1) + ExpOf(-x));
 }
 
-// 1 / (1 + e^-x) in float: 0 at -infinity, 1 at +infinity.
-FREEDML_VMATH_INLINE float SigmoidF(float x) { return 1.0f / (1.0f + ExpF(-x)); }
+// The two precisions by name, so that a call site says which it computes in.
+FREEDML_VMATH_INLINE double Exp(double x) { return ExpOf(x); }
+FREEDML_VMATH_INLINE float ExpF(float x) { return ExpOf(x); }
+FREEDML_VMATH_INLINE double Sigmoid(double x) { return SigmoidOf(x); }
+FREEDML_VMATH_INLINE float SigmoidF(float x) { return SigmoidOf(x); }
 
 // tanh in float. |x| < 1: x + x u P(u), u = x^2, P of degree 6 fitted at authoring time for the
 // relative error of tanh (weighted least squares on Chebyshev nodes of [0, 1], iterated toward
@@ -185,9 +198,6 @@ FREEDML_VMATH_INLINE double Tanh(double x) {
     const double em = Expm1(xc + xc);
     return em / (em + 2.0);
 }
-
-// 1 / (1 + e^-x): 0 at -infinity, 1 at +infinity.
-FREEDML_VMATH_INLINE double Sigmoid(double x) { return 1.0 / (1.0 + Exp(-x)); }
 
 // ln(1 + e^v) = max(v, 0) + ln(1 + e^-|v|): no overflow for large v, no loss for very negative v.
 FREEDML_VMATH_INLINE double Softplus(double v) {
