@@ -64,6 +64,31 @@ TEST_F(ActivationTest, SigmoidRunsInPlaceOnLargeTensor) {
     ExpectUlps(ReadbackAs<float>(buffer.Get(), count), expected, 4);
 }
 
+// Same region, other strides: the input is the output's own memory read transposed. Every output
+// element must come from the input as it was before anything was written.
+TEST_F(ActivationTest, LeakyReluInPlaceThroughTransposedInput) {
+    const UINT n = 257;
+    Tensor view(DML_TENSOR_DATA_TYPE_FLOAT32, {n, n}, {1, n});
+    Tensor packed(DML_TENSOR_DATA_TYPE_FLOAT32, {n, n});
+    DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC desc{&view.desc, &packed.desc, 0.25f};
+    auto op = Compile(DML_OPERATOR_ACTIVATION_LEAKY_RELU, &desc);
+    ASSERT_TRUE(op) << Messages();
+    auto persistent = Initialize(op.Get());
+    auto x = RandomFloats(size_t(n) * n, 4.0f, 7);
+    auto buffer = Buffer(packed.Bytes());
+    Upload(buffer.Get(), x);
+    DML_BUFFER_BINDING binding{buffer.Get(), 0, packed.Bytes()};
+    Dispatch(op.Get(), {BufferBinding(&binding)}, {BufferBinding(&binding)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto y = ReadbackAs<float>(buffer.Get(), x.size());
+    for (UINT r = 0; r < n; ++r) {
+        for (UINT c = 0; c < n; ++c) {
+            const double v = x[size_t(c) * n + r];
+            ASSERT_EQ(y[size_t(r) * n + c], float(v >= 0 ? v : 0.25 * v)) << r << ", " << c;
+        }
+    }
+}
+
 TEST_F(ActivationTest, ParameterizedReluRunsInPlaceWithBroadcastSlope) {
     Tensor x(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3});
     Tensor slope(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3}, {0, 1});  // one slope per column

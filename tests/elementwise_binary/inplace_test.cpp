@@ -136,6 +136,36 @@ INSTANTIATE_TEST_SUITE_P(, BinaryInPlace, ::testing::Combine(::testing::ValuesIn
                                     (std::get<1>(param.param) ? "_aliases_B" : "_aliases_A");
                          });
 
+// Same region, other strides: A is the output's own memory read transposed (H2 compares byte
+// regions, not layouts). Every output element must come from A as it was before anything was
+// written, whichever order the kernel writes in.
+TEST_F(DmlTest, SubtractInPlaceThroughTransposedInput) {
+    const UINT n = 131;  // not a multiple of any vector width
+    Tensor aView(DML_TENSOR_DATA_TYPE_FLOAT32, {n, n}, {1, n});
+    Tensor packed(DML_TENSOR_DATA_TYPE_FLOAT32, {n, n});
+    DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC desc{&aView.desc, &packed.desc, &packed.desc};
+    auto op = Compile(DML_OPERATOR_ELEMENT_WISE_SUBTRACT, &desc);
+    ASSERT_TRUE(op) << Messages();
+    auto persistent = Initialize(op.Get());
+    std::vector<float> a(size_t(n) * n), b(size_t(n) * n);
+    for (size_t i = 0; i < a.size(); ++i) {
+        a[i] = float(i);
+        b[i] = float(i % 7) * 0.5f;
+    }
+    auto shared = Buffer(packed.Bytes()), other = Buffer(packed.Bytes());
+    Upload(shared.Get(), a);
+    Upload(other.Get(), b);
+    DML_BUFFER_BINDING region{shared.Get(), 0, packed.Bytes()}, separate{other.Get(), 0, packed.Bytes()};
+    Dispatch(op.Get(), {BufferBinding(&region), BufferBinding(&separate)}, {BufferBinding(&region)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto y = ReadbackAs<float>(shared.Get(), a.size());
+    for (UINT r = 0; r < n; ++r) {
+        for (UINT c = 0; c < n; ++c) {
+            ASSERT_EQ(y[size_t(r) * n + c], a[size_t(c) * n + r] - b[size_t(r) * n + c]) << r << ", " << c;
+        }
+    }
+}
+
 // Comparisons are not in-place operators: an output bound to exactly input A's region is refused
 // (H2) and nothing runs.
 TEST_F(DmlTest, ComparisonDoesNotRunInPlace) {

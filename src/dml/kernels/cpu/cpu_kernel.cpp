@@ -139,9 +139,50 @@ Status CreateJoin(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     return {};
 }
 
-}  // namespace
+// DirectML lets an in-place operator's output share an input's exact byte region (H2) even when
+// the two tensors walk that region through different strides (an input read transposed). Kernels
+// read and write element by element, so such an input is copied before the kernel runs; an input
+// with the output's own layout is read at each element before that element is written, and needs
+// no copy.
+class InPlaceSnapshotKernel final : public Kernel {
+public:
+    InPlaceSnapshotKernel(const OperatorArgs& args, std::unique_ptr<Kernel> inner)
+        : args_(args), inner_(std::move(inner)) {}
+    uint64_t PersistentResourceSize() const override { return inner_->PersistentResourceSize(); }
+    uint64_t TemporaryResourceSize() const override { return inner_->TemporaryResourceSize(); }
+    void Initialize(const KernelBindings& bindings) override { inner_->Initialize(bindings); }
+    void Execute(const KernelBindings& bindings) override {
+        std::vector<std::vector<std::byte>> copies;
+        KernelBindings effective = bindings;
+        for (size_t i = 0; i < args_.inputs.size() && i < bindings.inputs.size(); ++i) {
+            if (!args_.inputs[i] || !bindings.inputs[i]) continue;
+            if (!NeedsSnapshot(*args_.inputs[i], bindings.inputs[i], bindings)) continue;
+            copies.emplace_back(bindings.inputs[i], bindings.inputs[i] + args_.inputs[i]->totalTensorSizeInBytes);
+            effective.inputs[i] = copies.back().data();
+        }
+        inner_->Execute(copies.empty() ? bindings : effective);
+    }
 
-Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel) {
+private:
+    static bool SameLayout(const TensorDesc& a, const TensorDesc& b) {
+        if (a.rank != b.rank || ElementSizeInBytes(a.dataType) != ElementSizeInBytes(b.dataType)) return false;
+        for (uint32_t d = 0; d < a.rank; ++d) {
+            if (a.sizes[d] != 1 && a.strides[d] != b.strides[d]) return false;
+        }
+        return true;
+    }
+    bool NeedsSnapshot(const TensorDesc& input, const std::byte* address, const KernelBindings& bindings) const {
+        for (size_t o = 0; o < args_.outputs.size() && o < bindings.outputs.size(); ++o) {
+            if (args_.outputs[o] && bindings.outputs[o] == address && !SameLayout(input, *args_.outputs[o])) return true;
+        }
+        return false;
+    }
+
+    const OperatorArgs& args_;  // owned by the operator, which the compiled operator keeps alive
+    std::unique_ptr<Kernel> inner_;
+};
+
+Status CreateFamilyKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel) {
     switch (args.schema.type) {
         case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
             return CreateIdentity(args, kernel);
@@ -160,6 +201,14 @@ Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std:
         if (factory(args, flags, kernel, &status)) return status;
     }
     return Error(E_INVALIDARG, "FreeDML has no CPU kernel for DML_OPERATOR_%s yet.", args.schema.name);
+}
+
+}  // namespace
+
+Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel) {
+    FREEDML_TRY(CreateFamilyKernel(args, flags, kernel));
+    if (args.schema.supportsInPlaceExecution) *kernel = std::make_unique<InPlaceSnapshotKernel>(args, std::move(*kernel));
+    return {};
 }
 
 }  // namespace freedml::dml

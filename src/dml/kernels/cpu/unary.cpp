@@ -259,9 +259,6 @@ private:
     void RunInteger(const Ptrs2& bases) const;
     void RunClipGrad(const std::array<std::byte*, 3>& bases) const;
     void RunFill(std::byte* output) const;
-    // Bases of the inputs, each replaced by a snapshot when it is the output's memory read
-    // through other strides (in place, but not element for element).
-    std::vector<std::byte*> InputBases(const KernelBindings& bindings, std::vector<std::vector<std::byte>>* copies) const;
 
     DML_OPERATOR_TYPE type_ = DML_OPERATOR_INVALID;
     DML_TENSOR_DATA_TYPE inType_ = DML_TENSOR_DATA_TYPE_UNKNOWN, outType_ = DML_TENSOR_DATA_TYPE_UNKNOWN;
@@ -394,28 +391,12 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
     return {};
 }
 
-std::vector<std::byte*> UnaryKernel::InputBases(const KernelBindings& bindings,
-                                                std::vector<std::vector<std::byte>>* copies) const {
-    std::vector<std::byte*> bases(inputs_.size());
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-        bases[i] = bindings.inputs[i];
-        const TensorDesc& input = inputs_[i];
-        const bool sameLayout = input.rank == output_.rank && input.strides == output_.strides &&
-                                ElementSizeInBytes(input.dataType) == ElementSizeInBytes(outType_);
-        if (bases[i] == bindings.outputs[0] && !sameLayout) {
-            copies->emplace_back(bases[i], bases[i] + input.totalTensorSizeInBytes);
-            bases[i] = copies->back().data();
-        }
-    }
-    return bases;
-}
-
 void UnaryKernel::Execute(const KernelBindings& bindings) {
     std::byte* output = bindings.outputs[0];
     if (inputs_.empty()) return RunFill(output);
-    std::vector<std::vector<std::byte>> copies;
-    copies.reserve(inputs_.size());
-    const std::vector<std::byte*> inputs = InputBases(bindings, &copies);
+    // An input that is the output's memory read through other strides arrives as a snapshot
+    // (CreateCpuKernel's in-place guard).
+    const std::vector<std::byte*>& inputs = bindings.inputs;
     if (inputs_.size() == 2) return RunClipGrad({output, inputs[0], inputs[1]});
     if (floatRow_) return RunFloat({output, inputs[0]});
     RunInteger({output, inputs[0]});
