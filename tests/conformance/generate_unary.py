@@ -528,6 +528,24 @@ with np.errstate(all="ignore"):
                np.floor(x.astype(np.float16)))
 
 
+# CLIP_GRAD on the 64-bit integers (listed from feature level 5.0); after every other case so that
+# adding them left the random inputs of the cases above unchanged. Bounds beyond 2^53 would not
+# survive the FLOAT Min/Max, so these use small ones, truncated toward zero as documented above.
+for dtype in ("INT64", "UINT64"):
+    x = typed_inputs(dtype)
+    lo, hi = (-20.6, 150.2) if dtype == "INT64" else (3.9, 1e30)
+    g = typed_inputs(dtype)
+    rng.shuffle(g)
+    blo, bhi = bound(lo, dtype), bound(hi, dtype)
+    y = np.array([0 if (v <= blo or v >= bhi) else gv for v, gv in zip(x.tolist(), g.tolist())], dtype=NP[dtype])
+    add("unary_bounded", {"name": f"CLIP_GRAD_{dtype}", "operator": {
+        "type": "DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD", "InputTensor": tensor(dtype, (len(x),)),
+        "InputGradientTensor": tensor(dtype, (len(x),)), "OutputGradientTensor": tensor(dtype, (len(x),)),
+        "Min": lo, "Max": hi},
+        "inputs": {"InputTensor": values(x), "InputGradientTensor": values(g)},
+        "outputs": {"OutputGradientTensor": expect(y)}})
+
+
 for file, cases in cases_by_file.items():
     path = HERE / "cases" / f"{file}.json"
     lines = ",\n".join(json.dumps(case, separators=(",", ":")) for case in cases)

@@ -24,7 +24,7 @@ constexpr TypeList kAll = {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FL
                            DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
                            DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
                            DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
-// The 32-bit-and-narrower types of THRESHOLD and CLIP_GRAD.
+// The 32-bit-and-narrower types of THRESHOLD.
 constexpr TypeList kNarrow = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT32,
                               DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT32,
                               DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
@@ -181,7 +181,7 @@ const OperatorSchema kClipGrad{
                FIELD(DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC, Min, Float),
                FIELD(DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC, Max, Float)},
     .supportsInPlaceExecution = true,
-    .validate = [](const OperatorArgs& args) { return ValidateSameType(args, kNarrow); },
+    .validate = [](const OperatorArgs& args) { return ValidateSameType(args, kNumeric); },
     .implemented = true,
     .cudaImplemented = true,
 };
