@@ -82,6 +82,15 @@ bool Known(const OperatorSchema& schema, const char* what) {
 }
 
 // The test the catalog exists for: a schema that says something DirectML's pages contradict.
+// The CUDA backend runs every operator the CPU backend runs (a DirectML program must not lose
+// operators by moving to a GPU); a new CPU operator needs its CUDA kernels too.
+TEST(Catalog, EveryOperatorTheCpuRunsHasCudaKernels) {
+    for (const OperatorSchema* schema : AllSchemas()) {
+        if (!schema->implemented) continue;
+        EXPECT_TRUE(schema->cudaImplemented) << "DML_OPERATOR_" << schema->name;
+    }
+}
+
 TEST(Catalog, AgreesWithEverySchema) {
     for (const OperatorSchema* schema : AllSchemas()) {
         SCOPED_TRACE(schema->name);
