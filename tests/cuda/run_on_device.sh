@@ -4,8 +4,9 @@
 # racecheck) on a subset, then bench/run_gpu.sh. Logs go to $OUT.
 #   tests/cuda/run_on_device.sh [tests|bench|all|conformance] [deps-dir]
 # `conformance` builds only what the conformance suite needs and runs it on the CUDA adapter, then
-# compute-sanitizer memcheck over the same cases; FREEDML_CONFORMANCE_FILTER (a gtest filter,
-# e.g. 'Conformance_unary_*/cuda') narrows both.
+# compute-sanitizer memcheck over the same cases, and racecheck over the softmax family's cases;
+# FREEDML_CONFORMANCE_FILTER (a gtest filter, e.g. 'Conformance_unary_*/cuda') narrows the first
+# two, FREEDML_RACECHECK_FILTER the third.
 # deps-dir (default .devdeps) holds what the device image lacks: the DirectX headers and
 # DirectX-Guids, nlohmann-json, pkg-config (copied into place only when missing).
 set -uo pipefail
@@ -61,6 +62,10 @@ if [ "$what" = conformance ]; then
   run memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 3 \
     ./$build/tests/conformance/conformance_test --gtest_filter="$filter"
   grep -E "ERROR SUMMARY|Invalid|========= " "$out/memcheck.log" | head -12
+  # Racecheck where kernels share memory between threads: the softmax family's block reductions.
+  run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 3 \
+    ./$build/tests/conformance/conformance_test --gtest_filter="${FREEDML_RACECHECK_FILTER:-Conformance_activation_axis*/cuda}"
+  grep -E "RACECHECK SUMMARY|========= " "$out/racecheck.log" | head -8
   echo "total: $(( $(date +%s) - start )) s"
   exit 0
 fi
