@@ -10,11 +10,13 @@ def is_float(dtype):
     return dtype.startswith("FLOAT")
 
 
-def values(array, dtype):
-    """Elements as the case files write them: numbers, or "nan", "inf", "-inf", "-0"."""
+def values(array, dtype=None):
+    """Elements as the case files write them: numbers, or "nan", "inf", "-inf", "-0". Floating point
+    is told by `dtype` when given, else by each element's own type."""
     out = []
     for v in np.asarray(array).ravel():
-        if is_float(dtype):
+        floating = is_float(dtype) if dtype is not None else isinstance(v, (np.floating, float))
+        if floating:
             v = float(v)
             if math.isnan(v):
                 out.append("nan")

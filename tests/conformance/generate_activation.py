@@ -25,35 +25,13 @@ import pathlib
 
 import numpy as np
 
+from case_format import tensor, values
+
 rng = np.random.default_rng(20261123)
 NP = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT8": np.int8, "INT16": np.int16, "INT32": np.int32,
       "UINT8": np.uint8, "UINT16": np.uint16, "UINT32": np.uint32}
 FLT_MIN = float(np.finfo(np.float32).tiny)
 OUT = pathlib.Path(__file__).parent / "cases"
-
-
-def values(array):
-    out = []
-    for v in np.asarray(array).ravel():
-        if np.issubdtype(type(v), np.floating):
-            if np.isnan(v):
-                out.append("nan")
-            elif np.isinf(v):
-                out.append("inf" if v > 0 else "-inf")
-            elif v == 0 and np.signbit(v):
-                out.append("-0")
-            else:
-                out.append(float(v))
-        else:
-            out.append(int(v))
-    return out
-
-
-def tensor(dtype, sizes, strides=None):
-    t = {"DataType": dtype, "Sizes": list(sizes)}
-    if strides is not None:
-        t["Strides"] = list(strides)
-    return t
 
 
 def edge_floats(dtype):

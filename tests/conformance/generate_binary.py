@@ -25,6 +25,8 @@ import pathlib
 
 import numpy as np
 
+from case_format import is_float, tensor, values
+
 rng = np.random.default_rng(20261123)
 
 NP = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT8": np.int8, "UINT8": np.uint8,
@@ -36,37 +38,6 @@ NUMERIC = FLOATS + INTS
 UNSIGNED = ("UINT64", "UINT32", "UINT16", "UINT8")
 SHAPE = (2, 4, 5)  # 40 elements: edge pairs first, random values after
 COUNT = int(np.prod(SHAPE))
-
-
-def is_float(dtype):
-    return dtype.startswith("FLOAT")
-
-
-def values(array, dtype):
-    out = []
-    for v in np.asarray(array).ravel():
-        if is_float(dtype):
-            v = float(v)
-            if math.isnan(v):
-                out.append("nan")
-            elif math.isinf(v):
-                out.append("inf" if v > 0 else "-inf")
-            elif v == 0 and math.copysign(1, v) < 0:
-                out.append("-0")
-            else:
-                out.append(v)
-        else:
-            out.append(int(v))
-    return out
-
-
-def tensor(dtype, sizes, strides=None, total=None):
-    t = {"DataType": dtype, "Sizes": list(sizes)}
-    if strides is not None:
-        t["Strides"] = list(strides)
-    if total is not None:
-        t["TotalTensorSizeInBytes"] = total
-    return t
 
 
 def edges(dtype, nan=True):

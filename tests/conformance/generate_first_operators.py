@@ -9,27 +9,12 @@ import pathlib
 
 import numpy as np
 
+from case_format import tensor, values
+
 rng = np.random.default_rng(20261122)
 NP = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT8": np.int8, "UINT8": np.uint8,
       "INT16": np.int16, "UINT16": np.uint16, "INT32": np.int32, "UINT32": np.uint32, "INT64": np.int64,
       "UINT64": np.uint64}
-
-
-def values(array):
-    out = []
-    for v in np.asarray(array).ravel():
-        if np.issubdtype(type(v), np.floating):
-            if np.isnan(v):
-                out.append("nan")
-            elif np.isinf(v):
-                out.append("inf" if v > 0 else "-inf")
-            elif v == 0 and np.signbit(v):
-                out.append("-0")
-            else:
-                out.append(float(v))
-        else:
-            out.append(int(v))
-    return out
 
 
 def random(dtype, shape):
@@ -38,13 +23,6 @@ def random(dtype, shape):
         return (rng.standard_normal(shape) * 4).astype(t)
     info = np.iinfo(t)
     return rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=t)
-
-
-def tensor(dtype, sizes, strides=None):
-    t = {"DataType": dtype, "Sizes": list(sizes)}
-    if strides is not None:
-        t["Strides"] = list(strides)
-    return t
 
 
 cases = []

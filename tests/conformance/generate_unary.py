@@ -27,6 +27,8 @@ import pathlib
 
 import numpy as np
 
+from case_format import is_float, tensor, values
+
 rng = np.random.default_rng(20261205)
 HERE = pathlib.Path(__file__).parent
 NP = {"FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT8": np.int8, "UINT8": np.uint8,
@@ -37,35 +39,6 @@ SIGNED = ["FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8"]
 NUMERIC = SIGNED + ["UINT64", "UINT32", "UINT16", "UINT8"]
 ALL = ["FLOAT64"] + NUMERIC
 NARROW = ["FLOAT32", "FLOAT16", "INT32", "INT16", "INT8", "UINT32", "UINT16", "UINT8"]
-
-
-def is_float(dtype):
-    return dtype.startswith("FLOAT")
-
-
-def values(array):
-    out = []
-    for v in np.asarray(array).ravel():
-        if isinstance(v, (np.floating, float)):
-            v = float(v)
-            if math.isnan(v):
-                out.append("nan")
-            elif math.isinf(v):
-                out.append("inf" if v > 0 else "-inf")
-            elif v == 0 and math.copysign(1, v) < 0:
-                out.append("-0")
-            else:
-                out.append(v)
-        else:
-            out.append(int(v))
-    return out
-
-
-def tensor(dtype, sizes, strides=None):
-    t = {"DataType": dtype, "Sizes": list(sizes)}
-    if strides is not None:
-        t["Strides"] = list(strides)
-    return t
 
 
 def expect(array, ulps=0):
