@@ -26,6 +26,7 @@
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/vector_math.h"
+#include "dml/kernels/integer_math.h"
 
 namespace freedml::dml {
 
@@ -141,22 +142,6 @@ private:
 
 // ---- Integer RELU and SHRINK ----------------------------------------------------------------------
 
-// x - Bias or x + Bias in double, rounded toward zero and saturated to T (a NaN bias gives 0).
-template <class T>
-T ShrinkInteger(T x, double bias, double threshold) {
-    const double v = double(x);
-    double r = 0.0;
-    if (v < -threshold) {
-        r = v + bias;
-    } else if (v > threshold) {
-        r = v - bias;
-    }
-    if (!(r == r)) return T(0);
-    r = std::trunc(r);
-    if (r <= double(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-    if (r >= double(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-    return T(r);
-}
 
 class UnaryIntegerKernel final : public StatelessKernel {
 public:

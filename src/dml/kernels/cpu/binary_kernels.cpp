@@ -10,6 +10,7 @@
 #include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/kernels/integer_math.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define FREEDML_BINARY_X86 1
@@ -36,11 +37,6 @@ struct Half {
 
 template <class T>
 constexpr bool kIsFloat = std::is_floating_point_v<T>;
-
-// Integer arithmetic in an unsigned type at least as wide as `unsigned`: wraps, never overflows
-// into undefined behavior (uint16 * uint16 would promote to int).
-template <class T>
-using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 template <class T>
 FREEDML_INLINE T Load(const std::byte* p) {
@@ -510,34 +506,6 @@ bool IsFloatType(DML_TENSOR_DATA_TYPE type) {
            type == DML_TENSOR_DATA_TYPE_FLOAT64;
 }
 
-// Converts toward zero with saturation; NaN gives 0.
-template <class T>
-T SaturateToInteger(double v) {
-    if (v != v) return T(0);
-    if (v <= double(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-    if (v >= double(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-    return T(v);
-}
-
-// base^exponent modulo 2^bits, exactly.
-template <class T>
-T IntegerPow(T base, int64_t exponent) {
-    using U = Wide<T>;
-    if (exponent < 0) {
-        if (base == T(1)) return T(1);
-        if constexpr (std::is_signed_v<T>) {
-            if (base == T(-1)) return (exponent & 1) ? T(-1) : T(1);
-        }
-        return T(0);
-    }
-    U result = 1, factor = U(base);
-    for (uint64_t e = uint64_t(exponent); e; e >>= 1) {
-        if (e & 1) result = U(result * factor);
-        factor = U(factor * factor);
-    }
-    return T(result);
-}
-
 template <class T>
 void PowRow(std::byte* o, int64_t so, const std::byte* a, int64_t sa, const std::byte* b, int64_t sb, uint64_t n,
             const BinaryContext& c) {
@@ -557,7 +525,7 @@ void PowRow(std::byte* o, int64_t so, const std::byte* a, int64_t sa, const std:
         } else if constexpr (std::is_same_v<T, Half>) {
             Store<uint16_t>(o, FloatToHalf(float(r)));
         } else {
-            Store<T>(o, SaturateToInteger<T>(r));
+            Store<T>(o, SaturatingTruncate<T>(r));
         }
     }
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "dml/kernels/cpu/tensor_view.h"
+#include "dml/kernels/integer_math.h"  // SaturatingTruncate: CAST's float-to-integer conversion
 
 namespace freedml::dml::cpu {
 
@@ -35,10 +36,6 @@ using Strides2 = std::array<int64_t, 2>;
 // nearest even, once.
 void CastRow(DML_TENSOR_DATA_TYPE inType, DML_TENSOR_DATA_TYPE outType, const std::byte* in, int64_t inStride,
              std::byte* out, int64_t outStride, uint64_t n);
-
-// A float or double converted to an integer type as CAST does (truncation, saturation, NaN -> 0).
-template <class T>
-T SaturatingTruncate(double value);
 
 // FILL_VALUE_SEQUENCE: element k of the row gets start + (firstIndex + k) * delta, computed in
 // float64 and rounded once for the floating types, modulo 2^bits for the integers. `start` and

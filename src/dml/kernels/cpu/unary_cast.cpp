@@ -81,25 +81,6 @@ void CastTyped(const std::byte* in, int64_t inStride, std::byte* out, int64_t ou
 
 }  // namespace
 
-template <class T>
-T SaturatingTruncate(double value) {
-    using Limits = std::numeric_limits<T>;
-    if (value != value) return 0;
-    // 2^digits is the first value past the range; it and the minimum are exact doubles.
-    const double limit = std::ldexp(1.0, Limits::digits);
-    if (value >= limit) return Limits::max();
-    if (value <= static_cast<double>(Limits::min())) return Limits::min();
-    return static_cast<T>(value);  // in range: truncates toward zero
-}
-
-template int8_t SaturatingTruncate<int8_t>(double);
-template uint8_t SaturatingTruncate<uint8_t>(double);
-template int16_t SaturatingTruncate<int16_t>(double);
-template uint16_t SaturatingTruncate<uint16_t>(double);
-template int32_t SaturatingTruncate<int32_t>(double);
-template uint32_t SaturatingTruncate<uint32_t>(double);
-template int64_t SaturatingTruncate<int64_t>(double);
-template uint64_t SaturatingTruncate<uint64_t>(double);
 
 uint16_t DoubleToHalf(double value) {
     uint64_t bits;

@@ -15,6 +15,7 @@
 
 #include "dml/kernels/cuda/activation_plan.h"
 #include "dml/kernels/cuda/elementwise.cuh"
+#include "dml/kernels/integer_math.h"
 
 namespace freedml::dml::cuda {
 
@@ -27,24 +28,11 @@ struct IntegerRelu {
     __device__ T operator()(T x) const { return x > T(0) ? x : T(0); }
 };
 
-// As the CPU kernel: the shifted value in double, truncated, clamped to [lowest, highest].
+// SHRINK on an integer: the formula the CPU kernel uses too (integer_math.h).
 template <class T>
 struct IntegerShrink {
-    double bias, threshold, lowest, highest;
-    __device__ T operator()(T x) const {
-        const double v = double(x);
-        double r = 0.0;
-        if (v < -threshold) {
-            r = v + bias;
-        } else if (v > threshold) {
-            r = v - bias;
-        }
-        if (!(r == r)) return T(0);
-        r = trunc(r);
-        if (r <= lowest) return T(lowest);
-        if (r >= highest) return T(highest);
-        return T(r);
-    }
+    double bias, threshold;
+    __device__ T operator()(T x) const { return ShrinkInteger(x, bias, threshold); }
 };
 
 struct FloatParameterizedRelu {
@@ -82,8 +70,7 @@ struct IntegerReluGrad {
 template <class T>
 cudaError_t LaunchShrinkTyped(const EwPlan<2>& plan, float bias, float threshold, void* out, const void* in,
                               cudaStream_t stream) {
-    const IntegerShrink<T> f{bias, threshold, double(std::numeric_limits<T>::lowest()),
-                             double(std::numeric_limits<T>::max())};
+    const IntegerShrink<T> f{bias, threshold};
     return LaunchUnaryTyped<T>(plan, f, out, in, stream);
 }
 

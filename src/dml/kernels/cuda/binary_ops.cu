@@ -12,6 +12,7 @@
 
 #include "dml/kernels/cuda/binary_ops.h"
 #include "dml/kernels/cuda/nary_map.cuh"
+#include "dml/kernels/integer_math.h"
 
 namespace freedml::dml::cuda {
 
@@ -81,24 +82,8 @@ cudaError_t VisitWidth(uint32_t bytes, Visit&& visit) {
     }
 }
 
-// Integer arithmetic in an unsigned type at least as wide as `unsigned`: wraps, never overflows
-// into undefined behavior (uint16 * uint16 would promote to int).
-template <class T>
-using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
-
 template <class T>
 constexpr bool kFloat = std::is_floating_point_v<T>;
-
-// The range of an integer type as constants device code can read (numeric_limits' functions are
-// host-only without relaxed constexpr).
-template <class T>
-struct IntegerRange;
-template <> struct IntegerRange<int8_t> { static constexpr int64_t kMin = INT8_MIN, kMax = INT8_MAX; };
-template <> struct IntegerRange<uint8_t> { static constexpr int64_t kMin = 0, kMax = UINT8_MAX; };
-template <> struct IntegerRange<int16_t> { static constexpr int64_t kMin = INT16_MIN, kMax = INT16_MAX; };
-template <> struct IntegerRange<uint16_t> { static constexpr int64_t kMin = 0, kMax = UINT16_MAX; };
-template <> struct IntegerRange<int32_t> { static constexpr int64_t kMin = INT32_MIN, kMax = INT32_MAX; };
-template <> struct IntegerRange<uint32_t> { static constexpr int64_t kMin = 0, kMax = UINT32_MAX; };
 
 __device__ __forceinline__ float AndBits(float a, float b) {
     return __uint_as_float(__float_as_uint(a) & __float_as_uint(b));
@@ -380,34 +365,6 @@ bool IsFloatType(ElementType type) {
     return type == ElementType::F32 || type == ElementType::F16 || type == ElementType::F64;
 }
 
-// base^exponent modulo 2^bits, exactly; a negative exponent gives 1 / base^-e truncated.
-template <class T>
-__device__ T IntegerPow(T base, int64_t exponent) {
-    using U = Wide<T>;
-    if (exponent < 0) {
-        if (base == T(1)) return T(1);
-        if constexpr (std::is_signed_v<T>) {
-            if (base == T(-1)) return (exponent & 1) ? T(-1) : T(1);
-        }
-        return T(0);
-    }
-    U result = 1, factor = U(base);
-    for (uint64_t e = uint64_t(exponent); e; e >>= 1) {
-        if (e & 1) result = U(result * factor);
-        factor = U(factor * factor);
-    }
-    return T(result);
-}
-
-// Toward zero, saturating; NaN gives 0.
-template <class T>
-__device__ T SaturateToInteger(double v) {
-    if (v != v) return T(0);
-    if (v <= double(IntegerRange<T>::kMin)) return T(IntegerRange<T>::kMin);
-    if (v >= double(IntegerRange<T>::kMax)) return T(IntegerRange<T>::kMax);
-    return T(v);
-}
-
 // pow for a result truncated to an integer. CUDA's pow (within 2 ulps) may land just below an
 // exact integer result that the CPU's pow returns exactly, and truncation would then take the
 // integer below. An integral exponent is applied by repeated squaring instead: the products are
@@ -444,7 +401,7 @@ __global__ void __launch_bounds__(kThreads)
         double x = double(LoadAs(a));
         if (p.hasScaleBias) x = double(__fadd_rn(__fmul_rn(float(x), p.scale), p.bias));
         const double y = ExponentAsDouble(exponentType, b);
-        if constexpr (std::is_integral_v<T>) *out = SaturateToInteger<T>(PowForInteger(x, y));
+        if constexpr (std::is_integral_v<T>) *out = SaturatingTruncate<T>(PowForInteger(x, y));
         else StoreAs(out, float(pow(x, y)));
     }
 }
@@ -471,7 +428,7 @@ __device__ __forceinline__ Q QuantizeValue(float value, int32_t zeroPoint) {
     const float r = rintf(value);
     if (r != r) return Q(zeroPoint);
     const float shifted = __fadd_rn(r, float(zeroPoint));
-    const float lo = float(IntegerRange<Q>::kMin), hi = float(IntegerRange<Q>::kMax);
+    const float lo = float(IntegerLimits<Q>::kMin), hi = float(IntegerLimits<Q>::kMax);
     return Q(int32_t(shifted < lo ? lo : (shifted > hi ? hi : shifted)));
 }
 

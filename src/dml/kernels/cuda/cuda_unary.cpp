@@ -12,6 +12,7 @@
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cuda/cuda_common.h"
 #include "dml/kernels/cuda/unary_ops.h"
+#include "dml/kernels/integer_math.h"
 #include "dml/schema/families.h"
 
 namespace freedml::dml::cuda {
@@ -138,18 +139,7 @@ uint64_t IntegerBound(ElementType type, float value) {
     uint64_t bits = 0;
     WithIntegerType(type, [&](auto tag) {
         using T = decltype(tag);
-        using Limits = std::numeric_limits<T>;
-        const double v = value;
-        T bound = 0;
-        if (v != v) {
-            bound = 0;
-        } else if (v >= std::ldexp(1.0, Limits::digits)) {
-            bound = Limits::max();
-        } else if (v <= double(Limits::min())) {
-            bound = Limits::min();
-        } else {
-            bound = static_cast<T>(v);
-        }
+        const T bound = SaturatingTruncate<T>(double(value));
         bits = BitsOf(bound);
     });
     return bits;

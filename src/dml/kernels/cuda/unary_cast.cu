@@ -4,6 +4,7 @@
 
 #include "dml/kernels/cuda/unary_map.cuh"
 #include "dml/kernels/cuda/unary_ops.h"
+#include "dml/kernels/integer_math.h"
 
 namespace freedml::dml::cuda {
 
@@ -16,23 +17,6 @@ using unary::LaunchMap;
 struct HalfBits {
     uint16_t bits;
 };
-
-// A float64 as an integer type: truncation toward zero, saturation at the type's limits, NaN 0.
-template <class T>
-__device__ __forceinline__ T SaturatingTruncate(double value) {
-    using U = std::make_unsigned_t<T>;
-    constexpr bool kSigned = std::is_signed_v<T>;
-    constexpr U kAllOnes = U(~U(0));
-    constexpr T kMax = kSigned ? T(kAllOnes >> 1) : T(kAllOnes);
-    constexpr T kMin = kSigned ? T(-T(kAllOnes >> 1) - 1) : T(0);
-    // 2^digits, the first value past the range (an exact double, as is the minimum).
-    constexpr int kDigits = int(sizeof(T)) * 8 - (kSigned ? 1 : 0);
-    constexpr double kLimit = double(uint64_t(1) << (kDigits - 1)) * 2.0;
-    if (value != value) return T(0);
-    if (value >= kLimit) return kMax;
-    if (value <= double(kMin)) return kMin;
-    return T(value);  // in range: truncates toward zero
-}
 
 template <class TOut, class TIn>
 __device__ __forceinline__ TOut Convert(TIn x) {
