@@ -290,13 +290,8 @@ for dtype in NUMERIC:
         "inputs": {"InputTensor": values(x), "InputGradientTensor": values(g)},
         "outputs": {"OutputGradientTensor": expect(y)}})
 
-for dtype in NARROW:
-    x = typed_inputs(dtype)
-    m = bound(-7.9, dtype) if not dtype.startswith("UINT") else bound(37.9, dtype)
-    y = np.array([m if v < m else v for v in (x.tolist() if not is_float(dtype) else x)], dtype=NP[dtype])
-    unary_case("unary_bounded", f"THRESHOLD_{dtype}", "ELEMENT_WISE_THRESHOLD", dtype, x, y,
-               extra={"Min": -7.9 if not dtype.startswith("UINT") else 37.9})
-    lo, hi = -20.6, 150.2
+def clip_grad_case(dtype, x, lo, hi):
+    """CLIP_GRAD with FLOAT bounds: the gradient (a shuffled second input) where Min < x < Max, else 0."""
     g = typed_inputs(dtype)
     rng.shuffle(g)
     blo, bhi = bound(lo, dtype), bound(hi, dtype)
@@ -307,6 +302,15 @@ for dtype in NARROW:
         "Min": lo, "Max": hi},
         "inputs": {"InputTensor": values(x), "InputGradientTensor": values(g)},
         "outputs": {"OutputGradientTensor": expect(y)}})
+
+
+for dtype in NARROW:
+    x = typed_inputs(dtype)
+    m = bound(-7.9, dtype) if not dtype.startswith("UINT") else bound(37.9, dtype)
+    y = np.array([m if v < m else v for v in (x.tolist() if not is_float(dtype) else x)], dtype=NP[dtype])
+    unary_case("unary_bounded", f"THRESHOLD_{dtype}", "ELEMENT_WISE_THRESHOLD", dtype, x, y,
+               extra={"Min": -7.9 if not dtype.startswith("UINT") else 37.9})
+    clip_grad_case(dtype, x, -20.6, 150.2)
 
 # ---- Tests, bits and logic ---------------------------------------------------------------------------
 
@@ -505,18 +509,7 @@ with np.errstate(all="ignore"):
 # adding them left the random inputs of the cases above unchanged. Bounds beyond 2^53 would not
 # survive the FLOAT Min/Max, so these use small ones, truncated toward zero as documented above.
 for dtype in ("INT64", "UINT64"):
-    x = typed_inputs(dtype)
-    lo, hi = (-20.6, 150.2) if dtype == "INT64" else (3.9, 1e30)
-    g = typed_inputs(dtype)
-    rng.shuffle(g)
-    blo, bhi = bound(lo, dtype), bound(hi, dtype)
-    y = np.array([0 if (v <= blo or v >= bhi) else gv for v, gv in zip(x.tolist(), g.tolist())], dtype=NP[dtype])
-    add("unary_bounded", {"name": f"CLIP_GRAD_{dtype}", "operator": {
-        "type": "DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD", "InputTensor": tensor(dtype, (len(x),)),
-        "InputGradientTensor": tensor(dtype, (len(x),)), "OutputGradientTensor": tensor(dtype, (len(x),)),
-        "Min": lo, "Max": hi},
-        "inputs": {"InputTensor": values(x), "InputGradientTensor": values(g)},
-        "outputs": {"OutputGradientTensor": expect(y)}})
+    clip_grad_case(dtype, typed_inputs(dtype), *((-20.6, 150.2) if dtype == "INT64" else (3.9, 1e30)))
 
 
 for file, cases in cases_by_file.items():
