@@ -146,19 +146,40 @@ Status CreateJoin(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
 // no copy.
 class InPlaceSnapshotKernel final : public Kernel {
 public:
-    InPlaceSnapshotKernel(const OperatorArgs& args, std::unique_ptr<Kernel> inner)
-        : args_(args), inner_(std::move(inner)) {}
+    // An input that may share an output's region but reads it through another layout.
+    struct Pair {
+        size_t input, output;
+        uint64_t inputBytes;
+    };
+
+    // The pairs of `args` whose layouts differ; only those can need a snapshot.
+    static std::vector<Pair> PairsOf(const OperatorArgs& args) {
+        std::vector<Pair> pairs;
+        for (size_t i = 0; i < args.inputs.size(); ++i) {
+            for (size_t o = 0; o < args.outputs.size(); ++o) {
+                if (args.inputs[i] && args.outputs[o] && !SameLayout(*args.inputs[i], *args.outputs[o])) {
+                    pairs.push_back({i, o, args.inputs[i]->totalTensorSizeInBytes});
+                }
+            }
+        }
+        return pairs;
+    }
+
+    InPlaceSnapshotKernel(std::vector<Pair> pairs, std::unique_ptr<Kernel> inner)
+        : pairs_(std::move(pairs)), inner_(std::move(inner)) {}
     uint64_t PersistentResourceSize() const override { return inner_->PersistentResourceSize(); }
     uint64_t TemporaryResourceSize() const override { return inner_->TemporaryResourceSize(); }
     void Initialize(const KernelBindings& bindings) override { inner_->Initialize(bindings); }
     void Execute(const KernelBindings& bindings) override {
         std::vector<std::vector<std::byte>> copies;
-        KernelBindings effective = bindings;
-        for (size_t i = 0; i < args_.inputs.size() && i < bindings.inputs.size(); ++i) {
-            if (!args_.inputs[i] || !bindings.inputs[i]) continue;
-            if (!NeedsSnapshot(*args_.inputs[i], bindings.inputs[i], bindings)) continue;
-            copies.emplace_back(bindings.inputs[i], bindings.inputs[i] + args_.inputs[i]->totalTensorSizeInBytes);
-            effective.inputs[i] = copies.back().data();
+        KernelBindings effective;
+        for (const Pair& pair : pairs_) {
+            if (pair.input >= bindings.inputs.size() || pair.output >= bindings.outputs.size()) continue;
+            std::byte* input = bindings.inputs[pair.input];
+            if (!input || input != bindings.outputs[pair.output]) continue;
+            if (copies.empty()) effective = bindings;
+            copies.emplace_back(input, input + pair.inputBytes);
+            effective.inputs[pair.input] = copies.back().data();
         }
         inner_->Execute(copies.empty() ? bindings : effective);
     }
@@ -171,14 +192,8 @@ private:
         }
         return true;
     }
-    bool NeedsSnapshot(const TensorDesc& input, const std::byte* address, const KernelBindings& bindings) const {
-        for (size_t o = 0; o < args_.outputs.size() && o < bindings.outputs.size(); ++o) {
-            if (args_.outputs[o] && bindings.outputs[o] == address && !SameLayout(input, *args_.outputs[o])) return true;
-        }
-        return false;
-    }
 
-    const OperatorArgs& args_;  // owned by the operator, which the compiled operator keeps alive
+    std::vector<Pair> pairs_;
     std::unique_ptr<Kernel> inner_;
 };
 
@@ -207,7 +222,9 @@ Status CreateFamilyKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, s
 
 Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel) {
     FREEDML_TRY(CreateFamilyKernel(args, flags, kernel));
-    if (args.schema.supportsInPlaceExecution) *kernel = std::make_unique<InPlaceSnapshotKernel>(args, std::move(*kernel));
+    if (!args.schema.supportsInPlaceExecution) return {};  // H2: no input may meet an output
+    std::vector<InPlaceSnapshotKernel::Pair> pairs = InPlaceSnapshotKernel::PairsOf(args);
+    if (!pairs.empty()) *kernel = std::make_unique<InPlaceSnapshotKernel>(std::move(pairs), std::move(*kernel));
     return {};
 }
 
