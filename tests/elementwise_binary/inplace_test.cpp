@@ -166,6 +166,26 @@ TEST_F(DmlTest, SubtractInPlaceThroughTransposedInput) {
     }
 }
 
+// ELEMENT_WISE_IF's desc checks: each refusal names the tensor and what it must be, and makes
+// no operator.
+TEST_F(DmlTest, IfRefusesWrongTypesAndSizes) {
+    Tensor u8(DML_TENSOR_DATA_TYPE_UINT8, {2, 3}), f32(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3});
+    Tensor i32(DML_TENSOR_DATA_TYPE_INT32, {2, 3}), wide(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
+    Tensor i4(DML_TENSOR_DATA_TYPE_INT4, {2, 4});
+    auto refused = [&](const DML_ELEMENT_WISE_IF_OPERATOR_DESC& desc, const std::vector<const char*>& words) {
+        DML_OPERATOR_DESC opDesc{DML_OPERATOR_ELEMENT_WISE_IF, &desc};
+        ComPtr<IDMLOperator> op;
+        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
+        EXPECT_FALSE(op);
+        for (const char* word : words) EXPECT_NE(Messages().find(word), std::string::npos) << word << ": " << Messages();
+        ClearMessages();
+    };
+    refused({&f32.desc, &f32.desc, &f32.desc, &f32.desc}, {"ConditionTensor", "FLOAT32", "UINT8"});
+    refused({&u8.desc, &i32.desc, &f32.desc, &f32.desc}, {"ATensor", "INT32", "FLOAT32"});
+    refused({&u8.desc, &f32.desc, &f32.desc, &wide.desc}, {"OutputTensor", "sizes"});
+    refused({&u8.desc, &i4.desc, &i4.desc, &i4.desc}, {"ATensor", "INT4", "4-bit"});
+}
+
 // Comparisons are not in-place operators: an output bound to exactly input A's region is refused
 // (H2) and nothing runs.
 TEST_F(DmlTest, ComparisonDoesNotRunInPlace) {

@@ -19,11 +19,8 @@ Status ValidateIf(const OperatorArgs& args) {
     INVALID_IF(condition.dataType != DML_TENSOR_DATA_TYPE_UINT8,
                "%s has data type %s; DML_OPERATOR_ELEMENT_WISE_IF takes a UINT8 condition (non-zero selects ATensor).",
                args.inputNames[0].c_str(), DataTypeName(condition.dataType));
+    FREEDML_TRY(ValidateDataTypeIn(args, kValueTypes));  // the condition's UINT8 is among them
     const TensorDesc& output = *args.outputs[0];
-    bool known = false;
-    for (auto type : kValueTypes) known = known || type == output.dataType;
-    INVALID_IF(!known, "%s has data type %s, which DML_OPERATOR_ELEMENT_WISE_IF does not take.",
-               args.outputNames[0].c_str(), DataTypeName(output.dataType));
     for (size_t i = 1; i < 3; ++i) {
         INVALID_IF(args.inputs[i]->dataType != output.dataType, "%s has data type %s, but %s is %s; they must match.",
                    args.inputNames[i].c_str(), DataTypeName(args.inputs[i]->dataType), args.outputNames[0].c_str(),
