@@ -4,8 +4,11 @@
 # regenerating test data need them; building and testing do not).
 set -euo pipefail
 
+# ocl-icd-opencl-dev: libdnnl-dev only recommends it, but oneDNN's CMake package refuses to load
+# without OpenCL's headers and library. cmake/Dependencies.cmake names the package of anything
+# missing here.
 packages=(cmake g++ clang make pkg-config git python3 directx-headers-dev googletest libgtest-dev
-          libbenchmark-dev nlohmann-json3-dev libdnnl-dev)
+          libbenchmark-dev nlohmann-json3-dev libdnnl-dev ocl-icd-opencl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
