@@ -33,4 +33,10 @@ if(TARGET directml)
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${freedml_deb_depends}")
 
+# Debian's copyright file (the MIT license, in the machine-readable format), installed wherever
+# FreeDML is installed so that the license travels with the binaries.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian-copyright
+        DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/libfreedml RENAME copyright)
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+
 include(CPack)

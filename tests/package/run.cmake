@@ -31,7 +31,7 @@ run(dpkg-deb -x ${debs} ${root})
 set(prefix ${root}/usr)
 foreach(file ${LIBDIR}/libdirectml.so ${LIBDIR}/libd3d12.so ${LIBDIR}/libdxcore.so include/DirectML.h
              include/freedml/helpers.h ${LIBDIR}/pkgconfig/freedml.pc ${LIBDIR}/cmake/FreeDML/FreeDMLConfig.cmake
-             bin/dmlrun)
+             bin/dmlrun share/doc/libfreedml/copyright)
   if(NOT EXISTS ${prefix}/${file})
     run(dpkg-deb --contents ${debs})
     message(FATAL_ERROR "The package has no /usr/${file}. It holds:\n${run_output}")
@@ -65,7 +65,12 @@ if(NOT run_output MATCHES "libdirectml.so[^\n]*${root}" OR NOT run_output MATCHE
   message(FATAL_ERROR "hello_directml does not load FreeDML from the unpacked package:\n${run_output}")
 endif()
 
-# 4. The packaged dmlrun runs the bundled model with the packaged libraries.
-run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${prefix}/${LIBDIR} ${prefix}/bin/dmlrun
+# 4. The packaged dmlrun runs the bundled model with the packaged libraries, found through its own
+#    RPATH (no LD_LIBRARY_PATH), although the root is not where the package would be installed.
+run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${prefix}/bin/dmlrun
     ${SOURCE_DIR}/models/hello_directml.json)
 message(STATUS "dmlrun: ${run_output}")
+run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ldd ${prefix}/bin/dmlrun)
+if(NOT run_output MATCHES "libdirectml.so[^\n]*${root}" OR NOT run_output MATCHES "libd3d12.so[^\n]*${root}")
+  message(FATAL_ERROR "The packaged dmlrun does not load FreeDML from the unpacked package:\n${run_output}")
+endif()
