@@ -22,7 +22,9 @@ uint64_t PlanOwnedInputCopies(const OperatorArgs& args, const Kernel& kernel, st
         const TensorDesc& tensor = *args.inputs[i];
         OwnedInputCopy copy;
         copy.input = i;
-        copy.offset = AlignUp(size, std::max<uint64_t>(DML_PERSISTENT_BUFFER_ALIGNMENT, tensor.RequiredOffsetAlignment()));
+        const uint64_t alignment =
+            std::max<uint64_t>(DML_PERSISTENT_BUFFER_ALIGNMENT, tensor.RequiredOffsetAlignment());
+        copy.offset = AlignUp(size, alignment);
         copy.bytes = tensor.MinimumSizeInBytes();
         size = copy.offset + copy.bytes;
         copies->push_back(copy);

@@ -21,7 +21,7 @@ namespace freedml::dml {
 // An OWNED_BY_DML input its kernel does not pack (Kernel::PacksOwnedInput): its bytes, as the
 // tensor lays them out, live at `offset` of the persistent resource.
 struct OwnedInputCopy {
-    size_t input = 0;    // index in the operator's inputs
+    size_t input = 0;     // index in the operator's inputs
     uint64_t offset = 0;  // in the persistent resource, past the kernel's own bytes
     uint64_t bytes = 0;   // what the tensor's elements span (DMLCalcBufferTensorSize)
 };

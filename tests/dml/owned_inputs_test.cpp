@@ -28,7 +28,8 @@ TEST_F(DmlTest, AddWithOwnedAReadsTheInitializersCopy) {
     ASSERT_TRUE(plain) << Messages();
     EXPECT_EQ(plain->GetBindingProperties().PersistentResourceSize, 0u);
 
-    auto aBuf = Buffer(a.Bytes(), D3D12_HEAP_TYPE_DEFAULT, L"A"), bBuf = Buffer(b.Bytes(), D3D12_HEAP_TYPE_DEFAULT, L"B");
+    auto aBuf = Buffer(a.Bytes(), D3D12_HEAP_TYPE_DEFAULT, L"A");
+    auto bBuf = Buffer(b.Bytes(), D3D12_HEAP_TYPE_DEFAULT, L"B");
     auto outBuf = Buffer(out.Bytes(), D3D12_HEAP_TYPE_DEFAULT, L"Out");
     Upload(aBuf.Get(), std::vector<float>{1, 2, 3});
     Upload(bBuf.Get(), std::vector<float>{5, 8, -5});
@@ -187,7 +188,8 @@ TEST_F(DmlTest, InPlaceExecutionWithAnOwnedOperand) {
     }
     auto weights = Buffer(packed.Bytes(), D3D12_HEAP_TYPE_DEFAULT, L"B");
     Upload(weights.Get(), b);
-    auto persistent = Initialize(op.Get(), {DML_BUFFER_BINDING{}, DML_BUFFER_BINDING{weights.Get(), 0, packed.Bytes()}});
+    DML_BUFFER_BINDING weightsBinding{weights.Get(), 0, packed.Bytes()};
+    auto persistent = Initialize(op.Get(), {DML_BUFFER_BINDING{}, weightsBinding});
     ASSERT_FALSE(DeviceRemoved()) << Messages();
     auto shared = Buffer(packed.Bytes(), D3D12_HEAP_TYPE_DEFAULT, L"shared");
     Upload(shared.Get(), a);
