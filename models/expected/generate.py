@@ -7,7 +7,7 @@ reads each model's initial values, computes in float64 what its print commands m
 operator semantics are written out here with numpy, never taken from FreeDML), and writes
 models/expected/<model>.json:
 
-    {"resources": {"Out": [...]}, "rtol": ..., "atol": ..., "files": {...}}
+    {"resources": {"Out": [...]}, "rtol": ..., "atol": ..., "files": {...}, "lines": [...]}
 
 tests/dmlrun/run_model.py compares dmlrun's printed values with these. The script also writes the
 .npy inputs of npy_input.json (models/data/).
@@ -164,6 +164,11 @@ def gemm_owned_b(m):
     return {"Out": gemm(f64(m, "A", (2, 3)), f64(m, "weights", (3, 2)))}
 
 
+def dml_owned_tensors(m):
+    # DirectML's own example of this model documents the exact line it prints.
+    return {"Out": f64(m, "A") + f64(m, "B")}, {"lines": ["Resource 'Out': 6, 10, -2"]}
+
+
 def gemm_float16(m):
     out = gemm(f64(m, "A", (2, 4)), f64(m, "B", (4, 2)), f64(m, "C", (2, 2)), beta=1.0)
     return {"Out": out.astype(np.float16)}, {"rtol": 2e-3, "atol": 1e-3}
@@ -213,6 +218,7 @@ REFERENCES = {
     "gemm_transposed": gemm_transposed,
     "gemm_owned_b": gemm_owned_b,
     "gemm_float16": gemm_float16,
+    "dml_owned_tensors": dml_owned_tensors,
     "convolution": convolution,
     "convolution_groups": convolution_groups,
     "convolution_backward": convolution_backward,
@@ -238,8 +244,9 @@ def main():
             "rtol": extra.get("rtol", 1e-5),
             "atol": extra.get("atol", 1e-6),
         }
-        if "files" in extra:
-            expected["files"] = extra["files"]
+        for key in ("files", "lines"):
+            if key in extra:
+                expected[key] = extra[key]
         (EXPECTED / f"{name}.json").write_text(json.dumps(expected, indent=1) + "\n")
         print(f"wrote expected/{name}.json")
 

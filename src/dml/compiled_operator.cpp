@@ -1,12 +1,38 @@
 #include "dml/compiled_operator.h"
 
+#include <algorithm>
+
 namespace freedml::dml {
 
 namespace {
 constexpr DML_EXECUTION_FLAGS kKnownExecutionFlags = static_cast<DML_EXECUTION_FLAGS>(
     DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION | DML_EXECUTION_FLAG_DISABLE_META_COMMANDS |
     DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE);
+
+uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+// Places a copy of every owned input the kernel does not pack after the kernel's own persistent
+// bytes; returns the persistent resource's size. Each copy starts at a multiple of
+// DML_PERSISTENT_BUFFER_ALIGNMENT (and of the tensor's GuaranteedBaseOffsetAlignment), so it is
+// as aligned as a binding of that tensor could be (V3).
+uint64_t PlanOwnedInputCopies(const OperatorArgs& args, const Kernel& kernel, std::vector<OwnedInputCopy>* copies) {
+    uint64_t size = kernel.PersistentResourceSize();
+    for (size_t i = 0; i < args.inputs.size(); ++i) {
+        if (!args.inputs[i] || !args.inputs[i]->OwnedByDml() || kernel.PacksOwnedInput(i)) continue;
+        const TensorDesc& tensor = *args.inputs[i];
+        OwnedInputCopy copy;
+        copy.input = i;
+        const uint64_t alignment =
+            std::max<uint64_t>(DML_PERSISTENT_BUFFER_ALIGNMENT, tensor.RequiredOffsetAlignment());
+        copy.offset = AlignUp(size, alignment);
+        copy.bytes = tensor.MinimumSizeInBytes();
+        size = copy.offset + copy.bytes;
+        copies->push_back(copy);
+    }
+    return size;
 }
+
+}  // namespace
 
 CompiledOperator::CompiledOperator(Device& device, Operator& op, DML_EXECUTION_FLAGS flags,
                                    std::unique_ptr<Kernel> kernel)
@@ -28,7 +54,7 @@ CompiledOperator::CompiledOperator(Device& device, Operator& op, DML_EXECUTION_F
     snapshot->layout = MakeDescriptorLayout(info);
     info.properties.RequiredDescriptorCount = snapshot->layout.total;
     info.properties.TemporaryResourceSize = kernel_->TemporaryResourceSize();
-    info.properties.PersistentResourceSize = kernel_->PersistentResourceSize();
+    info.properties.PersistentResourceSize = PlanOwnedInputCopies(args, *kernel_, &ownedCopies_);
     info.description = "compiled " + op.Describe();
     snapshot->operators.push_back(this);
     snapshot_ = std::move(snapshot);

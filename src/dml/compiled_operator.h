@@ -1,9 +1,15 @@
 // IDMLCompiledOperator: an operator planned for the device's backend. It owns the kernel, and
 // knows whether it was initialized (N7).
+//
+// Its persistent resource holds the kernel's own bytes first (PersistentResourceSize of the
+// kernel: weights it packs), then one aligned copy of every other OWNED_BY_DML input, made by
+// the operator initializer and read there at execution. So OWNED_BY_DML works on any input of
+// any operator, whether or not its kernel has a use for packing it.
 #pragma once
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 #include "dml/dispatchable.h"
 #include "dml/kernel.h"
@@ -11,6 +17,14 @@
 #include "dml/operator.h"
 
 namespace freedml::dml {
+
+// An OWNED_BY_DML input its kernel does not pack (Kernel::PacksOwnedInput): its bytes, as the
+// tensor lays them out, live at `offset` of the persistent resource.
+struct OwnedInputCopy {
+    size_t input = 0;     // index in the operator's inputs
+    uint64_t offset = 0;  // in the persistent resource, past the kernel's own bytes
+    uint64_t bytes = 0;   // what the tensor's elements span (DMLCalcBufferTensorSize)
+};
 
 class CompiledOperator final
     : public DeviceChild<CompiledOperator, ChildKind::CompiledOperator, IDMLCompiledOperator, IDMLDispatchable,
@@ -26,6 +40,7 @@ public:
     const std::shared_ptr<const DispatchableSnapshot>& Snapshot() const { return snapshot_; }
     const Operator& GetOperator() const { return *operator_; }
     Kernel& GetKernel() { return *kernel_; }
+    const std::vector<OwnedInputCopy>& OwnedInputCopies() const { return ownedCopies_; }
     DML_EXECUTION_FLAGS Flags() const { return flags_; }
     std::string Describe() const;
 
@@ -41,6 +56,7 @@ private:
     Operator* operator_;  // holds a reference: the tensor descs live there
     DML_EXECUTION_FLAGS flags_;
     std::unique_ptr<Kernel> kernel_;
+    std::vector<OwnedInputCopy> ownedCopies_;
     std::shared_ptr<const DispatchableSnapshot> snapshot_;
     std::atomic<bool> initialized_{false};
 };

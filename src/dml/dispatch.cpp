@@ -202,12 +202,24 @@ Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
         }
         for (size_t t = 0; t < snapshot_->operators.size(); ++t) {
             CompiledOperator& target = *snapshot_->operators[t];
+            const uint32_t persistentSlot = layout.outputFirstSlot + static_cast<uint32_t>(t);
+            // Owned inputs the kernel does not pack: copied as they are, on the queue's stream
+            // (a device copy on CUDA), before the kernel packs its own.
+            for (const OwnedInputCopy& copy : target.OwnedInputCopies()) {
+                const uint32_t sourceSlot = layout.inputFirstSlot[t] + static_cast<uint32_t>(copy.input);
+                d3d12::ResourceInternal* source = owners[sourceSlot];
+                d3d12::ResourceInternal* persistent = owners[persistentSlot];
+                if (!source || !persistent) continue;  // N3 and N5 were checked above: never here
+                const uint64_t to = persistent->OffsetInMemory() + decoded.buffers[persistentSlot].Offset + copy.offset;
+                const uint64_t from = source->OffsetInMemory() + decoded.buffers[sourceSlot].Offset;
+                context.stream.CopyBuffer(persistent->Memory(), to, source->Memory(), from, copy.bytes);
+            }
             KernelBindings bindings;
             bindings.stream = &context.stream;
             for (uint32_t k = 0; k < layout.inputSlotCount[t]; ++k) {
                 bindings.inputs.push_back(address(layout.inputFirstSlot[t] + k));
             }
-            bindings.persistent = address(layout.outputFirstSlot + static_cast<uint32_t>(t));
+            bindings.persistent = address(persistentSlot);
             target.GetKernel().Initialize(bindings);
             target.MarkInitialized();
         }
@@ -227,6 +239,10 @@ Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
     for (uint32_t i = 0; i < layout.outputCount; ++i) bindings.outputs.push_back(address(layout.outputFirstSlot + i));
     bindings.temporary = address(layout.temporarySlot);
     bindings.persistent = address(layout.persistentSlot);
+    // The owned inputs the initializer copied are read from the persistent resource.
+    for (const OwnedInputCopy& copy : compiled.OwnedInputCopies()) {
+        bindings.inputs[copy.input] = bindings.persistent + copy.offset;
+    }
     compiled.GetKernel().Execute(bindings);
     return {};
 }

@@ -15,8 +15,9 @@
 namespace freedml::dml {
 
 // Addresses of bound tensors, in the operator's binding order (inputs, outputs). An entry is
-// null for an absent optional tensor, and at execution for an OWNED_BY_DML input (its bytes
-// were packed into the persistent resource at initialization).
+// null for an absent optional tensor. An OWNED_BY_DML input is null at execution when its
+// kernel packs it (PacksOwnedInput); any other owned input points at the copy the initializer
+// made of it in the persistent resource, so the kernel reads it like a bound input.
 struct KernelBindings {
     std::vector<std::byte*> inputs;
     std::vector<std::byte*> outputs;
@@ -31,8 +32,14 @@ public:
     virtual uint64_t PersistentResourceSize() const = 0;
     virtual uint64_t TemporaryResourceSize() const = 0;
     // Runs once, when the operator initializer executes: `inputs` holds the owned tensors (others
-    // are null); packs them into `persistent`.
+    // are null); packs those it packs (PacksOwnedInput) into `persistent`, from byte 0 up to
+    // PersistentResourceSize.
     virtual void Initialize(const KernelBindings& bindings) = 0;
+    // True when the kernel keeps its own copy of OWNED_BY_DML input `input` (in a layout it
+    // prefers) and reads nothing from that binding at execution. Every other owned input is
+    // copied as it is into the persistent resource, after the kernel's own bytes, by the
+    // compiled operator (CompiledOperator::OwnedInputCopies).
+    virtual bool PacksOwnedInput(size_t /*input*/) const { return false; }
     virtual void Execute(const KernelBindings& bindings) = 0;
 };
 

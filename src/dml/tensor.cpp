@@ -273,6 +273,10 @@ Status ValidateTensorDesc(const DML_TENSOR_DESC* desc, const TensorRequirements&
     INVALID_IF((flags & ~knownFlags) != 0,
                "%s: Flags (0x%x) has bits (0x%x) other than DML_TENSOR_FLAG_OWNED_BY_DML (0x%x).", name, flags,
                flags & ~knownFlags, knownFlags);
+    INVALID_IF(requirements.isOutput && (flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0,
+               "%s: Flags has DML_TENSOR_FLAG_OWNED_BY_DML, which only input tensors may carry (DirectML copies an "
+               "owned input into the persistent resource when the operator is initialized).",
+               name);
 
     // T1: rank, sizes, element count.
     const uint32_t rank = buffer.DimensionCount;

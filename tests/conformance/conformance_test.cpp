@@ -179,10 +179,27 @@ struct AdapterChoice {
     std::string whyAbsent;
 };
 
+// The case's operator with every input tensor flagged OWNED_BY_DML: DirectML lets any input of any
+// operator be owned (DML_TENSOR_FLAGS), and the result must not change.
+Json WithOwnedInputs(const Json& op, const dmlrun::BuiltOperator& built) {
+    Json owned = op;
+    for (const auto& point : built.Inputs()) {
+        if (!point.given) continue;
+        Json& field = owned.at(point.name);
+        if (field.is_array()) {
+            for (Json& tensor : field) tensor["Flags"] = "OWNED_BY_DML";
+        } else {
+            field["Flags"] = "OWNED_BY_DML";
+        }
+    }
+    return owned;
+}
+
 class ConformanceCase : public DmlTest {
 public:
-    ConformanceCase(std::string file, Json testCase, AdapterChoice adapter)
-        : file_(std::move(file)), case_(std::move(testCase)), adapter_(std::move(adapter)) {}
+    // `ownedInputs`: run the case with every input flagged OWNED_BY_DML (bound at initialization).
+    ConformanceCase(std::string file, Json testCase, AdapterChoice adapter, bool ownedInputs)
+        : file_(std::move(file)), case_(std::move(testCase)), adapter_(std::move(adapter)), ownedInputs_(ownedInputs) {}
 
     IUnknown* Adapter() override { return dxcoreAdapter_.Get(); }
 
@@ -200,6 +217,7 @@ private:
     std::string file_;
     Json case_;
     AdapterChoice adapter_;
+    bool ownedInputs_;
     ComPtr<IDXCoreAdapter> dxcoreAdapter_;
 };
 
@@ -208,6 +226,9 @@ void ConformanceCase::TestBody() {
     std::unique_ptr<dmlrun::BuiltOperator> built;
     try {
         built = dmlrun::BuildOperator(case_.at("operator"), dmlrun::JsonPath() / "operator");
+        if (ownedInputs_) {
+            built = dmlrun::BuildOperator(WithOwnedInputs(case_.at("operator"), *built), dmlrun::JsonPath() / "operator");
+        }
     } catch (const std::exception& error) {
         FAIL() << "The case's operator does not build: " << error.what();
     }
@@ -385,12 +406,26 @@ void RegisterCases() {
         Json document = Json::parse(text.str());
         const std::string suite = path.stem().string();
         for (const auto& testCase : document.at("cases")) {
-            for (const auto& adapter : adapters) {
-                const std::string name = testCase.value("name", std::string("case")) + "/" + adapter.name;
-                ::testing::RegisterTest(("Conformance_" + suite).c_str(), name.c_str(), nullptr, nullptr,
-                                        path.string().c_str(), 0, [=]() -> DmlTest* {
-                                            return new ConformanceCase(path.filename().string(), testCase, adapter);
-                                        });
+            // Every case with inputs runs twice: as written, and with its inputs OWNED_BY_DML
+            // against the same expected values.
+            bool hasInputs = false;
+            try {
+                auto built = dmlrun::BuildOperator(testCase.at("operator"), dmlrun::JsonPath() / "operator");
+                for (const auto& point : built->Inputs()) hasInputs = hasInputs || point.given;
+            } catch (const std::exception&) {
+                // The plain run reports the case's problem.
+            }
+            for (bool owned : {false, true}) {
+                if (owned && !hasInputs) continue;
+                for (const auto& adapter : adapters) {
+                    const std::string name =
+                        testCase.value("name", std::string("case")) + (owned ? "_owned/" : "/") + adapter.name;
+                    ::testing::RegisterTest(("Conformance_" + suite).c_str(), name.c_str(), nullptr, nullptr,
+                                            path.string().c_str(), 0, [=]() -> DmlTest* {
+                                                return new ConformanceCase(path.filename().string(), testCase, adapter,
+                                                                           owned);
+                                            });
+                }
             }
         }
     }

@@ -348,6 +348,54 @@ TEST_F(CudaDmlTest, ConvolutionForwardBackwardGroupsDilationsPaddingBias) {
     }
 }
 
+// OWNED_BY_DML on inputs whose kernels keep nothing of their own (element-wise, activations, IF,
+// JOIN, a convolution's input tensor): the initializer copies them into the persistent resource
+// with a device copy, and execution reads them there. Compared with the CPU, whose results with
+// owned inputs are checked against references in tests/dml and the conformance cases.
+TEST_F(CudaDmlTest, OwnedInputsOfStatelessKernels) {
+    const auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
+    const auto owned = DML_TENSOR_FLAG_OWNED_BY_DML;
+    {
+        Tensor a(F32, {1, 1, 1, 3}, {}, owned), b(F32, {1, 1, 1, 3}), out(F32, {1, 1, 1, 3});
+        DML_ELEMENT_WISE_ADD_OPERATOR_DESC d{&a.desc, &b.desc, &out.desc};
+        Compare(DML_OPERATOR_ELEMENT_WISE_ADD, &d, {&a, &b}, out, 0, {true, false});
+    }
+    {
+        Tensor in(F32, {3, 5}, {6, 1}, owned), out(F32, {3, 5});  // strided: a copy of its own bytes
+        DML_SCALE_BIAS scaleBias{2.0f, 0.5f};
+        DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{&in.desc, &out.desc, &scaleBias};
+        Compare(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity, {&in}, out, 0, {true});
+        DML_ACTIVATION_RELU_OPERATOR_DESC relu{&in.desc, &out.desc};
+        Compare(DML_OPERATOR_ACTIVATION_RELU, &relu, {&in}, out, 0, {true});
+        DML_ELEMENT_WISE_EXP_OPERATOR_DESC exp{&in.desc, &out.desc, nullptr};
+        Compare(DML_OPERATOR_ELEMENT_WISE_EXP, &exp, {&in}, out, 1e-6, {true});
+    }
+    {
+        Tensor condition(DML_TENSOR_DATA_TYPE_UINT8, {2, 8}, {}, owned), a(F32, {2, 8}, {}, owned), b(F32, {2, 8});
+        Tensor out(F32, {2, 8});
+        DML_ELEMENT_WISE_IF_OPERATOR_DESC d{&condition.desc, &a.desc, &b.desc, &out.desc};
+        Compare(DML_OPERATOR_ELEMENT_WISE_IF, &d, {&condition, &a, &b}, out, 0, {true, true, false});
+    }
+    {
+        Tensor first(F32, {2, 3}, {}, owned), second(F32, {2, 1}), out(F32, {2, 4});
+        DML_TENSOR_DESC descs[] = {first.desc, second.desc};
+        DML_JOIN_OPERATOR_DESC d{2, descs, &out.desc, 1};
+        Compare(DML_OPERATOR_JOIN, &d, {&first, &second}, out, 0, {true, false});
+    }
+    for (int mask = 1; mask < 8; ++mask) {
+        SCOPED_TRACE(mask);
+        auto flag = [&](int bit) { return (mask >> bit) & 1 ? owned : DML_TENSOR_FLAG_NONE; };
+        Tensor input(F32, {1, 3, 6, 5}, {}, flag(0)), filter(F32, {4, 3, 3, 3}, {}, flag(1));
+        Tensor bias(F32, {1, 4, 1, 1}, {}, flag(2)), output(F32, {1, 4, 3, 3});
+        const UINT strides[] = {2, 2}, dilations[] = {1, 1}, pads[] = {1, 1}, outputPadding[] = {0, 0};
+        DML_CONVOLUTION_OPERATOR_DESC d{&input.desc, &filter.desc, &bias.desc, &output.desc,
+                                        DML_CONVOLUTION_MODE_CROSS_CORRELATION, DML_CONVOLUTION_DIRECTION_FORWARD, 2,
+                                        strides, dilations, pads, pads, outputPadding, 1, nullptr};
+        Compare(DML_OPERATOR_CONVOLUTION, &d, {&input, &filter, &bias}, output, 2e-6,
+                {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0});
+    }
+}
+
 // Every operator the CPU runs has CUDA kernels now; what the CUDA kernels still cannot run is a
 // shape: a BACKWARD convolution whose StartPadding - EndPadding + OutputPadding reaches its
 // stride (cuDNN's backward-data cannot produce that output size). It must be refused when it

@@ -167,14 +167,20 @@ TEST_F(DmlTest, JoinOfManyInputs) {
     EXPECT_EQ(ReadbackAs<float>(outBuf.Get(), total), expected);
 }
 
-// Cross-correlation, 2-D, owned filter, with bias: out[n][m][y][x] = b[m] + sum w[m][c][i][j] *
-// in[n][c][y*s + i - pad][x*s + j - pad].
-TEST_F(DmlTest, ConvolutionWithOwnedFilterAndBias) {
+class ConvolutionTest : public DmlTest, public ::testing::WithParamInterface<int> {};
+
+// Cross-correlation, 2-D, with bias: out[n][m][y][x] = b[m] + sum w[m][c][i][j] *
+// in[n][c][y*s + i - pad][x*s + j - pad]. Parameter: which of Input, Filter, Bias is
+// OWNED_BY_DML (bit 0, 1, 2); the kernel packs an owned filter and bias, and an owned input is
+// read from the initializer's copy in the persistent resource.
+TEST_P(ConvolutionTest, OwnedTensorsGoThroughTheInitializer) {
+    const int owned = GetParam();
+    auto flag = [&](int bit) { return (owned >> bit) & 1 ? DML_TENSOR_FLAG_OWNED_BY_DML : DML_TENSOR_FLAG_NONE; };
     const uint32_t n = 1, c = 3, h = 6, w = 5, m = 4, kh = 3, kw = 3, stride = 2, pad = 1;
     const uint32_t oh = (h + 2 * pad - kh) / stride + 1, ow = (w + 2 * pad - kw) / stride + 1;
-    Tensor input(DML_TENSOR_DATA_TYPE_FLOAT32, {n, c, h, w});
-    Tensor filter(DML_TENSOR_DATA_TYPE_FLOAT32, {m, c, kh, kw}, {}, DML_TENSOR_FLAG_OWNED_BY_DML);
-    Tensor bias(DML_TENSOR_DATA_TYPE_FLOAT32, {1, m, 1, 1});
+    Tensor input(DML_TENSOR_DATA_TYPE_FLOAT32, {n, c, h, w}, {}, flag(0));
+    Tensor filter(DML_TENSOR_DATA_TYPE_FLOAT32, {m, c, kh, kw}, {}, flag(1));
+    Tensor bias(DML_TENSOR_DATA_TYPE_FLOAT32, {1, m, 1, 1}, {}, flag(2));
     Tensor output(DML_TENSOR_DATA_TYPE_FLOAT32, {n, m, oh, ow});
     UINT strides[2] = {stride, stride}, dilations[2] = {1, 1}, pads[2] = {pad, pad}, outPad[2] = {0, 0};
     DML_CONVOLUTION_OPERATOR_DESC desc{&input.desc, &filter.desc, &bias.desc, &output.desc,
@@ -190,8 +196,16 @@ TEST_F(DmlTest, ConvolutionWithOwnedFilterAndBias) {
     Upload(bBuf.Get(), bv);
     DML_BUFFER_BINDING ib{iBuf.Get(), 0, input.Bytes()}, fb{fBuf.Get(), 0, filter.Bytes()};
     DML_BUFFER_BINDING bb{bBuf.Get(), 0, bias.Bytes()}, ob{oBuf.Get(), 0, output.Bytes()};
-    auto persistent = Initialize(op.Get(), {DML_BUFFER_BINDING{}, fb, DML_BUFFER_BINDING{}});
-    Dispatch(op.Get(), {BufferBinding(&ib), NoBinding(), BufferBinding(&bb)}, {BufferBinding(&ob)}, persistent.Get());
+    std::vector<DML_BUFFER_BINDING> ownedBindings;
+    std::vector<DML_BINDING_DESC> inputs;
+    for (int i = 0; i < 3; ++i) {
+        DML_BUFFER_BINDING* binding = i == 0 ? &ib : i == 1 ? &fb : &bb;
+        const bool isOwned = (owned >> i) & 1;
+        ownedBindings.push_back(isOwned ? *binding : DML_BUFFER_BINDING{});
+        inputs.push_back(isOwned ? NoBinding() : BufferBinding(binding));
+    }
+    auto persistent = Initialize(op.Get(), owned ? ownedBindings : std::vector<DML_BUFFER_BINDING>{});
+    Dispatch(op.Get(), inputs, {BufferBinding(&ob)}, persistent.Get());
     ASSERT_FALSE(DeviceRemoved()) << Messages();
     std::vector<double> expected(size_t(n) * m * oh * ow);
     for (uint32_t om = 0; om < m; ++om)
@@ -209,6 +223,8 @@ TEST_F(DmlTest, ConvolutionWithOwnedFilterAndBias) {
             }
     ExpectClose(ReadbackAs<float>(oBuf.Get(), expected.size()), expected, 1e-4);
 }
+
+INSTANTIATE_TEST_SUITE_P(OwnedCombinations, ConvolutionTest, ::testing::Range(0, 8));
 
 }  // namespace
 }  // namespace freedml_test

@@ -6,7 +6,8 @@ for it (models/expected/generate.py).
 
 Every resource in EXPECTED.json must be printed ("Resource 'NAME': v0, v1, ...", DxDispatch's
 format) with as many values, each within atol + rtol * |expected|; files it lists must have been
-written with that dtype, shape and values. Exits non-zero with a line per difference.
+written with that dtype, shape and values; "lines" it lists must be printed exactly (the output a
+DirectML example documents). Exits non-zero with a line per difference.
 """
 import ast
 import json
@@ -64,6 +65,9 @@ def main():
         if match:
             printed[match[1]] = [float(v) for v in match[2].split(", ")]
     problems = []
+    for line in expected.get("lines", []):
+        if line not in run.stdout.splitlines():
+            problems.append(f"the line {line!r} was not printed")
     rtol, atol = expected["rtol"], expected["atol"]
     for name, values in expected["resources"].items():
         if name not in printed:

@@ -118,6 +118,9 @@ TEST(TensorDescShape, Flags) {
     StoreRaw(&unknownBit.buffer.Flags, 0x3);
     EXPECT_INVALID(ValidateTensorDesc(&unknownBit.desc, Input(), DML_FEATURE_LEVEL_6_4, nullptr),
                    "ATensor: Flags (0x3) has bits (0x2) other than DML_TENSOR_FLAG_OWNED_BY_DML (0x1).");
+    // DML_TENSOR_FLAGS: the flag "can only be used on input tensors".
+    EXPECT_INVALID(Validate(owned, Output()),
+                   "OutputTensor: Flags has DML_TENSOR_FLAG_OWNED_BY_DML, which only input tensors may carry");
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 // CreateCpuKernel: turns a validated operator (OperatorArgs) into the CPU kernel of its family,
 // and adapts each family's typed Initialize/Execute to the binding model's KernelBindings.
+#include <algorithm>
+
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/convolution.h"
@@ -23,14 +25,19 @@ TensorView ViewOf(const std::vector<std::optional<TensorDesc>>& tensors, const s
 }
 
 // Kernel for the families whose Create takes params and whose sizes come from the kernel.
+// `packed` lists the inputs whose OWNED_BY_DML copies `init` makes itself (in the layout the
+// kernel prefers); the compiled operator copies any other owned input (Kernel::PacksOwnedInput).
 template <class Impl, class Run, class Init>
 class CpuKernel final : public Kernel {
 public:
-    CpuKernel(const OperatorArgs& args, Impl impl, Run run, Init init)
-        : args_(args), impl_(std::move(impl)), run_(run), init_(init) {}
+    CpuKernel(const OperatorArgs& args, Impl impl, Run run, Init init, std::vector<size_t> packed)
+        : args_(args), impl_(std::move(impl)), run_(run), init_(init), packed_(std::move(packed)) {}
     uint64_t PersistentResourceSize() const override { return impl_.PersistentSizeInBytes(); }
     uint64_t TemporaryResourceSize() const override { return impl_.TemporarySizeInBytes(); }
     void Initialize(const KernelBindings& bindings) override { init_(impl_, args_, bindings); }
+    bool PacksOwnedInput(size_t input) const override {
+        return std::find(packed_.begin(), packed_.end(), input) != packed_.end();
+    }
     void Execute(const KernelBindings& bindings) override { run_(impl_, args_, bindings); }
 
 private:
@@ -38,11 +45,13 @@ private:
     Impl impl_;
     Run run_;
     Init init_;
+    std::vector<size_t> packed_;
 };
 
 template <class Impl, class Run, class Init>
-std::unique_ptr<Kernel> MakeKernel(const OperatorArgs& args, Impl impl, Run run, Init init) {
-    return std::make_unique<CpuKernel<Impl, Run, Init>>(args, std::move(impl), run, init);
+std::unique_ptr<Kernel> MakeKernel(const OperatorArgs& args, Impl impl, Run run, Init init,
+                                   std::vector<size_t> packed = {}) {
+    return std::make_unique<CpuKernel<Impl, Run, Init>>(args, std::move(impl), run, init, std::move(packed));
 }
 
 constexpr auto kNoInitialize = [](auto&, const OperatorArgs&, const KernelBindings&) {};
@@ -85,7 +94,8 @@ Status CreateGemm(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
                       [](cpu::GemmKernel& k, const OperatorArgs& a, const KernelBindings& b) {
                           k.Initialize(ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1),
                                        ViewOf(a.inputs, b.inputs, 2), b.persistent);
-                      });
+                      },
+                      {0, 1, 2});  // A, B and C
     return {};
 }
 
@@ -118,7 +128,8 @@ Status CreateConvolution(const OperatorArgs& args, std::unique_ptr<Kernel>* out)
                       },
                       [](cpu::ConvolutionKernel& k, const OperatorArgs& a, const KernelBindings& b) {
                           k.Initialize(ViewOf(a.inputs, b.inputs, 1), ViewOf(a.inputs, b.inputs, 2), b.persistent);
-                      });
+                      },
+                      {1, 2});  // filter and bias; an owned input tensor is copied as it is
     return {};
 }
 
@@ -170,6 +181,7 @@ public:
     uint64_t PersistentResourceSize() const override { return inner_->PersistentResourceSize(); }
     uint64_t TemporaryResourceSize() const override { return inner_->TemporaryResourceSize(); }
     void Initialize(const KernelBindings& bindings) override { inner_->Initialize(bindings); }
+    bool PacksOwnedInput(size_t input) const override { return inner_->PacksOwnedInput(input); }
     void Execute(const KernelBindings& bindings) override {
         std::vector<std::vector<std::byte>> copies;
         KernelBindings effective;

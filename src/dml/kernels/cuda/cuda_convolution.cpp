@@ -462,6 +462,9 @@ public:
         }
     }
 
+    // Owned filter and bias are packed by Initialize above; an owned input tensor is copied as it
+    // is by the compiled operator.
+    bool PacksOwnedInput(size_t input) const override { return input == 1 || input == 2; }
     void Execute(const KernelBindings& b) override;
 
 private:

@@ -118,6 +118,8 @@ public:
         }
     }
 
+    // Owned A, B and C are copied (packed when cuBLASLt needs it) by Initialize above.
+    bool PacksOwnedInput(size_t input) const override { return input <= 2; }
     void Execute(const KernelBindings& b) override;
 
 private:
