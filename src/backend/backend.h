@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +64,11 @@ public:
     virtual void* NativeHandle() { return nullptr; }
 };
 
+// How a stream reports a failure of the device's work that no call can return (a failed CUDA
+// kernel launch, cuBLASLt or cuDNN call, or stream error): the command queue that owns the stream
+// removes its D3D12 device. `text` is a sentence that names what failed and the backend's error.
+using StreamFailureHandler = std::function<void(const std::string& text)>;
+
 class Device {
 public:
     virtual ~Device() = default;
@@ -70,7 +76,9 @@ public:
     // Allocates zero-filled memory (D3D12 zeroes committed and heap memory by default).
     // Returns E_OUTOFMEMORY with a message when the pool cannot hold `size` bytes.
     virtual Status Allocate(uint64_t size, MemoryPool pool, std::unique_ptr<Memory>* memory) = 0;
-    virtual std::unique_ptr<Stream> CreateStream() = 0;
+    // `onFailure` is called, on the thread that runs the stream's work, when that work fails on the
+    // device. The CPU backend ignores it: its stream copies host memory, which cannot fail.
+    virtual std::unique_ptr<Stream> CreateStream(StreamFailureHandler onFailure) = 0;
     // An entry point of the module that implements this device, for the layers above that keep
     // their backend-specific code in it (libdirectml's CUDA kernels live in the CUDA plugin);
     // nullptr when there is none (the CPU backend).

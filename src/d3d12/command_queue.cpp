@@ -39,7 +39,10 @@ UINT64 MonotonicNanoseconds() {
 }  // namespace
 
 CommandQueue::CommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DESC& desc)
-    : device_(device), desc_(desc), stream_(device.Backend().CreateStream()), shared_(std::make_shared<Shared>()) {
+    : device_(device),
+      desc_(desc),
+      stream_(device.Backend().CreateStream([this](const std::string& text) { OnStreamFailure(text); })),
+      shared_(std::make_shared<Shared>()) {
     device_.PublicDevice()->AddRef();
     worker_ = std::thread([this] { Run(); });
 }
@@ -196,6 +199,13 @@ void CommandQueue::Push(Submission submission) {
         shared_->pending.push_back(std::move(submission));
     }
     shared_->wake.notify_all();
+}
+
+void CommandQueue::OnStreamFailure(const std::string& text) {
+    // What D3D12 reports when the driver loses a device: the work cannot be trusted, and nothing
+    // the application did wrong was caught by validation.
+    device_.RemoveDevice(DXGI_ERROR_DRIVER_INTERNAL_ERROR,
+                         Format("While running the work of %s on the device: %s", Describe().c_str(), text.c_str()));
 }
 
 // ---- The worker --------------------------------------------------------------------------------

@@ -8,7 +8,9 @@
 //
 // Device removal: once the device is removed, the queue runs no further command; its pending
 // signals set their fences to UINT64_MAX (what every fence of a removed device reads), so that
-// nothing waits forever.
+// nothing waits forever. A failure of the queue's work on the device (a CUDA error: a kernel
+// launch, cuBLASLt, cuDNN or the stream itself) removes the device with
+// DXGI_ERROR_DRIVER_INTERNAL_ERROR, reported through the stream's failure handler.
 //
 // Timestamps: GetTimestampFrequency is 1 GHz; GPU and CPU timestamps are both CLOCK_MONOTONIC in
 // nanoseconds (on Linux there is no QueryPerformanceCounter to calibrate against).
@@ -87,6 +89,8 @@ private:
     void RetireAll();
     static void ReleaseSubmission(Submission& submission);
     bool Removed() const { return device_.RemovedReason() != S_OK; }
+    // The backend stream's failure handler (called on the worker thread).
+    void OnStreamFailure(const std::string& text);
 
     DeviceInternal& device_;
     const D3D12_COMMAND_QUEUE_DESC desc_;

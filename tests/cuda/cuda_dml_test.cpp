@@ -7,6 +7,8 @@
 #include "dml_fixture.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 namespace freedml_test {
@@ -68,6 +70,65 @@ public:
         return results;
     }
     std::string Log() { return Messages(); }
+
+    // What one IDENTITY dispatch of FLOAT32 `values` left behind, read as an application would.
+    struct Outcome {
+        HRESULT d3dReason = S_OK, dmlReason = S_OK;  // GetDeviceRemovedReason of both devices
+        UINT64 signaled = 0;                          // the value the queue signals after the dispatch
+        UINT64 completed = 0;                         // the fence after waiting for that value
+        std::vector<float> output;                    // read back only while the device lives
+        std::string infoQueue;                        // every message the info queue stored
+        std::string callback;                         // every message the callback received
+    };
+    // Binds, records, executes and waits by hand: the fixture's Dispatch asserts that every step
+    // succeeds, and here the device may be removed while the dispatch runs.
+    Outcome RunIdentity(const std::vector<float>& values) {
+        Outcome outcome;
+        const UINT count = static_cast<UINT>(values.size());
+        Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, count}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, count});
+        DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC desc{&in.desc, &out.desc, nullptr};
+        auto op = Compile(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &desc);
+        if (!op) return outcome;
+        EXPECT_EQ(op->GetBindingProperties().TemporaryResourceSize, 0u);
+        auto input = Buffer(in.Bytes()), output = Buffer(out.Bytes());
+        Upload(input.Get(), values);
+        auto persistent = Initialize(op.Get());
+        auto table = Table(op.Get());
+        DML_BUFFER_BINDING inputBinding{input.Get(), 0, in.Bytes()}, outputBinding{output.Get(), 0, out.Bytes()};
+        DML_BINDING_DESC inputDesc = BufferBinding(&inputBinding), outputDesc = BufferBinding(&outputBinding);
+        table->BindInputs(1, &inputDesc);
+        table->BindOutputs(1, &outputDesc);
+        Record(op.Get(), table.Get());
+        EXPECT_EQ(list->Close(), S_OK) << Messages();
+        ID3D12CommandList* lists[] = {list.Get()};
+        queue->ExecuteCommandLists(1, lists);
+        const UINT64 target = outcome.signaled = ++fenceValue;
+        // The queue may already have removed the device when Signal is called.
+        const HRESULT signal = queue->Signal(fence.Get(), target);
+        EXPECT_TRUE(signal == S_OK || signal == DXGI_ERROR_DEVICE_REMOVED) << std::hex << signal;
+        EXPECT_EQ(fence->SetEventOnCompletion(target, nullptr), S_OK);  // must not wait forever
+        outcome.completed = fence->GetCompletedValue();
+        outcome.d3dReason = d3d->GetDeviceRemovedReason();
+        outcome.dmlReason = dml->GetDeviceRemovedReason();
+        if (outcome.d3dReason == S_OK) {
+            EXPECT_EQ(allocator->Reset(), S_OK);
+            EXPECT_EQ(list->Reset(allocator.Get(), nullptr), S_OK);
+            outcome.output = ReadbackAs<float>(output.Get(), count);
+        }
+        ComPtr<ID3D12InfoQueue> infoQueue;
+        EXPECT_EQ(d3d.As(&infoQueue), S_OK);
+        for (UINT64 i = 0; infoQueue && i < infoQueue->GetNumStoredMessages(); ++i) {
+            SIZE_T length = 0;
+            if (FAILED(infoQueue->GetMessage(i, nullptr, &length))) continue;
+            std::vector<unsigned char> bytes(length);
+            auto* message = reinterpret_cast<D3D12_MESSAGE*>(bytes.data());
+            if (SUCCEEDED(infoQueue->GetMessage(i, message, &length))) {
+                outcome.infoQueue += std::string(message->pDescription) + "\n";
+            }
+        }
+        outcome.callback = Messages();
+        return outcome;
+    }
 
 private:
     IDXCoreAdapter* adapter_;
@@ -394,6 +455,44 @@ TEST_F(CudaDmlTest, OwnedInputsOfStatelessKernels) {
         Compare(DML_OPERATOR_CONVOLUTION, &d, {&input, &filter, &bias}, output, 2e-6,
                 {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0});
     }
+}
+
+// A GPU failure removes the device. FREEDML_TEST_FAIL_CUDA_LAUNCH (read by the CUDA plugin when a
+// queue's stream is made) gives that stream's first kernel launch no multiprocessors, so the CUDA
+// runtime refuses the launch of a grid of 0 blocks: a real CUDA error (cudaErrorInvalidValue on an
+// H100 with CUDA 13; older runtimes said cudaErrorInvalidConfiguration), taken through the same
+// path as any other. As D3D12 promises, GetDeviceRemovedReason
+// then reports it, the fence reads UINT64_MAX, and the message reaches the info queue and the
+// callback. The same dispatch on a queue made without the variable runs and copies its input.
+TEST_F(CudaDmlTest, InjectedLaunchFailureRemovesTheDevice) {
+    std::vector<float> values(100);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = 0.25f * float(i) - 7.0f;
+
+    Runner healthy(cudaAdapter_.Get());
+    healthy.Start();
+    const Runner::Outcome control = healthy.RunIdentity(values);
+    healthy.Stop();
+    EXPECT_EQ(control.d3dReason, S_OK) << control.callback;
+    EXPECT_EQ(control.completed, control.signaled);
+    EXPECT_EQ(control.output, values);
+
+    ASSERT_EQ(setenv("FREEDML_TEST_FAIL_CUDA_LAUNCH", "1", 1), 0);
+    Runner failing(cudaAdapter_.Get());
+    failing.Start();  // its queue's stream is made here, under the variable
+    unsetenv("FREEDML_TEST_FAIL_CUDA_LAUNCH");
+    const Runner::Outcome removed = failing.RunIdentity(values);
+    failing.Stop();
+    EXPECT_EQ(removed.d3dReason, DXGI_ERROR_DRIVER_INTERNAL_ERROR) << removed.callback;
+    EXPECT_EQ(removed.dmlReason, DXGI_ERROR_DRIVER_INTERNAL_ERROR);
+    EXPECT_EQ(removed.completed, UINT64_MAX);
+    for (const std::string* log : {&removed.infoQueue, &removed.callback}) {
+        EXPECT_NE(log->find("The device was removed (0x887a0020)"), std::string::npos) << *log;
+        EXPECT_NE(log->find("IDENTITY failed"), std::string::npos) << *log;
+        EXPECT_TRUE(log->find("(cudaErrorInvalidValue)") != std::string::npos ||
+                    log->find("(cudaErrorInvalidConfiguration)") != std::string::npos)
+            << *log;
+    }
+    std::printf("%s", removed.callback.c_str());  // the message, for the record of a GPU run
 }
 
 // Every operator the CPU runs has CUDA kernels now; what the CUDA kernels still cannot run is a

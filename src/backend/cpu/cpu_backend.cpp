@@ -95,7 +95,7 @@ public:
         return {};
     }
 
-    std::unique_ptr<Stream> CreateStream() override { return std::make_unique<CpuStream>(); }
+    std::unique_ptr<Stream> CreateStream(StreamFailureHandler) override { return std::make_unique<CpuStream>(); }
 
 private:
     AdapterInfo info_;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "backend/cuda/cuda_plugin.h"
@@ -18,10 +19,8 @@ std::string CudaErrorText(cudaError_t error) {
     return Format("%s (%s)", cudaGetErrorString(error), cudaGetErrorName(error));
 }
 
-bool ReportCudaError(cudaError_t error, const char* what) {
-    if (error == cudaSuccess) return false;
-    std::fprintf(stderr, "FreeDML CUDA: %s failed: %s.\n", what, CudaErrorText(error).c_str());
-    return true;
+std::string CublasStatusText(cublasStatus_t status) {
+    return Format("%s (%s)", cublasLtGetStatusString(status), cublasLtGetStatusName(status));
 }
 
 namespace {
@@ -80,17 +79,19 @@ uint32_t PciDeviceId(const cudaDeviceProp& p) {
 
 class CudaAdapter final : public Adapter {
 public:
-    CudaAdapter(const AdapterInfo& info, int ordinal) : info_(info), ordinal_(ordinal) {}
+    CudaAdapter(const AdapterInfo& info, int ordinal, const cudaDeviceProp& properties)
+        : info_(info), ordinal_(ordinal), properties_(properties) {}
     const AdapterInfo& Info() const override { return info_; }
     std::shared_ptr<backend::Device> GetDevice() override {
         std::lock_guard lock(mutex_);
-        if (!device_) device_ = std::make_shared<CudaDevice>(info_, ordinal_);
+        if (!device_) device_ = std::make_shared<CudaDevice>(info_, ordinal_, properties_);
         return device_;
     }
 
 private:
     AdapterInfo info_;
     int ordinal_;
+    cudaDeviceProp properties_;
     std::mutex mutex_;
     std::shared_ptr<backend::Device> device_;
 };
@@ -107,11 +108,18 @@ int DeviceCount(std::string* whyNone) {
     return count;
 }
 
+// The device's facts are read here, once; the adapter and its backend device keep them.
 std::unique_ptr<Adapter> CreateAdapter(int ordinal, const LUID& luid) {
     cudaDeviceProp properties{};
-    if (cudaGetDeviceProperties(&properties, ordinal) != cudaSuccess) return nullptr;
+    if (cudaGetDeviceProperties(&properties, ordinal) != cudaSuccess || properties.multiProcessorCount < 1) {
+        cudaGetLastError();
+        return nullptr;
+    }
     std::string why;
     if (!KernelsRunOnDevice(ordinal, &why)) {
+        // Stays on standard error: this happens while the process enumerates adapters, before any
+        // device (or info queue) exists, and it is no failure of the application's work; the
+        // device is simply not offered.
         std::fprintf(stderr, "FreeDML CUDA: device %d (%s) is skipped: %s.\n", ordinal, properties.name, why.c_str());
         return nullptr;
     }
@@ -126,7 +134,7 @@ std::unique_ptr<Adapter> CreateAdapter(int ordinal, const LUID& luid) {
     info.isHardware = true;
     info.unifiedMemory = properties.integrated != 0;
     info.ordinalName = "cuda:" + std::to_string(ordinal);
-    return std::make_unique<CudaAdapter>(info, ordinal);
+    return std::make_unique<CudaAdapter>(info, ordinal, properties);
 }
 
 const PluginApi kApi{kPluginAbiVersion, &DeviceCount, &CreateAdapter};
@@ -135,7 +143,11 @@ const PluginApi kApi{kPluginAbiVersion, &DeviceCount, &CreateAdapter};
 
 // ---- CudaStream -------------------------------------------------------------------------------------
 
-CudaStream::CudaStream(CudaDevice& device, cudaStream_t stream) : device_(device), stream_(stream) {}
+CudaStream::CudaStream(CudaDevice& device, cudaStream_t stream, StreamFailureHandler onFailure)
+    : device_(device), stream_(stream), onFailure_(std::move(onFailure)) {
+    const char* failLaunch = std::getenv("FREEDML_TEST_FAIL_CUDA_LAUNCH");
+    failNextLaunch_ = failLaunch && *failLaunch && std::strcmp(failLaunch, "0") != 0;
+}
 
 CudaStream::~CudaStream() {
     MakeCurrent();
@@ -146,6 +158,28 @@ CudaStream::~CudaStream() {
 }
 
 int CudaStream::Ordinal() const { return device_.Ordinal(); }
+
+void CudaStream::Fail(const char* what, const std::string& detail) {
+    if (failed_.exchange(true)) return;
+    if (onFailure_) {
+        onFailure_(Format("%s failed on adapter '%s': %s.", what, device_.Info().description.c_str(), detail.c_str()));
+    }
+}
+
+bool CudaStream::Check(cudaError_t error, const char* what) {
+    if (error == cudaSuccess) return false;
+    Fail(what, CudaErrorText(error));
+    return true;
+}
+
+LaunchTarget CudaStream::Launch() {
+    LaunchTarget target{stream_, device_.Multiprocessors()};
+    if (failNextLaunch_) {
+        failNextLaunch_ = false;
+        target.multiprocessors = 0;
+    }
+    return target;
+}
 
 void CudaStream::MakeCurrent() const { device_.MakeCurrent(); }
 
@@ -160,31 +194,36 @@ void CudaStream::CopyBuffer(Memory& destination, uint64_t destinationOffset, Mem
     bool overlap = &destination == &source && to < from + byteCount && from < to + byteCount;
     if (overlap && to != from) {
         void* scratch = nullptr;
-        if (!ReportCudaError(cudaMallocAsync(&scratch, byteCount, stream_), "cudaMallocAsync (overlapping copy)")) {
-            ReportCudaError(cudaMemcpyAsync(scratch, from, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
-            ReportCudaError(cudaMemcpyAsync(to, scratch, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
-            cudaFreeAsync(scratch, stream_);
+        if (!Check(cudaMallocAsync(&scratch, byteCount, stream_), "cudaMallocAsync (an overlapping copy's scratch)")) {
+            const char* what = "cudaMemcpyAsync (CopyBuffer)";
+            Check(cudaMemcpyAsync(scratch, from, byteCount, cudaMemcpyDefault, stream_), what);
+            Check(cudaMemcpyAsync(to, scratch, byteCount, cudaMemcpyDefault, stream_), what);
+            Check(cudaFreeAsync(scratch, stream_), "cudaFreeAsync (an overlapping copy's scratch)");
         }
         return;
     }
     if (to == from) return;
-    ReportCudaError(cudaMemcpyAsync(to, from, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync (CopyBuffer)");
+    Check(cudaMemcpyAsync(to, from, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync (CopyBuffer)");
 }
 
 void CudaStream::Finish() {
     MakeCurrent();
-    ReportCudaError(cudaStreamSynchronize(stream_), "the work of a command queue");
+    Check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (the queue's work so far)");
 }
 
 cudnnHandle_t CudaStream::Cudnn() {
     if (!cudnn_) {
         MakeCurrent();
-        if (cudnnCreate(&cudnn_) != CUDNN_STATUS_SUCCESS) {
-            std::fprintf(stderr, "FreeDML CUDA: cudnnCreate failed on device %d.\n", Ordinal());
+        const cudnnStatus_t status = cudnnCreate(&cudnn_);
+        if (status != CUDNN_STATUS_SUCCESS) {
             cudnn_ = nullptr;
+            Fail("cudnnCreate (the queue's cuDNN handle)", cudnnGetErrorString(status));
             return nullptr;
         }
-        cudnnSetStream(cudnn_, stream_);
+        const cudnnStatus_t bound = cudnnSetStream(cudnn_, stream_);
+        if (bound != CUDNN_STATUS_SUCCESS) {
+            Fail("cudnnSetStream (the queue's cuDNN handle)", cudnnGetErrorString(bound));
+        }
     }
     return cudnn_;
 }
@@ -192,9 +231,10 @@ cudnnHandle_t CudaStream::Cudnn() {
 cublasLtHandle_t CudaStream::CublasLt() {
     if (!cublasLt_) {
         MakeCurrent();
-        if (cublasLtCreate(&cublasLt_) != CUBLAS_STATUS_SUCCESS) {
-            std::fprintf(stderr, "FreeDML CUDA: cublasLtCreate failed on device %d.\n", Ordinal());
+        const cublasStatus_t status = cublasLtCreate(&cublasLt_);
+        if (status != CUBLAS_STATUS_SUCCESS) {
             cublasLt_ = nullptr;
+            Fail("cublasLtCreate (the queue's cuBLASLt handle)", CublasStatusText(status));
         }
     }
     return cublasLt_;
@@ -202,9 +242,8 @@ cublasLtHandle_t CudaStream::CublasLt() {
 
 // ---- CudaDevice -------------------------------------------------------------------------------------
 
-CudaDevice::CudaDevice(const AdapterInfo& info, int ordinal) : info_(info), ordinal_(ordinal) {
-    cudaGetDeviceProperties(&properties_, ordinal_);
-}
+CudaDevice::CudaDevice(const AdapterInfo& info, int ordinal, const cudaDeviceProp& properties)
+    : info_(info), ordinal_(ordinal), properties_(properties) {}
 
 CudaDevice::~CudaDevice() {
     MakeCurrent();
@@ -250,13 +289,15 @@ Status CudaDevice::Allocate(uint64_t size, MemoryPool pool, std::unique_ptr<Memo
     return {};
 }
 
-std::unique_ptr<Stream> CudaDevice::CreateStream() {
+std::unique_ptr<Stream> CudaDevice::CreateStream(StreamFailureHandler onFailure) {
     MakeCurrent();
     cudaStream_t stream = nullptr;
-    if (ReportCudaError(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags")) {
-        stream = nullptr;  // the legacy stream still runs the work in order
-    }
-    return std::make_unique<CudaStream>(*this, stream);
+    const cudaError_t error = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    if (error != cudaSuccess) stream = nullptr;  // the legacy stream would run the work in order
+    auto result = std::make_unique<CudaStream>(*this, stream, std::move(onFailure));
+    // A device that cannot make a stream is lost; the queue's device goes with it.
+    result->Check(error, "cudaStreamCreateWithFlags (the queue's stream)");
+    return result;
 }
 
 void* CudaDevice::PluginSymbol(const char* name) {
@@ -284,8 +325,8 @@ Status CudaDevice::PlanningCublasLt(cublasLtHandle_t* handle) {
         cublasStatus_t status = cublasLtCreate(&planningCublasLt_);
         if (status != CUBLAS_STATUS_SUCCESS) {
             planningCublasLt_ = nullptr;
-            return Error(E_FAIL, "cublasLtCreate failed on adapter '%s' (status %d).", info_.description.c_str(),
-                         int(status));
+            return Error(E_FAIL, "cublasLtCreate failed on adapter '%s': %s.", info_.description.c_str(),
+                         CublasStatusText(status).c_str());
         }
     }
     *handle = planningCublasLt_;

@@ -94,6 +94,8 @@ void AppendCudaAdapters(std::vector<std::unique_ptr<Adapter>>* adapters, LUID (*
         if (count > 0) why.clear();
     }
     Reason() = why;
+    // Standard error (under FREEDML_DEBUG only), not a device's info queue: adapters are found
+    // before any device exists, and a missing GPU is no failure of the application's work.
     if (!why.empty() && DebugEnabled()) std::fprintf(stderr, "FreeDML: no CUDA adapter: %s.\n", why.c_str());
 }
 

@@ -69,9 +69,9 @@ struct IntegerReluGrad {
 
 template <class T>
 cudaError_t LaunchShrinkTyped(const EwPlan<2>& plan, float bias, float threshold, void* out, const void* in,
-                              cudaStream_t stream) {
+                              LaunchTarget launch) {
     const IntegerShrink<T> f{bias, threshold};
-    return LaunchUnaryTyped<T>(plan, f, out, in, stream);
+    return LaunchUnaryTyped<T>(plan, f, out, in, launch);
 }
 
 // ---- Axis functions -----------------------------------------------------------------------------
@@ -340,36 +340,37 @@ AxisLaunch ChooseLaunch(const AxisPlan& plan) {
 }
 
 template <class T>
-cudaError_t LaunchAxisTyped(const AxisPlan& plan, void* outBytes, const void* inBytes, cudaStream_t stream) {
+cudaError_t LaunchAxisTyped(const AxisPlan& plan, void* outBytes, const void* inBytes, LaunchTarget launch) {
     if (plan.rows.count == 0 || plan.row.count == 0) return cudaSuccess;
     T* out = static_cast<T*>(outBytes);
     const T* in = static_cast<const T*>(inBytes);
     const uint64_t n = plan.row.count, rows = plan.rows.count;
     switch (ChooseLaunch(plan)) {
         case AxisLaunch::ThreadPerRow:
-            AxisThreadPerRow<T><<<GridBlocks(rows, kRowsBlockThreads), kRowsBlockThreads, 0, stream>>>(plan, out, in);
+            AxisThreadPerRow<T>
+                <<<launch.Blocks(rows, kRowsBlockThreads), kRowsBlockThreads, 0, launch.stream>>>(plan, out, in);
             break;
         case AxisLaunch::Auto:  // resolved above
         case AxisLaunch::WarpPerRow: {
-            const int blocks = GridBlocks(rows * 32, kRowsBlockThreads);
+            const int blocks = launch.Blocks(rows * 32, kRowsBlockThreads);
             if (n <= 32 * 4) {
-                AxisWarpPerRow<T, 4><<<blocks, kRowsBlockThreads, 0, stream>>>(plan, out, in);
+                AxisWarpPerRow<T, 4><<<blocks, kRowsBlockThreads, 0, launch.stream>>>(plan, out, in);
             } else if (n <= 32 * 16) {
-                AxisWarpPerRow<T, 16><<<blocks, kRowsBlockThreads, 0, stream>>>(plan, out, in);
+                AxisWarpPerRow<T, 16><<<blocks, kRowsBlockThreads, 0, launch.stream>>>(plan, out, in);
             } else {
-                AxisWarpPerRow<T, 0><<<blocks, kRowsBlockThreads, 0, stream>>>(plan, out, in);
+                AxisWarpPerRow<T, 0><<<blocks, kRowsBlockThreads, 0, launch.stream>>>(plan, out, in);
             }
             break;
         }
         case AxisLaunch::BlockPerRow:
             if (n <= uint64_t(kCachedRowThreads) * 16) {
+                const int blocks = launch.Blocks(rows * kCachedRowThreads, kCachedRowThreads);
                 AxisBlockPerRow<T, 16, kCachedRowThreads>
-                    <<<GridBlocks(rows * kCachedRowThreads, kCachedRowThreads), kCachedRowThreads, 0, stream>>>(
-                        plan, out, in);
+                    <<<blocks, kCachedRowThreads, 0, launch.stream>>>(plan, out, in);
             } else {
                 AxisBlockPerRow<T, 0, kLongRowThreads>
-                    <<<GridBlocks(rows * kLongRowThreads, kLongRowThreads), kLongRowThreads, 0, stream>>>(plan, out,
-                                                                                                          in);
+                    <<<launch.Blocks(rows * kLongRowThreads, kLongRowThreads), kLongRowThreads, 0, launch.stream>>>(
+                        plan, out, in);
             }
             break;
     }
@@ -379,60 +380,60 @@ cudaError_t LaunchAxisTyped(const AxisPlan& plan, void* outBytes, const void* in
 }  // namespace
 
 cudaError_t LaunchIntegerRelu(const EwPlan<2>& plan, ElementType type, void* out, const void* in,
-                              cudaStream_t stream) {
+                              LaunchTarget launch) {
     switch (type) {
-        case ElementType::I8: return LaunchUnaryTyped<int8_t>(plan, IntegerRelu{}, out, in, stream);
-        case ElementType::I16: return LaunchUnaryTyped<int16_t>(plan, IntegerRelu{}, out, in, stream);
-        case ElementType::I32: return LaunchUnaryTyped<int32_t>(plan, IntegerRelu{}, out, in, stream);
+        case ElementType::I8: return LaunchUnaryTyped<int8_t>(plan, IntegerRelu{}, out, in, launch);
+        case ElementType::I16: return LaunchUnaryTyped<int16_t>(plan, IntegerRelu{}, out, in, launch);
+        case ElementType::I32: return LaunchUnaryTyped<int32_t>(plan, IntegerRelu{}, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchIntegerShrink(const EwPlan<2>& plan, ElementType type, float bias, float threshold, void* out,
-                                const void* in, cudaStream_t stream) {
+                                const void* in, LaunchTarget launch) {
     switch (type) {
-        case ElementType::I8: return LaunchShrinkTyped<int8_t>(plan, bias, threshold, out, in, stream);
-        case ElementType::U8: return LaunchShrinkTyped<uint8_t>(plan, bias, threshold, out, in, stream);
-        case ElementType::I16: return LaunchShrinkTyped<int16_t>(plan, bias, threshold, out, in, stream);
-        case ElementType::U16: return LaunchShrinkTyped<uint16_t>(plan, bias, threshold, out, in, stream);
-        case ElementType::I32: return LaunchShrinkTyped<int32_t>(plan, bias, threshold, out, in, stream);
-        case ElementType::U32: return LaunchShrinkTyped<uint32_t>(plan, bias, threshold, out, in, stream);
+        case ElementType::I8: return LaunchShrinkTyped<int8_t>(plan, bias, threshold, out, in, launch);
+        case ElementType::U8: return LaunchShrinkTyped<uint8_t>(plan, bias, threshold, out, in, launch);
+        case ElementType::I16: return LaunchShrinkTyped<int16_t>(plan, bias, threshold, out, in, launch);
+        case ElementType::U16: return LaunchShrinkTyped<uint16_t>(plan, bias, threshold, out, in, launch);
+        case ElementType::I32: return LaunchShrinkTyped<int32_t>(plan, bias, threshold, out, in, launch);
+        case ElementType::U32: return LaunchShrinkTyped<uint32_t>(plan, bias, threshold, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchParameterizedRelu(const EwPlan<3>& plan, ElementType type, void* out, const void* x,
-                                    const void* slope, cudaStream_t stream) {
+                                    const void* slope, LaunchTarget launch) {
     switch (type) {
         case ElementType::F32: case ElementType::F16:
-            return LaunchBinaryMap(plan, type, FloatParameterizedRelu{}, out, x, slope, stream);
+            return LaunchBinaryMap(plan, type, FloatParameterizedRelu{}, out, x, slope, launch);
         case ElementType::I8:
-            return LaunchBinaryTyped<int8_t>(plan, IntegerParameterizedRelu<int8_t>{}, out, x, slope, stream);
+            return LaunchBinaryTyped<int8_t>(plan, IntegerParameterizedRelu<int8_t>{}, out, x, slope, launch);
         case ElementType::I16:
-            return LaunchBinaryTyped<int16_t>(plan, IntegerParameterizedRelu<int16_t>{}, out, x, slope, stream);
+            return LaunchBinaryTyped<int16_t>(plan, IntegerParameterizedRelu<int16_t>{}, out, x, slope, launch);
         case ElementType::I32:
-            return LaunchBinaryTyped<int32_t>(plan, IntegerParameterizedRelu<int32_t>{}, out, x, slope, stream);
+            return LaunchBinaryTyped<int32_t>(plan, IntegerParameterizedRelu<int32_t>{}, out, x, slope, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchReluGrad(const EwPlan<3>& plan, ElementType type, void* out, const void* x, const void* dy,
-                           cudaStream_t stream) {
+                           LaunchTarget launch) {
     switch (type) {
-        case ElementType::F32: return LaunchBinaryTyped<uint32_t>(plan, Float32ReluGrad{}, out, x, dy, stream);
-        case ElementType::F16: return LaunchBinaryTyped<uint16_t>(plan, Float16ReluGrad{}, out, x, dy, stream);
-        case ElementType::I8: return LaunchBinaryTyped<int8_t>(plan, IntegerReluGrad{}, out, x, dy, stream);
-        case ElementType::I16: return LaunchBinaryTyped<int16_t>(plan, IntegerReluGrad{}, out, x, dy, stream);
-        case ElementType::I32: return LaunchBinaryTyped<int32_t>(plan, IntegerReluGrad{}, out, x, dy, stream);
+        case ElementType::F32: return LaunchBinaryTyped<uint32_t>(plan, Float32ReluGrad{}, out, x, dy, launch);
+        case ElementType::F16: return LaunchBinaryTyped<uint16_t>(plan, Float16ReluGrad{}, out, x, dy, launch);
+        case ElementType::I8: return LaunchBinaryTyped<int8_t>(plan, IntegerReluGrad{}, out, x, dy, launch);
+        case ElementType::I16: return LaunchBinaryTyped<int16_t>(plan, IntegerReluGrad{}, out, x, dy, launch);
+        case ElementType::I32: return LaunchBinaryTyped<int32_t>(plan, IntegerReluGrad{}, out, x, dy, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchAxisActivation(const AxisPlan& plan, ElementType type, void* out, const void* in,
-                                 cudaStream_t stream) {
+                                 LaunchTarget launch) {
     switch (type) {
-        case ElementType::F32: return LaunchAxisTyped<float>(plan, out, in, stream);
-        case ElementType::F16: return LaunchAxisTyped<__half>(plan, out, in, stream);
+        case ElementType::F32: return LaunchAxisTyped<float>(plan, out, in, launch);
+        case ElementType::F16: return LaunchAxisTyped<__half>(plan, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }

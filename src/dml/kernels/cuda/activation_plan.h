@@ -11,22 +11,22 @@ namespace freedml::dml::cuda {
 
 // RELU on INT8/16/32: x > 0 ? x : 0.
 cudaError_t LaunchIntegerRelu(const EwPlan<2>& plan, ElementType type, void* out, const void* in,
-                              cudaStream_t stream);
+                              LaunchTarget launch);
 
 // SHRINK on the 8- to 32-bit integer types: x - bias above threshold, x + bias below -threshold, 0
 // between, in double, rounded toward zero and saturated (a NaN result gives 0).
 cudaError_t LaunchIntegerShrink(const EwPlan<2>& plan, ElementType type, float bias, float threshold, void* out,
-                                const void* in, cudaStream_t stream);
+                                const void* in, LaunchTarget launch);
 
 // PARAMETERIZED_RELU: x >= 0 ? x : slope * x. F32 and F16 compute in float (rounded once); INT8/16/32
 // multiply modulo 2^bits. Operands: output, x, slope.
 cudaError_t LaunchParameterizedRelu(const EwPlan<3>& plan, ElementType type, void* out, const void* x,
-                                    const void* slope, cudaStream_t stream);
+                                    const void* slope, LaunchTarget launch);
 
 // RELU_GRAD: x > 0 ? dy : 0, selecting dy's bits untouched (F32, F16, INT8/16/32). Operands: output,
 // x, dy.
 cudaError_t LaunchReluGrad(const EwPlan<3>& plan, ElementType type, void* out, const void* x, const void* dy,
-                           cudaStream_t stream);
+                           LaunchTarget launch);
 
 // ---- SOFTMAX, LOG_SOFTMAX, HARDMAX and their `1` forms ------------------------------------------
 
@@ -49,6 +49,6 @@ struct AxisPlan {
 // F32 computes exp and sums in double, F16 in float, each rounded once when stored. The input and
 // output may not overlap.
 cudaError_t LaunchAxisActivation(const AxisPlan& plan, ElementType type, void* out, const void* in,
-                                 cudaStream_t stream);
+                                 LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda

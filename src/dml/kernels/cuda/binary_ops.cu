@@ -291,10 +291,10 @@ struct LessThanOrEqualOp {
 // A and B of A's type into the same type, for the types in kAllowed.
 template <uint32_t kAllowed, class F>
 cudaError_t SameType(ElementType type, F f, const EwPlan<3>& plan, void* out, const void* a, const void* b,
-                     cudaStream_t stream) {
+                     LaunchTarget launch) {
     return VisitType(type, [&](auto tag) -> cudaError_t {
         using T = typename decltype(tag)::type;
-        if constexpr ((kAllowed & BitOf<T>()) != 0) return LaunchBinaryTyped<T>(plan, f, out, a, b, stream);
+        if constexpr ((kAllowed & BitOf<T>()) != 0) return LaunchBinaryTyped<T>(plan, f, out, a, b, launch);
         else return cudaErrorInvalidValue;
     });
 }
@@ -302,21 +302,21 @@ cudaError_t SameType(ElementType type, F f, const EwPlan<3>& plan, void* out, co
 // Bitwise operators see only the encoding: the element width picks the kernel.
 template <class F>
 cudaError_t Bitwise(ElementType type, F f, const EwPlan<3>& plan, void* out, const void* a, const void* b,
-                    cudaStream_t stream) {
+                    LaunchTarget launch) {
     return VisitWidth(ElementBytes(type), [&](auto tag) -> cudaError_t {
         using T = typename decltype(tag)::type;
-        return LaunchBinaryTyped<T>(plan, f, out, a, b, stream);
+        return LaunchBinaryTyped<T>(plan, f, out, a, b, launch);
     });
 }
 
 template <class F>
 cudaError_t Comparison(ElementType type, ElementType output, F f, const EwPlan<3>& plan, void* out, const void* a,
-                       const void* b, cudaStream_t stream) {
+                       const void* b, LaunchTarget launch) {
     return VisitType(type, [&](auto tag) -> cudaError_t {
         using T = typename decltype(tag)::type;
         if constexpr ((kNumeric & BitOf<T>()) != 0) {
-            if (output == ElementType::U8) return LaunchNary<F, uint8_t, T, T>(plan, f, out, {a, b}, stream);
-            if (output == ElementType::U32) return LaunchNary<F, uint32_t, T, T>(plan, f, out, {a, b}, stream);
+            if (output == ElementType::U8) return LaunchNary<F, uint8_t, T, T>(plan, f, out, {a, b}, launch);
+            if (output == ElementType::U32) return LaunchNary<F, uint32_t, T, T>(plan, f, out, {a, b}, launch);
         }
         return cudaErrorInvalidValue;
     });
@@ -500,52 +500,52 @@ uint32_t BinaryOpTypes(BinaryOpKind op) {
 }
 
 cudaError_t LaunchBinaryOp(BinaryOpKind op, const EwPlan<3>& plan, ElementType type, ElementType output, void* out,
-                           const void* a, const void* b, cudaStream_t stream) {
+                           const void* a, const void* b, LaunchTarget launch) {
     if ((BinaryOpTypes(op) & BinaryTypeBit(type)) == 0) return cudaErrorInvalidValue;
     if (!IsComparison(op) && output != type) return cudaErrorInvalidValue;
     switch (op) {
-        case BinaryOpKind::Subtract: return SameType<kNumeric>(type, SubtractOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::Multiply: return SameType<kNumeric>(type, MultiplyOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::Divide: return SameType<kNumeric>(type, DivideOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::Min: return SameType<kNumeric>(type, MinOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::Max: return SameType<kNumeric>(type, MaxOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::Mean: return SameType<kFloat32Integers>(type, MeanOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::AtanYX: return SameType<kF32 | kF16>(type, AtanYXOp{}, plan, out, a, b, stream);
+        case BinaryOpKind::Subtract: return SameType<kNumeric>(type, SubtractOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::Multiply: return SameType<kNumeric>(type, MultiplyOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::Divide: return SameType<kNumeric>(type, DivideOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::Min: return SameType<kNumeric>(type, MinOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::Max: return SameType<kNumeric>(type, MaxOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::Mean: return SameType<kFloat32Integers>(type, MeanOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::AtanYX: return SameType<kF32 | kF16>(type, AtanYXOp{}, plan, out, a, b, launch);
         case BinaryOpKind::DifferenceSquare:
-            return SameType<kFloat32Integers>(type, DifferenceSquareOp{}, plan, out, a, b, stream);
+            return SameType<kFloat32Integers>(type, DifferenceSquareOp{}, plan, out, a, b, launch);
         case BinaryOpKind::ModulusTruncate:
-            return SameType<kNumeric>(type, ModulusTruncateOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::ModulusFloor: return SameType<kNumeric>(type, ModulusFloorOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::BitAnd: return Bitwise(type, BitAndOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::BitOr: return Bitwise(type, BitOrOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::BitXor: return Bitwise(type, BitXorOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::ShiftLeft: return SameType<kUnsigned>(type, ShiftLeftOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::ShiftRight: return SameType<kUnsigned>(type, ShiftRightOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::LogicalAnd: return SameType<kBoolean>(type, LogicalAndOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::LogicalOr: return SameType<kBoolean>(type, LogicalOrOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::LogicalXor: return SameType<kBoolean>(type, LogicalXorOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::Equals: return Comparison(type, output, EqualsOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::GreaterThan: return Comparison(type, output, GreaterThanOp{}, plan, out, a, b, stream);
-        case BinaryOpKind::LessThan: return Comparison(type, output, LessThanOp{}, plan, out, a, b, stream);
+            return SameType<kNumeric>(type, ModulusTruncateOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::ModulusFloor: return SameType<kNumeric>(type, ModulusFloorOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::BitAnd: return Bitwise(type, BitAndOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::BitOr: return Bitwise(type, BitOrOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::BitXor: return Bitwise(type, BitXorOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::ShiftLeft: return SameType<kUnsigned>(type, ShiftLeftOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::ShiftRight: return SameType<kUnsigned>(type, ShiftRightOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::LogicalAnd: return SameType<kBoolean>(type, LogicalAndOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::LogicalOr: return SameType<kBoolean>(type, LogicalOrOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::LogicalXor: return SameType<kBoolean>(type, LogicalXorOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::Equals: return Comparison(type, output, EqualsOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::GreaterThan: return Comparison(type, output, GreaterThanOp{}, plan, out, a, b, launch);
+        case BinaryOpKind::LessThan: return Comparison(type, output, LessThanOp{}, plan, out, a, b, launch);
         case BinaryOpKind::GreaterThanOrEqual:
-            return Comparison(type, output, GreaterThanOrEqualOp{}, plan, out, a, b, stream);
+            return Comparison(type, output, GreaterThanOrEqualOp{}, plan, out, a, b, launch);
         case BinaryOpKind::LessThanOrEqual:
-            return Comparison(type, output, LessThanOrEqualOp{}, plan, out, a, b, stream);
+            return Comparison(type, output, LessThanOrEqualOp{}, plan, out, a, b, launch);
     }
     return cudaErrorInvalidValue;
 }
 
 cudaError_t LaunchPow(const EwPlan<3>& plan, ElementType base, ElementType exponent, const PowParams& params,
-                      void* out, const void* a, const void* b, cudaStream_t stream) {
+                      void* out, const void* a, const void* b, LaunchTarget launch) {
     if ((kPowBases & BinaryTypeBit(base)) == 0 || (kPowBases & BinaryTypeBit(exponent)) == 0) {
         return cudaErrorInvalidValue;
     }
     if (plan.count == 0) return cudaSuccess;
     if (base == exponent && base == ElementType::F32) {
-        return LaunchBinaryTyped<float>(plan, PowFloatOp{params}, out, a, b, stream);
+        return LaunchBinaryTyped<float>(plan, PowFloatOp{params}, out, a, b, launch);
     }
     if (base == exponent && base == ElementType::F16) {
-        return LaunchBinaryTyped<__half>(plan, PowFloatOp{params}, out, a, b, stream);
+        return LaunchBinaryTyped<__half>(plan, PowFloatOp{params}, out, a, b, launch);
     }
     const bool exactIntegers = !IsFloatType(base) && !IsFloatType(exponent) && !params.hasScaleBias;
     return VisitType(base, [&](auto tag) -> cudaError_t {
@@ -554,7 +554,7 @@ cudaError_t LaunchPow(const EwPlan<3>& plan, ElementType base, ElementType expon
             StridedArgs<3> args{plan,
                                 {static_cast<char*>(out), const_cast<char*>(static_cast<const char*>(a)),
                                  const_cast<char*>(static_cast<const char*>(b))}};
-            PowMixed<T><<<GridBlocks(plan.count, kThreads), kThreads, 0, stream>>>(
+            PowMixed<T><<<launch.Blocks(plan.count, kThreads), kThreads, 0, launch.stream>>>(
                 args, exponent, ElementBytes(exponent), exactIntegers, params);
             return cudaGetLastError();
         } else {
@@ -564,7 +564,7 @@ cudaError_t LaunchPow(const EwPlan<3>& plan, ElementType base, ElementType expon
 }
 
 cudaError_t LaunchQuantize(const EwPlan<4>& plan, ElementType input, ElementType scale, ElementType output, void* out,
-                           const void* in, const void* scaleData, const void* zeroPoint, cudaStream_t stream) {
+                           const void* in, const void* scaleData, const void* zeroPoint, LaunchTarget launch) {
     const void* zero = nullptr;
     if (cudaError_t error = ZeroPointOr(zeroPoint, &zero); error != cudaSuccess) return error;
     return VisitQuantized(output, [&](auto outTag) -> cudaError_t {
@@ -574,9 +574,9 @@ cudaError_t LaunchQuantize(const EwPlan<4>& plan, ElementType input, ElementType
             const void* const operands[3] = {in, scaleData, zero};
             using Op = QuantizeOp<Q>;
             switch (input) {
-                case ElementType::F32: return LaunchNary<Op, Q, float, S, Q>(plan, {}, out, operands, stream);
-                case ElementType::F16: return LaunchNary<Op, Q, __half, S, Q>(plan, {}, out, operands, stream);
-                case ElementType::I32: return LaunchNary<Op, Q, int32_t, S, Q>(plan, {}, out, operands, stream);
+                case ElementType::F32: return LaunchNary<Op, Q, float, S, Q>(plan, {}, out, operands, launch);
+                case ElementType::F16: return LaunchNary<Op, Q, __half, S, Q>(plan, {}, out, operands, launch);
+                case ElementType::I32: return LaunchNary<Op, Q, int32_t, S, Q>(plan, {}, out, operands, launch);
                 default: return cudaErrorInvalidValue;
             }
         });
@@ -584,7 +584,7 @@ cudaError_t LaunchQuantize(const EwPlan<4>& plan, ElementType input, ElementType
 }
 
 cudaError_t LaunchDequantize(const EwPlan<4>& plan, ElementType input, ElementType output, void* out, const void* in,
-                             const void* scaleData, const void* zeroPoint, cudaStream_t stream) {
+                             const void* scaleData, const void* zeroPoint, LaunchTarget launch) {
     const void* zero = nullptr;
     if (cudaError_t error = ZeroPointOr(zeroPoint, &zero); error != cudaSuccess) return error;
     constexpr uint32_t kInputs = BitOf<int8_t>() | BitOf<uint8_t>() | BitOf<int16_t>() | BitOf<uint16_t>() |
@@ -595,7 +595,7 @@ cudaError_t LaunchDequantize(const EwPlan<4>& plan, ElementType input, ElementTy
             using T = typename decltype(inTag)::type;
             if constexpr ((kInputs & BitOf<T>()) != 0) {
                 const void* const operands[3] = {in, scaleData, zero};
-                return LaunchNary<DequantizeOp, S, T, S, T>(plan, {}, out, operands, stream);
+                return LaunchNary<DequantizeOp, S, T, S, T>(plan, {}, out, operands, launch);
             } else {
                 return cudaErrorInvalidValue;
             }
@@ -604,7 +604,7 @@ cudaError_t LaunchDequantize(const EwPlan<4>& plan, ElementType input, ElementTy
 }
 
 cudaError_t LaunchQuantizedAdd(const EwPlan<9>& plan, ElementType a, ElementType b, ElementType output, void* out,
-                               const void* const (&in)[8], cudaStream_t stream) {
+                               const void* const (&in)[8], LaunchTarget launch) {
     constexpr int kZeroPointAt[3] = {2, 5, 7};
     const void* zeroPoints[3] = {};
     for (int k = 0; k < 3; ++k) {
@@ -618,17 +618,17 @@ cudaError_t LaunchQuantizedAdd(const EwPlan<9>& plan, ElementType a, ElementType
             return VisitQuantized(output, [&](auto outTag) -> cudaError_t {
                 using Q = typename decltype(outTag)::type;
                 return LaunchNary<QuantizedAddOp<Q>, Q, A, float, A, B, float, B, float, Q>(plan, {}, out, given,
-                                                                                           stream);
+                                                                                           launch);
             });
         });
     });
 }
 
 cudaError_t LaunchSelect(const EwPlan<4>& plan, uint32_t elementBytes, void* out, const void* condition,
-                         const void* a, const void* b, cudaStream_t stream) {
+                         const void* a, const void* b, LaunchTarget launch) {
     return VisitWidth(elementBytes, [&](auto tag) -> cudaError_t {
         using U = typename decltype(tag)::type;
-        return LaunchNary<SelectOp, U, uint8_t, U, U>(plan, {}, out, {condition, a, b}, stream);
+        return LaunchNary<SelectOp, U, uint8_t, U, U>(plan, {}, out, {condition, a, b}, launch);
     });
 }
 

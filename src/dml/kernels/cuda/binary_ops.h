@@ -49,7 +49,7 @@ inline uint32_t BinaryTypeBit(ElementType type) { return 1u << uint32_t(type); }
 
 // out = op(a, b); `output` is `inputs` except for comparisons (U8 or U32).
 cudaError_t LaunchBinaryOp(BinaryOpKind op, const EwPlan<3>& plan, ElementType inputs, ElementType output, void* out,
-                           const void* a, const void* b, cudaStream_t stream);
+                           const void* a, const void* b, LaunchTarget launch);
 
 // POW: out = pow(scale * base + bias, exponent) (ScaleBias optional), the output of the base's
 // type; the exponent may have another type. Integers to integer powers are exact modulo 2^bits;
@@ -61,26 +61,26 @@ struct PowParams {
     float bias = 0.0f;
 };
 cudaError_t LaunchPow(const EwPlan<3>& plan, ElementType base, ElementType exponent, const PowParams& params,
-                      void* out, const void* a, const void* b, cudaStream_t stream);
+                      void* out, const void* a, const void* b, LaunchTarget launch);
 
 // Quantization launches take the zero point's address, or null for none (a zero).
 // out (I8/U8) = saturate(round_half_even(in / scale) + zeroPoint): input F32, F16 or I32, scale
 // F32 or F16, zero point of the output's type. Plan operands: output, input, scale, zero point.
 cudaError_t LaunchQuantize(const EwPlan<4>& plan, ElementType input, ElementType scale, ElementType output, void* out,
-                           const void* in, const void* scaleData, const void* zeroPoint, cudaStream_t stream);
+                           const void* in, const void* scaleData, const void* zeroPoint, LaunchTarget launch);
 // out (the scale's type, F32 or F16) = (in - zeroPoint) * scale: input and zero point of one
 // integer type of 8 to 32 bits.
 cudaError_t LaunchDequantize(const EwPlan<4>& plan, ElementType input, ElementType output, void* out, const void* in,
-                             const void* scaleData, const void* zeroPoint, cudaStream_t stream);
+                             const void* scaleData, const void* zeroPoint, LaunchTarget launch);
 // QUANTIZED_LINEAR_ADD: A and B (I8/U8) dequantized with their F32 scales and zero points, added,
 // quantized with the output's. `in`: a, aScale, aZeroPoint, b, bScale, bZeroPoint, outputScale,
 // outputZeroPoint (zero points may be null). Plan operands: output, then `in` in order.
 cudaError_t LaunchQuantizedAdd(const EwPlan<9>& plan, ElementType a, ElementType b, ElementType output, void* out,
-                               const void* const (&in)[8], cudaStream_t stream);
+                               const void* const (&in)[8], LaunchTarget launch);
 
 // ELEMENT_WISE_IF: out = condition (UINT8) != 0 ? a : b, moving elements of `elementBytes`
 // (1, 2, 4 or 8) bits untouched. Plan operands: output, condition, a, b.
 cudaError_t LaunchSelect(const EwPlan<4>& plan, uint32_t elementBytes, void* out, const void* condition,
-                         const void* a, const void* b, cudaStream_t stream);
+                         const void* a, const void* b, LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda

@@ -33,15 +33,15 @@ public:
         const void* in = b.inputs[0];
         cudaError_t error = cudaSuccess;
         switch (kind_) {
-            case Kind::Copy: error = LaunchCopy(plan_, ElementBytes(type_), out, in, stream.Get()); break;
-            case Kind::Float: error = LaunchActivation(plan_, type_, act_, out, in, stream.Get()); break;
-            case Kind::IntegerRelu: error = LaunchIntegerRelu(plan_, type_, out, in, stream.Get()); break;
+            case Kind::Copy: error = LaunchCopy(plan_, ElementBytes(type_), out, in, stream.Launch()); break;
+            case Kind::Float: error = LaunchActivation(plan_, type_, act_, out, in, stream.Launch()); break;
+            case Kind::IntegerRelu: error = LaunchIntegerRelu(plan_, type_, out, in, stream.Launch()); break;
             case Kind::IntegerShrink:
                 // ActParams of SHRINK: alpha = Bias, beta = Threshold.
-                error = LaunchIntegerShrink(plan_, type_, act_.alpha, act_.beta, out, in, stream.Get());
+                error = LaunchIntegerShrink(plan_, type_, act_.alpha, act_.beta, out, in, stream.Launch());
                 break;
         }
-        Check(error, name_);
+        stream.Check(error, name_);
     }
 
 private:
@@ -60,9 +60,9 @@ public:
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         const cudaError_t error =
-            grad_ ? LaunchReluGrad(plan_, type_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Get())
-                  : LaunchParameterizedRelu(plan_, type_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Get());
-        Check(error, name_);
+            grad_ ? LaunchReluGrad(plan_, type_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Launch())
+                  : LaunchParameterizedRelu(plan_, type_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Launch());
+        stream.Check(error, name_);
     }
 
 private:
@@ -77,7 +77,7 @@ public:
     AxisActivationKernel(const char* name, AxisPlan plan, ElementType type) : name_(name), plan_(plan), type_(type) {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
-        Check(LaunchAxisActivation(plan_, type_, b.outputs[0], b.inputs[0], stream.Get()), name_);
+        stream.Check(LaunchAxisActivation(plan_, type_, b.outputs[0], b.inputs[0], stream.Launch()), name_);
     }
 
 private:

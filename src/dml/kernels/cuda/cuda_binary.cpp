@@ -104,7 +104,7 @@ const void* InputAt(const KernelBindings& b, size_t index) {
     return index < b.inputs.size() ? b.inputs[index] : nullptr;
 }
 
-// A kernel without resources whose Execute runs `launch(bindings, stream)`.
+// A kernel without resources whose Execute runs `launch(bindings, target)`.
 template <class Launch>
 class LaunchKernel final : public Kernel {
 public:
@@ -114,7 +114,7 @@ public:
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
-        Check(launch_(b, stream.Get()), name_);
+        stream.Check(launch_(b, stream.Launch()), name_);
     }
 
 private:
@@ -150,7 +150,7 @@ InPlaceInputs PlanInPlace(const EwPlan<3>& plan, const TensorDesc& output, const
     return inPlace;
 }
 
-// A two-input kernel that may run in place: Execute runs `launch(out, a, b, stream)`.
+// A two-input kernel that may run in place: Execute runs `launch(out, a, b, target)`.
 template <class Launch>
 class InPlaceKernel final : public Kernel {
 public:
@@ -160,7 +160,8 @@ public:
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
-        cudaStream_t stream = StreamOf(b).Get();
+        CudaStream& cudaStream = StreamOf(b);
+        const cudaStream_t stream = cudaStream.Get();
         const void* inputs[2] = {b.inputs[0], b.inputs[1]};
         void* snapshots[2] = {};
         cudaError_t error = cudaSuccess;
@@ -172,8 +173,8 @@ public:
             }
             inputs[k] = snapshots[k];
         }
-        if (error == cudaSuccess) error = launch_(b.outputs[0], inputs[0], inputs[1], stream);
-        Check(error, name_);
+        if (error == cudaSuccess) error = launch_(b.outputs[0], inputs[0], inputs[1], cudaStream.Launch());
+        cudaStream.Check(error, name_);
         for (void* snapshot : snapshots) {
             if (snapshot) cudaFreeAsync(snapshot, stream);
         }
@@ -206,8 +207,8 @@ Status CreateBinary(const OperatorArgs& args, BinaryOpKind op, std::unique_ptr<K
     const std::optional<TensorDesc>* const inputs[2] = {&args.inputs[0], &args.inputs[1]};
     const EwPlan<3> plan = PlanOver<3>(output, inputs);
     *out = MakeInPlaceKernel(args.schema.name, PlanInPlace(plan, output, a, b),
-                             [=](void* o, const void* x, const void* y, cudaStream_t stream) {
-                                 return LaunchBinaryOp(op, plan, type, outputType, o, x, y, stream);
+                             [=](void* o, const void* x, const void* y, LaunchTarget launch) {
+                                 return LaunchBinaryOp(op, plan, type, outputType, o, x, y, launch);
                              });
     return {};
 }
@@ -225,8 +226,8 @@ Status CreatePow(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     const std::optional<TensorDesc>* const inputs[2] = {&args.inputs[0], &args.inputs[1]};
     const EwPlan<3> plan = PlanOver<3>(output, inputs);
     *out = MakeInPlaceKernel(args.schema.name, PlanInPlace(plan, output, base, exponent),
-                             [=](void* o, const void* x, const void* y, cudaStream_t stream) {
-                                 return LaunchPow(plan, baseType, exponentType, params, o, x, y, stream);
+                             [=](void* o, const void* x, const void* y, LaunchTarget launch) {
+                                 return LaunchPow(plan, baseType, exponentType, params, o, x, y, launch);
                              });
     return {};
 }
@@ -255,14 +256,14 @@ Status CreateQuantize(const OperatorArgs& args, bool dequantize, std::unique_ptr
     const std::optional<TensorDesc>* const inputs[3] = {&args.inputs[0], &args.inputs[1], &zeroPoint};
     const EwPlan<4> plan = PlanOver<4>(output, inputs);
     if (dequantize) {
-        *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, cudaStream_t stream) {
+        *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, LaunchTarget launch) {
             return LaunchDequantize(plan, inputType, outputType, k.outputs[0], k.inputs[0], k.inputs[1], InputAt(k, 2),
-                                    stream);
+                                    launch);
         });
     } else {
-        *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, cudaStream_t stream) {
+        *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, LaunchTarget launch) {
             return LaunchQuantize(plan, inputType, scaleType, outputType, k.outputs[0], k.inputs[0], k.inputs[1],
-                                  InputAt(k, 2), stream);
+                                  InputAt(k, 2), launch);
         });
     }
     return {};
@@ -289,10 +290,10 @@ Status CreateQuantizedAdd(const OperatorArgs& args, std::unique_ptr<Kernel>* out
     const std::optional<TensorDesc>* inputs[8];
     for (size_t k = 0; k < 8; ++k) inputs[k] = &args.inputs[k];
     const EwPlan<9> plan = PlanOver<9>(output, inputs);
-    *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, cudaStream_t stream) {
+    *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, LaunchTarget launch) {
         const void* const in[8] = {InputAt(k, 0), InputAt(k, 1), InputAt(k, 2), InputAt(k, 3),
                                    InputAt(k, 4), InputAt(k, 5), InputAt(k, 6), InputAt(k, 7)};
-        return LaunchQuantizedAdd(plan, aType, bType, outputType, k.outputs[0], in, stream);
+        return LaunchQuantizedAdd(plan, aType, bType, outputType, k.outputs[0], in, launch);
     });
     return {};
 }
@@ -316,8 +317,8 @@ Status CreateSelect(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     const uint32_t bytes = ElementBytes(type);
     const std::optional<TensorDesc>* const inputs[3] = {&args.inputs[0], &args.inputs[1], &args.inputs[2]};
     const EwPlan<4> plan = PlanOver<4>(output, inputs);
-    *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, cudaStream_t stream) {
-        return LaunchSelect(plan, bytes, k.outputs[0], k.inputs[0], k.inputs[1], k.inputs[2], stream);
+    *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, LaunchTarget launch) {
+        return LaunchSelect(plan, bytes, k.outputs[0], k.inputs[0], k.inputs[1], k.inputs[2], launch);
     });
     return {};
 }

@@ -35,12 +35,8 @@ EwPlan<2> PackPlan(const TensorDesc& from);
 // True when the strides are the packed strides of the sizes (dimensions of size 1 ignored).
 bool IsPackedTensor(const TensorDesc& desc);
 
-// Reports a failed launch or library call inside Execute, where nothing can return it.
-void ReportFailure(const char* what, const std::string& detail);
-inline void Check(cudaError_t error, const char* what) {
-    if (error != cudaSuccess) ReportFailure(what, backend::cuda::CudaErrorText(error));
-}
-
+// The stream a kernel's Initialize or Execute runs on. A failed launch or library call there,
+// where nothing can return it, goes to its Check or Fail: the queue's device is removed.
 inline CudaStream& StreamOf(const KernelBindings& bindings) {
     CudaStream& stream = backend::cuda::AsCudaStream(*bindings.stream);
     stream.MakeCurrent();

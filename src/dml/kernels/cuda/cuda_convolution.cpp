@@ -452,13 +452,14 @@ public:
     void Initialize(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         if (filterOwned_ && b.inputs.size() > 1 && b.inputs[1]) {
-            Check(LaunchCopy(filterPack_, elementBytes_, b.persistent + filterOffset_, b.inputs[1], stream.Get()),
-                  "CONVOLUTION initialization (filter)");
+            stream.Check(
+                LaunchCopy(filterPack_, elementBytes_, b.persistent + filterOffset_, b.inputs[1], stream.Launch()),
+                "CONVOLUTION initialization (filter)");
         }
         if (biasOwned_ && b.inputs.size() > 2 && b.inputs[2]) {
-            Check(cudaMemcpyAsync(b.persistent + biasOffset_, b.inputs[2], biasBytes_, cudaMemcpyDeviceToDevice,
-                                  stream.Get()),
-                  "CONVOLUTION initialization (bias)");
+            stream.Check(cudaMemcpyAsync(b.persistent + biasOffset_, b.inputs[2], biasBytes_, cudaMemcpyDeviceToDevice,
+                                         stream.Get()),
+                         "CONVOLUTION initialization (bias)");
         }
     }
 
@@ -835,19 +836,22 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
 void ConvolutionKernel::Execute(const KernelBindings& b) {
     CudaStream& stream = StreamOf(b);
     const cudaStream_t s = stream.Get();
+    const LaunchTarget launch = stream.Launch();
     std::byte* temp = b.temporary;
     if (temp) temp = reinterpret_cast<std::byte*>(AlignUp(reinterpret_cast<uint64_t>(temp)));
     const std::byte* filter = b.inputs[1];
     if (filterOwned_) {
         filter = b.persistent + filterOffset_;
     } else if (filterPackInTemp_) {
-        Check(LaunchCopy(filterPack_, elementBytes_, temp + filterOffset_, b.inputs[1], s), "CONVOLUTION filter packing");
+        stream.Check(LaunchCopy(filterPack_, elementBytes_, temp + filterOffset_, b.inputs[1], launch),
+                     "CONVOLUTION filter packing");
         filter = temp + filterOffset_;
     }
     const std::byte* input = b.inputs[0];
     if (padInput_) {
-        Check(cudaMemsetAsync(temp + paddedOffset_, 0, paddedBytes_, s), "CONVOLUTION input padding");
-        Check(LaunchCopy(padCopy_, elementBytes_, temp + paddedOffset_, b.inputs[0], s), "CONVOLUTION input padding");
+        stream.Check(cudaMemsetAsync(temp + paddedOffset_, 0, paddedBytes_, s), "CONVOLUTION input padding");
+        stream.Check(LaunchCopy(padCopy_, elementBytes_, temp + paddedOffset_, b.inputs[0], launch),
+                     "CONVOLUTION input padding");
         input = temp + paddedOffset_;
     }
     std::byte* result = cropOutput_ ? temp + resultOffset_ : b.outputs[0];
@@ -855,7 +859,7 @@ void ConvolutionKernel::Execute(const KernelBindings& b) {
     if (gemm_) {
         const cublasStatus_t status = gemm_->Execute(stream.CublasLt(), input, filter, result, workspace, s);
         if (status != CUBLAS_STATUS_SUCCESS) {
-            ReportFailure("cublasLtMatmul (CONVOLUTION)", "status " + std::to_string(int(status)));
+            stream.Fail("cublasLtMatmul (CONVOLUTION)", backend::cuda::CublasStatusText(status));
             return;
         }
     } else {
@@ -872,19 +876,20 @@ void ConvolutionKernel::Execute(const KernelBindings& b) {
                                                   workspaceSize_, &zero, y_, result);
         }
         if (status != CUDNN_STATUS_SUCCESS) {
-            ReportFailure(backward_ ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward",
-                          cudnnGetErrorString(status));
+            stream.Fail(backward_ ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward",
+                        cudnnGetErrorString(status));
             return;
         }
     }
     if (!finishPass_) return;
     if (hasBias_) {
         const std::byte* bias = biasOwned_ ? b.persistent + biasOffset_ : b.inputs[2];
-        Check(LaunchAdd(finishPlan_, type_, act_, b.outputs[0], result, bias, s), "CONVOLUTION bias");
+        stream.Check(LaunchAdd(finishPlan_, type_, act_, b.outputs[0], result, bias, launch), "CONVOLUTION bias");
     } else if (act_.act != Act::None) {
-        Check(LaunchActivation(finishPlan2_, type_, act_, b.outputs[0], result, s), "CONVOLUTION activation");
+        stream.Check(LaunchActivation(finishPlan2_, type_, act_, b.outputs[0], result, launch),
+                     "CONVOLUTION activation");
     } else {
-        Check(LaunchCopy(finishPlan2_, elementBytes_, b.outputs[0], result, s), "CONVOLUTION crop");
+        stream.Check(LaunchCopy(finishPlan2_, elementBytes_, b.outputs[0], result, launch), "CONVOLUTION crop");
     }
 }
 

@@ -21,9 +21,11 @@ public:
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         if (scaleBias_) {
-            Check(LaunchActivation(plan_, type_, linear_, b.outputs[0], b.inputs[0], stream.Get()), "IDENTITY");
+            stream.Check(LaunchActivation(plan_, type_, linear_, b.outputs[0], b.inputs[0], stream.Launch()),
+                         "IDENTITY");
         } else {
-            Check(LaunchCopy(plan_, ElementBytes(type_), b.outputs[0], b.inputs[0], stream.Get()), "IDENTITY");
+            stream.Check(LaunchCopy(plan_, ElementBytes(type_), b.outputs[0], b.inputs[0], stream.Launch()),
+                         "IDENTITY");
         }
     }
 
@@ -42,7 +44,7 @@ public:
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
-        Check(LaunchAdd(plan_, type_, act_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Get()), "ADD");
+        stream.Check(LaunchAdd(plan_, type_, act_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Launch()), "ADD");
     }
 
 private:
@@ -66,9 +68,9 @@ public:
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         for (size_t i = 0; i < pieces_.size(); ++i) {
-            Check(LaunchCopy(pieces_[i].plan, elementBytes_, b.outputs[0] + pieces_[i].outputOffsetBytes, b.inputs[i],
-                             stream.Get()),
-                  "JOIN");
+            stream.Check(LaunchCopy(pieces_[i].plan, elementBytes_, b.outputs[0] + pieces_[i].outputOffsetBytes,
+                                    b.inputs[i], stream.Launch()),
+                         "JOIN");
         }
     }
 

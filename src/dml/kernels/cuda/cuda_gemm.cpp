@@ -108,12 +108,13 @@ public:
             const Operand& x = *operands[i];
             if (!x.present || !x.owned || !b.inputs[i]) continue;
             if (x.pack) {
-                Check(LaunchCopy(x.packPlan, elementBytes_, b.persistent + x.offset, b.inputs[i], stream.Get()),
-                      "GEMM initialization");
+                stream.Check(
+                    LaunchCopy(x.packPlan, elementBytes_, b.persistent + x.offset, b.inputs[i], stream.Launch()),
+                    "GEMM initialization");
             } else {
-                Check(cudaMemcpyAsync(b.persistent + x.offset, b.inputs[i], x.rawBytes, cudaMemcpyDeviceToDevice,
-                                      stream.Get()),
-                      "GEMM initialization");
+                stream.Check(cudaMemcpyAsync(b.persistent + x.offset, b.inputs[i], x.rawBytes, cudaMemcpyDeviceToDevice,
+                                             stream.Get()),
+                             "GEMM initialization");
             }
         }
     }
@@ -123,11 +124,12 @@ public:
     void Execute(const KernelBindings& b) override;
 
 private:
-    const std::byte* Source(const Operand& x, const KernelBindings& b, std::byte* temp, int index,
-                            cudaStream_t stream) const {
+    const std::byte* Source(const Operand& x, const KernelBindings& b, std::byte* temp, int index, CudaStream& stream,
+                            const LaunchTarget& launch) const {
         if (x.owned) return b.persistent + x.offset;
         if (x.pack) {
-            Check(LaunchCopy(x.packPlan, elementBytes_, temp + x.offset, b.inputs[index], stream), "GEMM packing");
+            stream.Check(LaunchCopy(x.packPlan, elementBytes_, temp + x.offset, b.inputs[index], launch),
+                         "GEMM packing");
             return temp + x.offset;
         }
         return b.inputs[index];
@@ -386,10 +388,11 @@ Status GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML_EXECUT
 void GemmKernel::Execute(const KernelBindings& b) {
     CudaStream& stream = StreamOf(b);
     const cudaStream_t s = stream.Get();
+    const LaunchTarget launch = stream.Launch();
     std::byte* temp = b.temporary;
     if (temp) temp = reinterpret_cast<std::byte*>(AlignUp(reinterpret_cast<uint64_t>(temp)));
-    const std::byte* A = Source(a_, b, temp, 0, s);
-    const std::byte* B = Source(b_, b, temp, 1, s);
+    const std::byte* A = Source(a_, b, temp, 0, stream, launch);
+    const std::byte* B = Source(b_, b, temp, 1, stream, launch);
     std::byte* D = dTemp_ ? temp + dOffset_ : b.outputs[0];
     const std::byte* C = D;
     float beta = 0.0f;
@@ -399,7 +402,7 @@ void GemmKernel::Execute(const KernelBindings& b) {
         if (cDirect_) {
             C = cSource;
         } else {
-            Check(LaunchCopy(cExpandPlan_, elementBytes_, D, cSource, s), "GEMM C broadcast");
+            stream.Check(LaunchCopy(cExpandPlan_, elementBytes_, D, cSource, launch), "GEMM C broadcast");
         }
     }
     cublasLtHandle_t handle = stream.CublasLt();
@@ -422,12 +425,14 @@ void GemmKernel::Execute(const KernelBindings& b) {
             cublasLtMatmul(handle, op_, &alpha_, x1, aLayout_, x2, bLayout_, &beta, C + offset[0], cLayout_,
                            D + offset[0], dLayout_, &algo_, workspace, workspaceSize_, s);
         if (status != CUBLAS_STATUS_SUCCESS) {
-            ReportFailure("cublasLtMatmul (GEMM)", "status " + std::to_string(int(status)));
+            stream.Fail("cublasLtMatmul (GEMM)", backend::cuda::CublasStatusText(status));
             return;
         }
     }
-    if (act_.act != Act::None && !actInEpilogue_) Check(LaunchActivation(dPlan_, type_, act_, D, D, s), "GEMM activation");
-    if (dTemp_) Check(LaunchCopy(copyOutPlan_, elementBytes_, b.outputs[0], D, s), "GEMM output");
+    if (act_.act != Act::None && !actInEpilogue_) {
+        stream.Check(LaunchActivation(dPlan_, type_, act_, D, D, launch), "GEMM activation");
+    }
+    if (dTemp_) stream.Check(LaunchCopy(copyOutPlan_, elementBytes_, b.outputs[0], D, launch), "GEMM output");
 }
 
 }  // namespace

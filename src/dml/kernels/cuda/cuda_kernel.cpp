@@ -3,8 +3,6 @@
 //
 // An operator the CUDA kernels do not run is refused here, when it is compiled, with a message
 // that says so: never accepted and then computed wrong or not at all.
-#include <cstdio>
-
 #include "dml/kernels/cuda/cuda_common.h"
 
 namespace freedml::dml::cuda {
@@ -137,10 +135,6 @@ Status MakeActParams(const DML_OPERATOR_DESC* fused, ActParams* out) {
     }
     *out = a;
     return {};
-}
-
-void ReportFailure(const char* what, const std::string& detail) {
-    std::fprintf(stderr, "FreeDML CUDA: %s failed: %s.\n", what, detail.c_str());
 }
 
 namespace {

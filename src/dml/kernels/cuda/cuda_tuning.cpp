@@ -115,6 +115,9 @@ int FastestCandidate(const std::vector<CandidateLaunch>& candidates, const char*
     }
     cudaStreamDestroy(stream);
     cudaGetLastError();
+    // A tuning trace, printed only under FREEDML_DEBUG, stays on standard error: a candidate that
+    // fails here is skipped while the operator compiles and is no failure of the application's
+    // work (the choice falls to the other candidates or to the libraries' heuristics).
     if (DebugReport()) {
         for (size_t i = 0; i < candidates.size(); ++i) {
             const std::string label = i < labels.size() ? labels[i] : "candidate " + std::to_string(i);

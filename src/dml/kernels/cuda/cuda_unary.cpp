@@ -53,13 +53,14 @@ public:
     void Execute(const KernelBindings& b) override;
 
 private:
-    cudaError_t Launch(void* out, const void* const* inputs, cudaStream_t stream) const;
+    cudaError_t Launch(void* out, const void* const* inputs, LaunchTarget launch) const;
 
     UnaryPlan plan_;
 };
 
 void UnaryFamilyKernel::Execute(const KernelBindings& b) {
-    cudaStream_t stream = StreamOf(b).Get();
+    CudaStream& cudaStream = StreamOf(b);
+    const cudaStream_t stream = cudaStream.Get();
     const void* inputs[2] = {};
     void* snapshots[2] = {};
     bool ready = true;
@@ -72,29 +73,30 @@ void UnaryFamilyKernel::Execute(const KernelBindings& b) {
         if (error == cudaSuccess) {
             error = cudaMemcpyAsync(snapshots[i], b.inputs[i], plan_.inputBytes[i], cudaMemcpyDeviceToDevice, stream);
         }
-        Check(error, plan_.name);
+        cudaStream.Check(error, plan_.name);
         ready = error == cudaSuccess;
         inputs[i] = snapshots[i];
     }
-    if (ready) Check(Launch(b.outputs[0], inputs, stream), plan_.name);
+    if (ready) cudaStream.Check(Launch(b.outputs[0], inputs, cudaStream.Launch()), plan_.name);
     for (void* snapshot : snapshots) {
         if (snapshot) cudaFreeAsync(snapshot, stream);
     }
 }
 
-cudaError_t UnaryFamilyKernel::Launch(void* out, const void* const* in, cudaStream_t stream) const {
+cudaError_t UnaryFamilyKernel::Launch(void* out, const void* const* in, LaunchTarget launch) const {
     const UnaryPlan& p = plan_;
     switch (p.route) {
-        case Route::Float: return LaunchUnaryFloat(p.map, p.outType, p.floatOp, p.floatParams, out, in[0], stream);
+        case Route::Float: return LaunchUnaryFloat(p.map, p.outType, p.floatOp, p.floatParams, out, in[0], launch);
         case Route::Integer:
-            return LaunchUnaryInteger(p.map, p.outType, p.integerOp, p.loBits, p.hiBits, out, in[0], stream);
-        case Route::BitNot: return LaunchBitNot(p.map, ElementBytes(p.outType), out, in[0], stream);
-        case Route::BitCount: return LaunchBitCount(p.map, ElementBytes(p.inType), p.outType, out, in[0], stream);
-        case Route::FloatClass: return LaunchFloatClassTest(p.map, p.inType, p.outType, p.classTest, out, in[0], stream);
-        case Route::Cast: return LaunchCast(p.map, p.inType, p.outType, out, in[0], stream);
-        case Route::ClipGrad: return LaunchClipGrad(p.grad, p.outType, p.clipGrad, out, in[0], in[1], stream);
-        case Route::FillConstant: return LaunchFillConstant(p.fill, ElementBytes(p.outType), p.fillBits, out, stream);
-        case Route::FillSequence: return LaunchFillSequence(p.fill, p.outType, p.sequence, out, stream);
+            return LaunchUnaryInteger(p.map, p.outType, p.integerOp, p.loBits, p.hiBits, out, in[0], launch);
+        case Route::BitNot: return LaunchBitNot(p.map, ElementBytes(p.outType), out, in[0], launch);
+        case Route::BitCount: return LaunchBitCount(p.map, ElementBytes(p.inType), p.outType, out, in[0], launch);
+        case Route::FloatClass:
+            return LaunchFloatClassTest(p.map, p.inType, p.outType, p.classTest, out, in[0], launch);
+        case Route::Cast: return LaunchCast(p.map, p.inType, p.outType, out, in[0], launch);
+        case Route::ClipGrad: return LaunchClipGrad(p.grad, p.outType, p.clipGrad, out, in[0], in[1], launch);
+        case Route::FillConstant: return LaunchFillConstant(p.fill, ElementBytes(p.outType), p.fillBits, out, launch);
+        case Route::FillSequence: return LaunchFillSequence(p.fill, p.outType, p.sequence, out, launch);
     }
     return cudaErrorInvalidValue;
 }

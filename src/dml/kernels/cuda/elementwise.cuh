@@ -2,7 +2,7 @@
 // kernel per (storage type, functor). An operator family plugs in with a functor and one line:
 //
 //     struct Exp { template <class C> __device__ C operator()(C x) const { return exp(x); } };
-//     return LaunchUnaryMap<Exp>(plan, type, Exp{}, out, in, stream);   // F32, F16, F64
+//     return LaunchUnaryMap<Exp>(plan, type, Exp{}, out, in, launch);   // F32, F16, F64
 //
 // (LaunchBinaryMap likewise with `C operator()(C a, C b)`). Storage types load into a compute
 // type (FLOAT16 computes in float and rounds once, to nearest even, when stored), so a functor
@@ -37,9 +37,6 @@ struct alignas(16) Vec {
     static constexpr int kCount = sizeof(T) >= 16 ? 1 : 16 / int(sizeof(T));
     T v[kCount];
 };
-
-// Blocks for a grid-stride loop over `work` items: enough to fill the device, no more.
-int GridBlocks(uint64_t work, int threads);
 
 constexpr int kThreads = 256;
 constexpr int kUnroll = 4;  // independent 16-byte accesses per thread per step
@@ -172,36 +169,36 @@ inline bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 
 // ---- Typed launches ----------------------------------------------------------------------------
 
 template <class T, class F>
-cudaError_t LaunchUnaryTyped(const EwPlan<2>& plan, F f, void* out, const void* in, cudaStream_t stream) {
+cudaError_t LaunchUnaryTyped(const EwPlan<2>& plan, F f, void* out, const void* in, LaunchTarget launch) {
     if (plan.count == 0) return cudaSuccess;
     if (plan.Packed() && plan.strides[1][0] != 0 && Aligned16(out) && Aligned16(in)) {
         const uint64_t vectors = plan.count / Vec<T>::kCount;
-        int blocks = GridBlocks(vectors > 0 ? (vectors + kUnroll - 1) / kUnroll : 1, kThreads);
-        UnaryPacked<T, F><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(out), static_cast<const T*>(in),
-                                                           plan.count, f);
+        int blocks = launch.Blocks(vectors > 0 ? (vectors + kUnroll - 1) / kUnroll : 1, kThreads);
+        UnaryPacked<T, F><<<blocks, kThreads, 0, launch.stream>>>(static_cast<T*>(out), static_cast<const T*>(in),
+                                                                  plan.count, f);
     } else {
         StridedArgs<2> args{plan, {static_cast<char*>(out), const_cast<char*>(static_cast<const char*>(in))}};
-        UnaryStrided<T, F><<<GridBlocks(plan.count, kThreads), kThreads, 0, stream>>>(args, f);
+        UnaryStrided<T, F><<<launch.Blocks(plan.count, kThreads), kThreads, 0, launch.stream>>>(args, f);
     }
     return cudaGetLastError();
 }
 
 template <class T, class F>
 cudaError_t LaunchBinaryTyped(const EwPlan<3>& plan, F f, void* out, const void* a, const void* b,
-                              cudaStream_t stream) {
+                              LaunchTarget launch) {
     if (plan.count == 0) return cudaSuccess;
     const bool aScalar = plan.rank == 0 || plan.strides[1][0] == 0;
     const bool bScalar = plan.rank == 0 || plan.strides[2][0] == 0;
     if (plan.Packed() && Aligned16(out) && (aScalar || Aligned16(a)) && (bScalar || Aligned16(b))) {
         const uint64_t vectors = plan.count / Vec<T>::kCount;
-        int blocks = GridBlocks(vectors > 0 ? (vectors + kUnroll - 1) / kUnroll : 1, kThreads);
-        BinaryPacked<T, F><<<blocks, kThreads, 0, stream>>>(static_cast<T*>(out), static_cast<const T*>(a),
-                                                            static_cast<const T*>(b), aScalar, bScalar, plan.count, f);
+        int blocks = launch.Blocks(vectors > 0 ? (vectors + kUnroll - 1) / kUnroll : 1, kThreads);
+        BinaryPacked<T, F><<<blocks, kThreads, 0, launch.stream>>>(
+            static_cast<T*>(out), static_cast<const T*>(a), static_cast<const T*>(b), aScalar, bScalar, plan.count, f);
     } else {
         StridedArgs<3> args{plan,
                             {static_cast<char*>(out), const_cast<char*>(static_cast<const char*>(a)),
                              const_cast<char*>(static_cast<const char*>(b))}};
-        BinaryStrided<T, F><<<GridBlocks(plan.count, kThreads), kThreads, 0, stream>>>(args, f);
+        BinaryStrided<T, F><<<launch.Blocks(plan.count, kThreads), kThreads, 0, launch.stream>>>(args, f);
     }
     return cudaGetLastError();
 }
@@ -209,22 +206,22 @@ cudaError_t LaunchBinaryTyped(const EwPlan<3>& plan, F f, void* out, const void*
 // F32, F16 and F64 with a functor of the compute type (float, float, double).
 template <class F>
 cudaError_t LaunchUnaryMap(const EwPlan<2>& plan, ElementType type, F f, void* out, const void* in,
-                           cudaStream_t stream) {
+                           LaunchTarget launch) {
     switch (type) {
-        case ElementType::F32: return LaunchUnaryTyped<float>(plan, f, out, in, stream);
-        case ElementType::F16: return LaunchUnaryTyped<__half>(plan, f, out, in, stream);
-        case ElementType::F64: return LaunchUnaryTyped<double>(plan, f, out, in, stream);
+        case ElementType::F32: return LaunchUnaryTyped<float>(plan, f, out, in, launch);
+        case ElementType::F16: return LaunchUnaryTyped<__half>(plan, f, out, in, launch);
+        case ElementType::F64: return LaunchUnaryTyped<double>(plan, f, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 template <class F>
 cudaError_t LaunchBinaryMap(const EwPlan<3>& plan, ElementType type, F f, void* out, const void* a, const void* b,
-                            cudaStream_t stream) {
+                            LaunchTarget launch) {
     switch (type) {
-        case ElementType::F32: return LaunchBinaryTyped<float>(plan, f, out, a, b, stream);
-        case ElementType::F16: return LaunchBinaryTyped<__half>(plan, f, out, a, b, stream);
-        case ElementType::F64: return LaunchBinaryTyped<double>(plan, f, out, a, b, stream);
+        case ElementType::F32: return LaunchBinaryTyped<float>(plan, f, out, a, b, launch);
+        case ElementType::F16: return LaunchBinaryTyped<__half>(plan, f, out, a, b, launch);
+        case ElementType::F64: return LaunchBinaryTyped<double>(plan, f, out, a, b, launch);
         default: return cudaErrorInvalidValue;
     }
 }

@@ -1,6 +1,5 @@
 // The element-wise operations the CUDA kernels need today (copy, activation, add), built on
-// elementwise.cuh; also the device-side helpers the plugin shares (grid sizing, the probe that
-// tells whether this build has code for a device).
+// elementwise.cuh; also the probe that tells whether this build has code for a device.
 #include <cmath>
 #include <type_traits>
 #include <string>
@@ -17,21 +16,6 @@ namespace freedml::dml::cuda {
 namespace {
 
 __global__ void Probe() {}
-
-// Multiprocessors of the current device, read once per device.
-int MultiprocessorCount() {
-    constexpr int kMaxDevices = 64;
-    static int counts[kMaxDevices] = {};
-    int device = 0;
-    cudaGetDevice(&device);
-    if (device < 0 || device >= kMaxDevices) return 132;
-    if (counts[device] == 0) {
-        int count = 0;
-        cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
-        counts[device] = count > 0 ? count : 132;
-    }
-    return counts[device];
-}
 
 struct Identity {
     template <class C>
@@ -74,44 +58,38 @@ struct WrappingSum {
 
 }  // namespace
 
-int GridBlocks(uint64_t work, int threads) {
-    const uint64_t wanted = (work + threads - 1) / threads;
-    const uint64_t cap = uint64_t(MultiprocessorCount()) * 16;  // 16 blocks of 256 fill an SM
-    return int(wanted < 1 ? 1 : (wanted < cap ? wanted : cap));
-}
-
-cudaError_t LaunchCopy(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, cudaStream_t stream) {
+cudaError_t LaunchCopy(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
     switch (elementBytes) {
-        case 1: return LaunchUnaryTyped<uint8_t>(plan, Identity{}, out, in, stream);
-        case 2: return LaunchUnaryTyped<uint16_t>(plan, Identity{}, out, in, stream);
-        case 4: return LaunchUnaryTyped<uint32_t>(plan, Identity{}, out, in, stream);
-        case 8: return LaunchUnaryTyped<uint64_t>(plan, Identity{}, out, in, stream);
+        case 1: return LaunchUnaryTyped<uint8_t>(plan, Identity{}, out, in, launch);
+        case 2: return LaunchUnaryTyped<uint16_t>(plan, Identity{}, out, in, launch);
+        case 4: return LaunchUnaryTyped<uint32_t>(plan, Identity{}, out, in, launch);
+        case 8: return LaunchUnaryTyped<uint64_t>(plan, Identity{}, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchActivation(const EwPlan<2>& plan, ElementType type, const ActParams& act, void* out, const void* in,
-                             cudaStream_t stream) {
+                             LaunchTarget launch) {
     switch (act.act) {
-        case Act::Linear: return LaunchUnaryMap(plan, type, ScaleBias{act.alpha, act.beta}, out, in, stream);
-        default: return LaunchUnaryMap(plan, type, Activation{act}, out, in, stream);
+        case Act::Linear: return LaunchUnaryMap(plan, type, ScaleBias{act.alpha, act.beta}, out, in, launch);
+        default: return LaunchUnaryMap(plan, type, Activation{act}, out, in, launch);
     }
 }
 
 cudaError_t LaunchAdd(const EwPlan<3>& plan, ElementType type, const ActParams& act, void* out, const void* a,
-                      const void* b, cudaStream_t stream) {
+                      const void* b, LaunchTarget launch) {
     switch (type) {
         case ElementType::F32: case ElementType::F16: case ElementType::F64:
-            if (act.act == Act::None) return LaunchBinaryMap(plan, type, Sum{}, out, a, b, stream);
-            return LaunchBinaryMap(plan, type, SumActivation{act}, out, a, b, stream);
-        case ElementType::I8: return LaunchBinaryTyped<int8_t>(plan, WrappingSum<int8_t>{}, out, a, b, stream);
-        case ElementType::U8: return LaunchBinaryTyped<uint8_t>(plan, WrappingSum<uint8_t>{}, out, a, b, stream);
-        case ElementType::I16: return LaunchBinaryTyped<int16_t>(plan, WrappingSum<int16_t>{}, out, a, b, stream);
-        case ElementType::U16: return LaunchBinaryTyped<uint16_t>(plan, WrappingSum<uint16_t>{}, out, a, b, stream);
-        case ElementType::I32: return LaunchBinaryTyped<int32_t>(plan, WrappingSum<int32_t>{}, out, a, b, stream);
-        case ElementType::U32: return LaunchBinaryTyped<uint32_t>(plan, WrappingSum<uint32_t>{}, out, a, b, stream);
-        case ElementType::I64: return LaunchBinaryTyped<int64_t>(plan, WrappingSum<int64_t>{}, out, a, b, stream);
-        case ElementType::U64: return LaunchBinaryTyped<uint64_t>(plan, WrappingSum<uint64_t>{}, out, a, b, stream);
+            if (act.act == Act::None) return LaunchBinaryMap(plan, type, Sum{}, out, a, b, launch);
+            return LaunchBinaryMap(plan, type, SumActivation{act}, out, a, b, launch);
+        case ElementType::I8: return LaunchBinaryTyped<int8_t>(plan, WrappingSum<int8_t>{}, out, a, b, launch);
+        case ElementType::U8: return LaunchBinaryTyped<uint8_t>(plan, WrappingSum<uint8_t>{}, out, a, b, launch);
+        case ElementType::I16: return LaunchBinaryTyped<int16_t>(plan, WrappingSum<int16_t>{}, out, a, b, launch);
+        case ElementType::U16: return LaunchBinaryTyped<uint16_t>(plan, WrappingSum<uint16_t>{}, out, a, b, launch);
+        case ElementType::I32: return LaunchBinaryTyped<int32_t>(plan, WrappingSum<int32_t>{}, out, a, b, launch);
+        case ElementType::U32: return LaunchBinaryTyped<uint32_t>(plan, WrappingSum<uint32_t>{}, out, a, b, launch);
+        case ElementType::I64: return LaunchBinaryTyped<int64_t>(plan, WrappingSum<int64_t>{}, out, a, b, launch);
+        case ElementType::U64: return LaunchBinaryTyped<uint64_t>(plan, WrappingSum<uint64_t>{}, out, a, b, launch);
     }
     return cudaErrorInvalidValue;
 }

@@ -7,7 +7,11 @@
 
 #include <cstdint>
 
+#include "backend/cuda/launch.h"
+
 namespace freedml::dml::cuda {
+
+using backend::cuda::LaunchTarget;  // every Launch* below takes one: the stream and its device's facts
 
 constexpr int kMaxDims = 8;
 
@@ -81,12 +85,12 @@ EwPlan<N> MakeEwPlan(const uint32_t* sizes, uint32_t rank, const int64_t (*strid
 // ---- Launchers (elementwise_ops.cu). Each returns the launch's error; nothing synchronizes. ----
 
 // out = in, moving elements of `elementBytes` (1, 2, 4 or 8) bytes: IDENTITY, JOIN, packing.
-cudaError_t LaunchCopy(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, cudaStream_t stream);
+cudaError_t LaunchCopy(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch);
 // out = act(in) for F32, F16 and F64 (in may equal out): ScaleBias, activation epilogues.
 cudaError_t LaunchActivation(const EwPlan<2>& plan, ElementType type, const ActParams& act, void* out, const void* in,
-                             cudaStream_t stream);
+                             LaunchTarget launch);
 // out = act(a + b); integers wrap around and take no activation: ADD, ADD1, bias epilogues.
 cudaError_t LaunchAdd(const EwPlan<3>& plan, ElementType type, const ActParams& act, void* out, const void* a,
-                      const void* b, cudaStream_t stream);
+                      const void* b, LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda

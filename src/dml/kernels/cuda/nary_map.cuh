@@ -3,7 +3,7 @@
 // and selection. The companion of elementwise.cuh, whose loads, stores and grid sizing it reuses:
 //
 //     struct Less { template <class C> __device__ uint8_t operator()(C a, C b) const { return a < b; } };
-//     LaunchNary<Less, uint8_t, float, float>(plan, Less{}, out, {a, b}, stream);
+//     LaunchNary<Less, uint8_t, float, float>(plan, Less{}, out, {a, b}, launch);
 //
 // A functor takes each input in its compute type (FLOAT16 as float) and returns the output's
 // compute type. Packed operands (inputs may be broadcast scalars) move up to 16 bytes per access:
@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(kThreads)
 // out = f(in[0], in[1], ...) over `plan` (operand 0 the output, then the inputs in order).
 template <class F, class TOut, class... TIn>
 cudaError_t LaunchNary(const EwPlan<1 + sizeof...(TIn)>& plan, F f, void* out,
-                       const void* const (&in)[sizeof...(TIn)], cudaStream_t stream) {
+                       const void* const (&in)[sizeof...(TIn)], LaunchTarget launch) {
     constexpr int N = 1 + sizeof...(TIn);
     if (plan.count == 0) return cudaSuccess;
     NaryPointers<N> p;
@@ -144,10 +144,10 @@ cudaError_t LaunchNary(const EwPlan<1 + sizeof...(TIn)>& plan, F f, void* out,
     if (packed) {
         constexpr int K = NaryPacked<F, TOut, TIn...>::K;
         const uint64_t vectors = plan.count / K;
-        NaryPackedKernel<F, TOut, TIn...>
-            <<<GridBlocks(vectors > 0 ? vectors : 1, kThreads), kThreads, 0, stream>>>(p, flags, plan.count, f);
+        const int blocks = launch.Blocks(vectors > 0 ? vectors : 1, kThreads);
+        NaryPackedKernel<F, TOut, TIn...><<<blocks, kThreads, 0, launch.stream>>>(p, flags, plan.count, f);
     } else {
-        NaryStrided<F, TOut, TIn...><<<GridBlocks(plan.count, kThreads), kThreads, 0, stream>>>(plan, p, f);
+        NaryStrided<F, TOut, TIn...><<<launch.Blocks(plan.count, kThreads), kThreads, 0, launch.stream>>>(plan, p, f);
     }
     return cudaGetLastError();
 }

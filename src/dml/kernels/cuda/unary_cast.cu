@@ -67,12 +67,12 @@ cudaError_t WithStorageType(ElementType type, Visit&& visit) {
 }  // namespace
 
 cudaError_t LaunchCast(const EwPlan<2>& plan, ElementType inType, ElementType outType, void* out, const void* in,
-                       cudaStream_t stream) {
+                       LaunchTarget launch) {
     return WithStorageType(inType, [&](auto inTag) {
         return WithStorageType(outType, [&](auto outTag) {
             using TIn = decltype(inTag);
             using TOut = decltype(outTag);
-            return LaunchMap<TIn, TOut>(plan, CastFunction<TIn, TOut>{}, out, in, stream);
+            return LaunchMap<TIn, TOut>(plan, CastFunction<TIn, TOut>{}, out, in, launch);
         });
     });
 }

@@ -77,17 +77,17 @@ __global__ void __launch_bounds__(kThreads) MapPacked(TOut* out, const TIn* in, 
 
 // out[i] = f(in[i]) for element types TIn -> TOut over any plan.
 template <class TIn, class TOut, class F>
-cudaError_t LaunchMap(const EwPlan<2>& plan, F f, void* out, const void* in, cudaStream_t stream) {
+cudaError_t LaunchMap(const EwPlan<2>& plan, F f, void* out, const void* in, LaunchTarget launch) {
     if (plan.count == 0) return cudaSuccess;
     if (plan.Packed() && plan.strides[1][0] != 0 && Aligned16(out) && Aligned16(in)) {
         using Shape = MapShape<TIn, TOut>;
         const uint64_t groups = plan.count / Shape::kCount;
-        const int blocks = GridBlocks(groups > 0 ? (groups + Shape::kUnroll - 1) / Shape::kUnroll : 1, kThreads);
-        MapPacked<TIn, TOut, F><<<blocks, kThreads, 0, stream>>>(static_cast<TOut*>(out), static_cast<const TIn*>(in),
-                                                                 plan.count, f);
+        const int blocks = launch.Blocks(groups > 0 ? (groups + Shape::kUnroll - 1) / Shape::kUnroll : 1, kThreads);
+        MapPacked<TIn, TOut, F><<<blocks, kThreads, 0, launch.stream>>>(static_cast<TOut*>(out),
+                                                                        static_cast<const TIn*>(in), plan.count, f);
     } else {
         StridedArgs<2> args{plan, {static_cast<char*>(out), const_cast<char*>(static_cast<const char*>(in))}};
-        MapStrided<TIn, TOut, F><<<GridBlocks(plan.count, kThreads), kThreads, 0, stream>>>(args, f);
+        MapStrided<TIn, TOut, F><<<launch.Blocks(plan.count, kThreads), kThreads, 0, launch.stream>>>(args, f);
     }
     return cudaGetLastError();
 }
@@ -152,15 +152,15 @@ __global__ void __launch_bounds__(kThreads) GeneratePacked(T* out, uint64_t coun
 // The plan's linear index is the logical (row-major) index: MakeEwPlan keeps the order of the
 // dimensions, it only drops those of size 1 and merges contiguous neighbours.
 template <class T, class G>
-cudaError_t LaunchGenerate(const EwPlan<1>& plan, G g, void* out, cudaStream_t stream) {
+cudaError_t LaunchGenerate(const EwPlan<1>& plan, G g, void* out, LaunchTarget launch) {
     if (plan.count == 0) return cudaSuccess;
     if (plan.Packed() && plan.rank == 1 && Aligned16(out)) {
         const uint64_t groups = plan.count / (16 / sizeof(T));
-        GeneratePacked<T, G><<<GridBlocks(groups > 0 ? groups : 1, kThreads), kThreads, 0, stream>>>(
+        GeneratePacked<T, G><<<launch.Blocks(groups > 0 ? groups : 1, kThreads), kThreads, 0, launch.stream>>>(
             static_cast<T*>(out), plan.count, g);
     } else {
         StridedArgs<1> args{plan, {static_cast<char*>(out)}};
-        GenerateStrided<T, G><<<GridBlocks(plan.count, kThreads), kThreads, 0, stream>>>(args, g);
+        GenerateStrided<T, G><<<launch.Blocks(plan.count, kThreads), kThreads, 0, launch.stream>>>(args, g);
     }
     return cudaGetLastError();
 }

@@ -76,11 +76,11 @@ struct FloatFunction {
 
 template <UnaryFloatOp kOp>
 cudaError_t LaunchFloatOp(const EwPlan<2>& plan, ElementType type, const UnaryFloatParams& params, void* out,
-                          const void* in, cudaStream_t stream) {
+                          const void* in, LaunchTarget launch) {
     const FloatFunction<kOp> f{params};
     switch (type) {
-        case ElementType::F32: return LaunchUnaryTyped<float>(plan, f, out, in, stream);
-        case ElementType::F16: return LaunchUnaryTyped<__half>(plan, f, out, in, stream);
+        case ElementType::F32: return LaunchUnaryTyped<float>(plan, f, out, in, launch);
+        case ElementType::F16: return LaunchUnaryTyped<__half>(plan, f, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
@@ -128,8 +128,8 @@ T FromBits(uint64_t bits) {
 
 template <class T>
 cudaError_t LaunchIntegerTyped(const EwPlan<2>& plan, UnaryIntegerOp op, uint64_t lo, uint64_t hi, void* out,
-                               const void* in, cudaStream_t stream) {
-    return LaunchUnaryTyped<T>(plan, IntegerFunction<T>{op, FromBits<T>(lo), FromBits<T>(hi)}, out, in, stream);
+                               const void* in, LaunchTarget launch) {
+    return LaunchUnaryTyped<T>(plan, IntegerFunction<T>{op, FromBits<T>(lo), FromBits<T>(hi)}, out, in, launch);
 }
 
 // ---- Bits --------------------------------------------------------------------------------------
@@ -171,8 +171,8 @@ struct FloatClass {
 
 template <class U, class O>
 cudaError_t LaunchFloatClassTyped(const EwPlan<2>& plan, FloatClassTest test, void* out, const void* in,
-                                  cudaStream_t stream) {
-    return LaunchMap<U, O>(plan, FloatClass<U, O>{test}, out, in, stream);
+                                  LaunchTarget launch) {
+    return LaunchMap<U, O>(plan, FloatClass<U, O>{test}, out, in, launch);
 }
 
 // ---- CLIP_GRAD ---------------------------------------------------------------------------------
@@ -191,9 +191,9 @@ struct IntegerClipGrad {
 
 template <class T>
 cudaError_t LaunchIntegerClipGrad(const EwPlan<3>& plan, const ClipGradBounds& b, void* out, const void* x,
-                                  const void* g, cudaStream_t stream) {
+                                  const void* g, LaunchTarget launch) {
     return LaunchBinaryTyped<T>(plan, IntegerClipGrad<T>{FromBits<T>(b.loBits), FromBits<T>(b.hiBits)}, out, x, g,
-                                stream);
+                                launch);
 }
 
 // ---- FILL_VALUE --------------------------------------------------------------------------------
@@ -233,11 +233,11 @@ struct IntegerSequence {
 }  // namespace
 
 cudaError_t LaunchUnaryFloat(const EwPlan<2>& plan, ElementType type, UnaryFloatOp op, const UnaryFloatParams& params,
-                             void* out, const void* in, cudaStream_t stream) {
+                             void* out, const void* in, LaunchTarget launch) {
     using Op = UnaryFloatOp;
     switch (op) {
 #define FREEDML_FLOAT_OP(NAME) \
-    case Op::NAME: return LaunchFloatOp<Op::NAME>(plan, type, params, out, in, stream);
+    case Op::NAME: return LaunchFloatOp<Op::NAME>(plan, type, params, out, in, launch);
         FREEDML_FLOAT_OP(Abs)
         FREEDML_FLOAT_OP(Acos)
         FREEDML_FLOAT_OP(Asin)
@@ -272,101 +272,101 @@ cudaError_t LaunchUnaryFloat(const EwPlan<2>& plan, ElementType type, UnaryFloat
 }
 
 cudaError_t LaunchUnaryInteger(const EwPlan<2>& plan, ElementType type, UnaryIntegerOp op, uint64_t lo, uint64_t hi,
-                               void* out, const void* in, cudaStream_t stream) {
+                               void* out, const void* in, LaunchTarget launch) {
     switch (type) {
-        case ElementType::I8: return LaunchIntegerTyped<int8_t>(plan, op, lo, hi, out, in, stream);
-        case ElementType::U8: return LaunchIntegerTyped<uint8_t>(plan, op, lo, hi, out, in, stream);
-        case ElementType::I16: return LaunchIntegerTyped<int16_t>(plan, op, lo, hi, out, in, stream);
-        case ElementType::U16: return LaunchIntegerTyped<uint16_t>(plan, op, lo, hi, out, in, stream);
-        case ElementType::I32: return LaunchIntegerTyped<int32_t>(plan, op, lo, hi, out, in, stream);
-        case ElementType::U32: return LaunchIntegerTyped<uint32_t>(plan, op, lo, hi, out, in, stream);
-        case ElementType::I64: return LaunchIntegerTyped<int64_t>(plan, op, lo, hi, out, in, stream);
-        case ElementType::U64: return LaunchIntegerTyped<uint64_t>(plan, op, lo, hi, out, in, stream);
+        case ElementType::I8: return LaunchIntegerTyped<int8_t>(plan, op, lo, hi, out, in, launch);
+        case ElementType::U8: return LaunchIntegerTyped<uint8_t>(plan, op, lo, hi, out, in, launch);
+        case ElementType::I16: return LaunchIntegerTyped<int16_t>(plan, op, lo, hi, out, in, launch);
+        case ElementType::U16: return LaunchIntegerTyped<uint16_t>(plan, op, lo, hi, out, in, launch);
+        case ElementType::I32: return LaunchIntegerTyped<int32_t>(plan, op, lo, hi, out, in, launch);
+        case ElementType::U32: return LaunchIntegerTyped<uint32_t>(plan, op, lo, hi, out, in, launch);
+        case ElementType::I64: return LaunchIntegerTyped<int64_t>(plan, op, lo, hi, out, in, launch);
+        case ElementType::U64: return LaunchIntegerTyped<uint64_t>(plan, op, lo, hi, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
-cudaError_t LaunchBitNot(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, cudaStream_t stream) {
+cudaError_t LaunchBitNot(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
     switch (elementBytes) {
-        case 1: return LaunchUnaryTyped<uint8_t>(plan, BitNot<uint8_t>{}, out, in, stream);
-        case 2: return LaunchUnaryTyped<uint16_t>(plan, BitNot<uint16_t>{}, out, in, stream);
-        case 4: return LaunchUnaryTyped<uint32_t>(plan, BitNot<uint32_t>{}, out, in, stream);
-        case 8: return LaunchUnaryTyped<uint64_t>(plan, BitNot<uint64_t>{}, out, in, stream);
+        case 1: return LaunchUnaryTyped<uint8_t>(plan, BitNot<uint8_t>{}, out, in, launch);
+        case 2: return LaunchUnaryTyped<uint16_t>(plan, BitNot<uint16_t>{}, out, in, launch);
+        case 4: return LaunchUnaryTyped<uint32_t>(plan, BitNot<uint32_t>{}, out, in, launch);
+        case 8: return LaunchUnaryTyped<uint64_t>(plan, BitNot<uint64_t>{}, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchBitCount(const EwPlan<2>& plan, uint32_t inBytes, ElementType outType, void* out, const void* in,
-                           cudaStream_t stream) {
-    auto launch = [&](auto inTag) -> cudaError_t {
+                           LaunchTarget launch) {
+    auto launchFor = [&](auto inTag) -> cudaError_t {
         using U = decltype(inTag);
-        if (outType == ElementType::U8) return LaunchMap<U, uint8_t>(plan, BitCount<U, uint8_t>{}, out, in, stream);
-        if (outType == ElementType::U32) return LaunchMap<U, uint32_t>(plan, BitCount<U, uint32_t>{}, out, in, stream);
+        if (outType == ElementType::U8) return LaunchMap<U, uint8_t>(plan, BitCount<U, uint8_t>{}, out, in, launch);
+        if (outType == ElementType::U32) return LaunchMap<U, uint32_t>(plan, BitCount<U, uint32_t>{}, out, in, launch);
         return cudaErrorInvalidValue;
     };
     switch (inBytes) {
-        case 1: return launch(uint8_t{});
-        case 2: return launch(uint16_t{});
-        case 4: return launch(uint32_t{});
-        case 8: return launch(uint64_t{});
+        case 1: return launchFor(uint8_t{});
+        case 2: return launchFor(uint16_t{});
+        case 4: return launchFor(uint32_t{});
+        case 8: return launchFor(uint64_t{});
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchFloatClassTest(const EwPlan<2>& plan, ElementType inType, ElementType outType, FloatClassTest test,
-                                 void* out, const void* in, cudaStream_t stream) {
+                                 void* out, const void* in, LaunchTarget launch) {
     const bool out8 = outType == ElementType::U8;
     if (!out8 && outType != ElementType::U32) return cudaErrorInvalidValue;
     switch (inType) {
         case ElementType::F16:
-            return out8 ? LaunchFloatClassTyped<uint16_t, uint8_t>(plan, test, out, in, stream)
-                        : LaunchFloatClassTyped<uint16_t, uint32_t>(plan, test, out, in, stream);
+            return out8 ? LaunchFloatClassTyped<uint16_t, uint8_t>(plan, test, out, in, launch)
+                        : LaunchFloatClassTyped<uint16_t, uint32_t>(plan, test, out, in, launch);
         case ElementType::F32:
-            return out8 ? LaunchFloatClassTyped<uint32_t, uint8_t>(plan, test, out, in, stream)
-                        : LaunchFloatClassTyped<uint32_t, uint32_t>(plan, test, out, in, stream);
+            return out8 ? LaunchFloatClassTyped<uint32_t, uint8_t>(plan, test, out, in, launch)
+                        : LaunchFloatClassTyped<uint32_t, uint32_t>(plan, test, out, in, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchClipGrad(const EwPlan<3>& plan, ElementType type, const ClipGradBounds& bounds, void* out,
-                           const void* x, const void* gradient, cudaStream_t stream) {
+                           const void* x, const void* gradient, LaunchTarget launch) {
     const FloatClipGrad floats{bounds.loFloat, bounds.hiFloat};
     switch (type) {
-        case ElementType::F32: return LaunchBinaryTyped<float>(plan, floats, out, x, gradient, stream);
-        case ElementType::F16: return LaunchBinaryTyped<__half>(plan, floats, out, x, gradient, stream);
-        case ElementType::I8: return LaunchIntegerClipGrad<int8_t>(plan, bounds, out, x, gradient, stream);
-        case ElementType::U8: return LaunchIntegerClipGrad<uint8_t>(plan, bounds, out, x, gradient, stream);
-        case ElementType::I16: return LaunchIntegerClipGrad<int16_t>(plan, bounds, out, x, gradient, stream);
-        case ElementType::U16: return LaunchIntegerClipGrad<uint16_t>(plan, bounds, out, x, gradient, stream);
-        case ElementType::I32: return LaunchIntegerClipGrad<int32_t>(plan, bounds, out, x, gradient, stream);
-        case ElementType::U32: return LaunchIntegerClipGrad<uint32_t>(plan, bounds, out, x, gradient, stream);
-        case ElementType::I64: return LaunchIntegerClipGrad<int64_t>(plan, bounds, out, x, gradient, stream);
-        case ElementType::U64: return LaunchIntegerClipGrad<uint64_t>(plan, bounds, out, x, gradient, stream);
+        case ElementType::F32: return LaunchBinaryTyped<float>(plan, floats, out, x, gradient, launch);
+        case ElementType::F16: return LaunchBinaryTyped<__half>(plan, floats, out, x, gradient, launch);
+        case ElementType::I8: return LaunchIntegerClipGrad<int8_t>(plan, bounds, out, x, gradient, launch);
+        case ElementType::U8: return LaunchIntegerClipGrad<uint8_t>(plan, bounds, out, x, gradient, launch);
+        case ElementType::I16: return LaunchIntegerClipGrad<int16_t>(plan, bounds, out, x, gradient, launch);
+        case ElementType::U16: return LaunchIntegerClipGrad<uint16_t>(plan, bounds, out, x, gradient, launch);
+        case ElementType::I32: return LaunchIntegerClipGrad<int32_t>(plan, bounds, out, x, gradient, launch);
+        case ElementType::U32: return LaunchIntegerClipGrad<uint32_t>(plan, bounds, out, x, gradient, launch);
+        case ElementType::I64: return LaunchIntegerClipGrad<int64_t>(plan, bounds, out, x, gradient, launch);
+        case ElementType::U64: return LaunchIntegerClipGrad<uint64_t>(plan, bounds, out, x, gradient, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchFillConstant(const EwPlan<1>& plan, uint32_t elementBytes, uint64_t bits, void* out,
-                               cudaStream_t stream) {
+                               LaunchTarget launch) {
     switch (elementBytes) {
-        case 1: return LaunchGenerate<uint8_t>(plan, Constant<uint8_t>{uint8_t(bits)}, out, stream);
-        case 2: return LaunchGenerate<uint16_t>(plan, Constant<uint16_t>{uint16_t(bits)}, out, stream);
-        case 4: return LaunchGenerate<uint32_t>(plan, Constant<uint32_t>{uint32_t(bits)}, out, stream);
-        case 8: return LaunchGenerate<uint64_t>(plan, Constant<uint64_t>{bits}, out, stream);
+        case 1: return LaunchGenerate<uint8_t>(plan, Constant<uint8_t>{uint8_t(bits)}, out, launch);
+        case 2: return LaunchGenerate<uint16_t>(plan, Constant<uint16_t>{uint16_t(bits)}, out, launch);
+        case 4: return LaunchGenerate<uint32_t>(plan, Constant<uint32_t>{uint32_t(bits)}, out, launch);
+        case 8: return LaunchGenerate<uint64_t>(plan, Constant<uint64_t>{bits}, out, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
 cudaError_t LaunchFillSequence(const EwPlan<1>& plan, ElementType type, const FillSequenceParams& p, void* out,
-                               cudaStream_t stream) {
+                               LaunchTarget launch) {
     auto integers = [&](auto tag) {
         using T = decltype(tag);
-        return LaunchGenerate<T>(plan, IntegerSequence<T>{p.startBits, p.deltaBits}, out, stream);
+        return LaunchGenerate<T>(plan, IntegerSequence<T>{p.startBits, p.deltaBits}, out, launch);
     };
     switch (type) {
-        case ElementType::F32: return LaunchGenerate<float>(plan, FloatSequence32{p.start, p.delta}, out, stream);
-        case ElementType::F64: return LaunchGenerate<double>(plan, FloatSequence64{p.start, p.delta}, out, stream);
-        case ElementType::F16: return LaunchGenerate<uint16_t>(plan, FloatSequence16{p.start, p.delta}, out, stream);
+        case ElementType::F32: return LaunchGenerate<float>(plan, FloatSequence32{p.start, p.delta}, out, launch);
+        case ElementType::F64: return LaunchGenerate<double>(plan, FloatSequence64{p.start, p.delta}, out, launch);
+        case ElementType::F16: return LaunchGenerate<uint16_t>(plan, FloatSequence16{p.start, p.delta}, out, launch);
         case ElementType::I8: return integers(int8_t{});
         case ElementType::U8: return integers(uint8_t{});
         case ElementType::I16: return integers(int16_t{});

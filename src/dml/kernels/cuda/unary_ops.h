@@ -47,32 +47,32 @@ struct FillSequenceParams {
 
 // ---- unary_ops.cu ----
 cudaError_t LaunchUnaryFloat(const EwPlan<2>& plan, ElementType type, UnaryFloatOp op, const UnaryFloatParams& params,
-                             void* out, const void* in, cudaStream_t stream);
+                             void* out, const void* in, LaunchTarget launch);
 // lo, hi: CLIP's and THRESHOLD's bounds as bytes of `type` (the low ones of the 64 bits).
 cudaError_t LaunchUnaryInteger(const EwPlan<2>& plan, ElementType type, UnaryIntegerOp op, uint64_t lo, uint64_t hi,
-                               void* out, const void* in, cudaStream_t stream);
+                               void* out, const void* in, LaunchTarget launch);
 // BIT_NOT on elements of `elementBytes` bytes, whatever their type.
-cudaError_t LaunchBitNot(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, cudaStream_t stream);
+cudaError_t LaunchBitNot(const EwPlan<2>& plan, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch);
 // BIT_COUNT: set bits of each `inBytes`-byte element, into U8 or U32.
 cudaError_t LaunchBitCount(const EwPlan<2>& plan, uint32_t inBytes, ElementType outType, void* out, const void* in,
-                           cudaStream_t stream);
+                           LaunchTarget launch);
 // 0 or 1 into U8 or U32, from F32 or F16.
 cudaError_t LaunchFloatClassTest(const EwPlan<2>& plan, ElementType inType, ElementType outType, FloatClassTest test,
-                                 void* out, const void* in, cudaStream_t stream);
+                                 void* out, const void* in, LaunchTarget launch);
 // Operands: 0 the output gradient, 1 the input, 2 the input gradient.
 cudaError_t LaunchClipGrad(const EwPlan<3>& plan, ElementType type, const ClipGradBounds& bounds, void* out,
-                           const void* x, const void* gradient, cudaStream_t stream);
+                           const void* x, const void* gradient, LaunchTarget launch);
 // The value's bytes (the low `elementBytes` of `bits`) into every element.
 cudaError_t LaunchFillConstant(const EwPlan<1>& plan, uint32_t elementBytes, uint64_t bits, void* out,
-                               cudaStream_t stream);
+                               LaunchTarget launch);
 cudaError_t LaunchFillSequence(const EwPlan<1>& plan, ElementType type, const FillSequenceParams& params, void* out,
-                               cudaStream_t stream);
+                               LaunchTarget launch);
 
 // ---- unary_cast.cu ----
 // CAST as the CPU does it: floating point to integer truncates toward zero and saturates (NaN
 // gives 0); integer to integer keeps the low bits; to a floating type rounds to nearest even,
 // once (integers reach FLOAT16 through float64, as on the CPU).
 cudaError_t LaunchCast(const EwPlan<2>& plan, ElementType inType, ElementType outType, void* out, const void* in,
-                       cudaStream_t stream);
+                       LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda
