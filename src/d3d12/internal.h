@@ -17,6 +17,7 @@
 
 #include "backend/backend.h"
 #include "common/platform.h"
+#include "common/private_iids.h"
 #include "common/status.h"
 
 namespace freedml::d3d12 {
@@ -135,11 +136,6 @@ public:
 protected:
     ~CommandListInternal() = default;
 };
-
-// The private IIDs. (Random GUIDs of FreeDML's own.)
-constexpr GUID kIidDeviceInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x01}};
-constexpr GUID kIidResourceInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x02}};
-constexpr GUID kIidCommandListInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x03}};
 
 // For messages that have no device to go through (DMLCreateDevice given something that is not a
 // FreeDML device): libd3d12 exports this C function; other libraries look it up at run time, so
