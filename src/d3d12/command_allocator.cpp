@@ -65,7 +65,7 @@ HRESULT CreateCommandAllocator(DeviceInternal& device, const D3D12_COMMAND_LIST_
         return ReportUnsupported(&device,
                                  Format("ID3D12Device::CreateCommandAllocator of type %s", ListTypeName(type)).c_str());
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* allocator = new CommandAllocator(device, type);
     HRESULT hr = allocator->QueryInterface(riid, object);
     allocator->Release();

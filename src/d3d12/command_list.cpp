@@ -552,7 +552,7 @@ HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, const D3D12_COM
         return fail(Format("pCommandAllocator (%s) is not of the list's type %s.", impl->Describe().c_str(),
                            ListTypeName(type)));
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* list = new CommandList(device, type);
     if (!impl->ClaimForRecording(list)) {
         CommandList* other = impl->RecordingList();
@@ -584,7 +584,7 @@ HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, const D3D12_CO
         return ReportUnsupported(&device,
                                  Format("ID3D12Device4::CreateCommandList1 of type %s", ListTypeName(type)).c_str());
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* list = new CommandList(device, type);  // closed, with no allocator
     HRESULT hr = list->QueryInterface(riid, object);
     list->Release();

@@ -305,7 +305,7 @@ HRESULT CreateCommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DES
         return ReportUnsupported(&device,
                                  Format("ID3D12Device::CreateCommandQueue of type %s", ListTypeName(desc->Type)).c_str());
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* queue = new CommandQueue(device, *desc);
     HRESULT hr = queue->QueryInterface(riid, object);
     queue->Release();

@@ -16,15 +16,6 @@ namespace {
 
 uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
-// QueryInterface on a freshly created object, then drops the creation reference: the caller gets
-// the object through `riid`, or E_NOINTERFACE and the object is destroyed.
-template <class Object>
-HRESULT HandOut(Object* object, REFIID riid, void** out) {
-    HRESULT hr = object->QueryInterface(riid, out);
-    object->Release();
-    return hr;
-}
-
 }  // namespace
 
 Status Device::Create(backend::Adapter* adapter, Device** device) {
@@ -198,8 +189,8 @@ HRESULT Device::CreateFence(UINT64 initialValue, D3D12_FENCE_FLAGS flags, REFIID
 HRESULT Device::CreateDescriptorHeap(const D3D12_DESCRIPTOR_HEAP_DESC* desc, REFIID riid, void** heap) {
     if (heap) *heap = nullptr;
     Status status = ValidateDescriptorHeapDesc(desc);
-    if (status.ok() && !heap) status = Error(E_POINTER, "CreateDescriptorHeap: the output pointer is null.");
     if (!status.ok()) return Fail(status);
+    if (ValidateOnly(heap)) return kValidatedOnly;
     DescriptorHeap* created = nullptr;
     status = DescriptorHeap::Create(this, *desc, &created);
     if (!status.ok()) return Fail(status);
@@ -216,7 +207,7 @@ HRESULT Device::CreateHeap(const D3D12_HEAP_DESC* desc, REFIID riid, void** heap
     Status status = ValidateHeapDesc(desc, &pool);
     if (!status.ok()) return Fail(status);
     if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
-    if (!heap) return S_FALSE;  // validation only, as D3D12 does for a null output
+    if (ValidateOnly(heap)) return kValidatedOnly;
     D3D12_HEAP_DESC allocated = *desc;
     // Whole alignment units, so a resource placed in the last unit stays inside the memory.
     uint64_t alignment = desc->Alignment ? desc->Alignment : kBufferAlignment;
@@ -259,7 +250,7 @@ HRESULT Device::CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* 
     }();
     if (!status.ok()) return Fail(status);
     if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
-    if (!resource) return S_FALSE;
+    if (ValidateOnly(resource)) return kValidatedOnly;
 
     D3D12_HEAP_DESC heapDesc{};
     heapDesc.SizeInBytes = AlignUp(desc->Width, kBufferAlignment);
@@ -349,7 +340,7 @@ HRESULT Device::CreatePlaced(const char* where, ID3D12Heap* publicHeap, UINT64 o
     }();
     if (!status.ok()) return Fail(status);
     if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
-    if (!resource) return S_FALSE;
+    if (ValidateOnly(resource)) return kValidatedOnly;
     Resource* created = nullptr;
     status = Resource::Create(this, heap, offset, *desc, state, &created);
     if (!status.ok()) return Fail(status);

@@ -76,7 +76,7 @@ FREEDML_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown* adapter, D3D_FEATURE_L
     backend::Adapter* found = nullptr;
     Status status = FindAdapter(adapter, &found);
     if (!status.ok()) return ReportFailure(status);
-    if (!device) return S_FALSE;  // the device could be created
+    if (ValidateOnly(device)) return kValidatedOnly;
     Device* created = nullptr;
     status = Device::Create(found, &created);
     if (!status.ok()) return ReportFailure(status);
@@ -86,7 +86,7 @@ FREEDML_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown* adapter, D3D_FEATURE_L
 }
 
 FREEDML_EXPORT HRESULT WINAPI D3D12GetDebugInterface(REFIID riid, void** debug) {
-    if (!debug) return S_FALSE;  // D3D12's answer to "is the debug layer available?"
+    if (ValidateOnly(debug)) return kValidatedOnly;  // "is the debug layer available?"
     *debug = nullptr;
     auto* object = new (std::nothrow) Debug();
     if (!object) return E_OUTOFMEMORY;

@@ -152,7 +152,7 @@ HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, const D3D12_FEN
         status.AddContext("calling ID3D12Device::CreateFence");
         return Fail(device, status, D3D12_MESSAGE_CATEGORY_STATE_CREATION);
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* fence = new Fence(device, initialValue, flags);
     HRESULT hr = fence->QueryInterface(riid, object);
     fence->Release();

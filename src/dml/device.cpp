@@ -40,12 +40,6 @@ void DebugDeviceInterface::SetMuteDebugOutput(BOOL mute) { device_.SetMuted(mute
 
 // ---- Device ------------------------------------------------------------------------------------
 
-HRESULT HandOut(IUnknown* created, REFIID riid, void** object) {
-    HRESULT hr = created->QueryInterface(riid, object);
-    created->Release();
-    return hr;
-}
-
 Device::Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
                DML_FEATURE_LEVEL featureLevel)
     : d3d12Device_(d3d12Device), d3d12_(internal), flags_(flags), featureLevel_(featureLevel) {
@@ -83,7 +77,7 @@ HRESULT Device::Create(ID3D12Device* d3d12Device, uint32_t flags, uint32_t minim
                     Format("minimumFeatureLevel (0x%x) is above the highest feature level FreeDML supports (0x%x).",
                            static_cast<unsigned>(minimumFeatureLevel), static_cast<unsigned>(kMaxFeatureLevel)));
     }
-    if (!object) return S_FALSE;  // the device could be created
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* device = new Device(d3d12Device, internal, static_cast<DML_CREATE_DEVICE_FLAGS>(flags), kMaxFeatureLevel);
     return HandOut(static_cast<IDMLDevice1*>(device), riid, object);
 }
@@ -175,11 +169,7 @@ HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void*
     Operator* op = nullptr;
     Status status = Operator::Create(*this, *desc, &op);
     if (!status.ok()) return Fail(kMethod, status);
-    if (!object) {  // validation only, as with D3D12's null-pointer convention
-        op->Release();
-        return S_FALSE;
-    }
-    return HandOut(op, riid, object);
+    return HandOut(op, riid, object);  // a null ppv validates only: the operator is dropped
 }
 
 HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
@@ -190,11 +180,10 @@ HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REF
     if (&ours->GetDmlDevice() != this) {
         return Fail(kMethod, Error(E_INVALIDARG, "%s was created on another DirectML device.", ours->Describe().c_str()));
     }
-    if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
     CompiledOperator* compiled = nullptr;
     Status status = CompiledOperator::Create(*this, *ours, Raw(flags), &compiled);
     if (!status.ok()) return Fail(kMethod, status);
-    return HandOut(compiled, riid, object);
+    return HandOut(compiled, riid, object);  // a null ppv validates only: the compiled operator is dropped
 }
 
 HRESULT Device::CreateOperatorInitializer(UINT count, IDMLCompiledOperator* const* operators, REFIID riid,

@@ -89,8 +89,4 @@ private:
 // The highest feature level FreeDML's DirectML.h declares (and its device reports).
 constexpr DML_FEATURE_LEVEL kMaxFeatureLevel = DML_FEATURE_LEVEL_6_4;
 
-// Copies `value` into the caller's riid/object pair after QueryInterface, and releases our
-// creation reference: the usual tail of a Create* method.
-HRESULT HandOut(IUnknown* created, REFIID riid, void** object);
-
 }  // namespace freedml::dml
