@@ -103,6 +103,27 @@ TEST_F(OutOfMemoryTest, DirectMLCreationMethods) {
     });
 }
 
+// A failed SetPrivateData changes nothing: the value set before is still there.
+TEST_F(OutOfMemoryTest, SetPrivateDataKeepsTheOldValue) {
+    const GUID key = {0x5eed, 0x1, 0x2, {3, 4, 5, 6, 7, 8, 9, 10}};
+    const int before = 7;
+    ASSERT_EQ(fence->SetPrivateData(key, sizeof(before), &before), S_OK);
+    const std::vector<int> large(64, 42);
+    ArmAllocationFailure(0, FailOn::ThisThread);
+    HRESULT hr = fence->SetPrivateData(key, static_cast<UINT>(large.size() * sizeof(int)), large.data());
+    ASSERT_TRUE(DisarmAllocationFailure());
+    EXPECT_EQ(hr, E_OUTOFMEMORY);
+    int read = 0;
+    UINT size = sizeof(read);
+    EXPECT_EQ(fence->GetPrivateData(key, &size, &read), S_OK);
+    EXPECT_EQ(size, sizeof(before));
+    EXPECT_EQ(read, before);
+    ArmAllocationFailure(0, FailOn::ThisThread);
+    hr = dml->SetName(L"a name that needs memory");
+    ASSERT_TRUE(DisarmAllocationFailure());
+    EXPECT_EQ(hr, E_OUTOFMEMORY);
+}
+
 // D3D12 reports an allocation failure while recording at Close.
 TEST_F(OutOfMemoryTest, AFailureWhileRecordingFailsClose) {
     auto a = Buffer(256), b = Buffer(256);
