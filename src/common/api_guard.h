@@ -56,6 +56,9 @@ inline HRESULT RemovalReason(const ExceptionFailure& failure) {
     return failure.hr == E_FAIL ? DXGI_ERROR_DRIVER_INTERNAL_ERROR : failure.hr;
 }
 
+// The report of an interface with no message channel (DXCore, private data): the HRESULT says it all.
+inline void NoReport(const char*, const ExceptionFailure&) noexcept {}
+
 // Runs `body` (which returns an HRESULT); an exception becomes its HRESULT, and `report` (called
 // with the method's name and the failure) says so. A report that throws in turn (no memory left
 // for the message) is dropped: the HRESULT still reaches the caller.
