@@ -127,6 +127,21 @@ TEST_F(OutOfMemoryTest, DXCoreMethods) {
         false);
 }
 
+// The info queue cannot report its own failure as a message: it returns E_OUTOFMEMORY and stores
+// nothing.
+TEST_F(OutOfMemoryTest, InfoQueueAddMessage) {
+    ComPtr<ID3D12InfoQueue> queue;
+    ASSERT_EQ(d3d.As(&queue), S_OK);
+    const UINT64 before = queue->GetNumStoredMessages();
+    ArmAllocationFailure(0, FailOn::ThisThread);
+    HRESULT hr = queue->AddApplicationMessage(D3D12_MESSAGE_SEVERITY_INFO, "a message that needs memory to be stored");
+    ASSERT_TRUE(DisarmAllocationFailure());
+    EXPECT_EQ(hr, E_OUTOFMEMORY);
+    EXPECT_EQ(queue->GetNumStoredMessages(), before);
+    EXPECT_EQ(queue->AddApplicationMessage(D3D12_MESSAGE_SEVERITY_INFO, "and now it fits"), S_OK);
+    EXPECT_EQ(queue->GetNumStoredMessages(), before + 1);
+}
+
 // A failed SetPrivateData changes nothing: the value set before is still there.
 TEST_F(OutOfMemoryTest, SetPrivateDataKeepsTheOldValue) {
     const GUID key = {0x5eed, 0x1, 0x2, {3, 4, 5, 6, 7, 8, 9, 10}};
