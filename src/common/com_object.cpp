@@ -2,6 +2,8 @@
 
 #include <cwchar>
 
+#include "common/api_guard.h"
+
 namespace freedml {
 
 namespace {
@@ -53,26 +55,37 @@ HRESULT PrivateDataStore::Get(REFGUID guid, UINT* dataSize, void* data) const {
     return DXGI_ERROR_NOT_FOUND;
 }
 
+// Set and SetInterface allocate everything before they change anything, so an allocation failure
+// (E_OUTOFMEMORY through Guard: no C++ exception leaves a COM method) leaves the store as it was.
 HRESULT PrivateDataStore::Set(REFGUID guid, UINT dataSize, const void* data) {
     if (dataSize && !data) return E_INVALIDARG;
-    std::lock_guard lock(mutex_);
-    EraseLocked(guid);
-    if (!data) return S_OK;  // a null pointer removes the entry
-    Entry entry;
-    entry.bytes.assign(static_cast<const unsigned char*>(data), static_cast<const unsigned char*>(data) + dataSize);
-    entries_.emplace_back(guid, std::move(entry));
-    return S_OK;
+    return Guard("SetPrivateData", [](const char*, const ExceptionFailure&) {}, [&]() -> HRESULT {
+        std::lock_guard lock(mutex_);
+        if (!data) {  // a null pointer removes the entry
+            EraseLocked(guid);
+            return S_OK;
+        }
+        Entry entry;
+        entry.bytes.assign(static_cast<const unsigned char*>(data), static_cast<const unsigned char*>(data) + dataSize);
+        entries_.reserve(entries_.size() + 1);
+        EraseLocked(guid);
+        entries_.emplace_back(guid, std::move(entry));
+        return S_OK;
+    });
 }
 
 HRESULT PrivateDataStore::SetInterface(REFGUID guid, const IUnknown* object) {
-    std::lock_guard lock(mutex_);
-    EraseLocked(guid);
-    if (!object) return S_OK;
-    Entry entry;
-    entry.object = const_cast<IUnknown*>(object);
-    entry.object->AddRef();
-    entries_.emplace_back(guid, std::move(entry));
-    return S_OK;
+    return Guard("SetPrivateDataInterface", [](const char*, const ExceptionFailure&) {}, [&]() -> HRESULT {
+        std::lock_guard lock(mutex_);
+        entries_.reserve(entries_.size() + 1);
+        EraseLocked(guid);
+        if (!object) return S_OK;
+        Entry entry;
+        entry.object = const_cast<IUnknown*>(object);
+        entry.object->AddRef();
+        entries_.emplace_back(guid, std::move(entry));
+        return S_OK;
+    });
 }
 
 HRESULT PrivateDataStore::SetName(const wchar_t* name) {

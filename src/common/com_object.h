@@ -66,6 +66,30 @@ private:
     std::atomic<ULONG> references_{1};
 };
 
+// The null-output rule of creation methods. D3D12 documents it (CreateDescriptorHeap, CreateHeap,
+// CreateCommittedResource, CreatePlacedResource: "ppv can be NULL, to enable capability testing")
+// and applies it to D3D12CreateDevice; DirectML applies it to DMLCreateDevice and to the methods its
+// header marks `_COM_Outptr_opt_` (CreateOperator, CompileOperator). FreeDML applies it to every
+// D3D12 creation method and to those DirectML ones: with a null output pointer the method validates
+// everything as usual, creates nothing, and returns S_FALSE ("it could be created"). DirectML's
+// methods whose output is required (`_COM_Outptr_`) return E_POINTER instead.
+constexpr HRESULT kValidatedOnly = S_FALSE;
+inline bool ValidateOnly(void* const* out) { return out == nullptr; }
+
+// The usual tail of a creation method: hands `created` out through riid and drops the creation
+// reference (so a failed QueryInterface destroys it). A null `out` is the validation-only call of
+// a method that must build the object to validate it: the object is destroyed and S_FALSE returned.
+template <class Object>
+HRESULT HandOut(Object* created, REFIID riid, void** out) {
+    if (ValidateOnly(out)) {
+        created->Release();
+        return kValidatedOnly;
+    }
+    HRESULT hr = created->QueryInterface(riid, out);
+    created->Release();
+    return hr;
+}
+
 // Private data of ID3D12Object and IDMLObject: GUID-keyed blobs, interfaces and the debug name.
 class PrivateDataStore {
 public:

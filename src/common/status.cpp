@@ -85,4 +85,12 @@ Status Error(HRESULT hr, const char* format, ...) {
     return Status(hr, std::move(text));
 }
 
+Status NoKernel(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    std::string text = FormatV(format, args);
+    va_end(args);
+    return Status(kNoKernel, "No kernel on this adapter: " + text);
+}
+
 }  // namespace freedml

@@ -51,6 +51,16 @@ private:
 
 Status Error(HRESULT hr, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
+// "No kernel for this on this adapter": the one HRESULT with which an adapter refuses a valid
+// operator (a type, data type, layout or fused activation its kernels do not run), so that
+// CompileOperator fails the same way on the CPU and on CUDA. DXGI_ERROR_UNSUPPORTED is what
+// DirectML answers when a device cannot provide what was asked (DMLCreateDevice1 above the
+// supported feature level); E_INVALIDARG would blame a desc that is valid, and E_NOTIMPL is kept for
+// methods outside FreeDML's compute subset.
+constexpr HRESULT kNoKernel = DXGI_ERROR_UNSUPPORTED;
+// kNoKernel with the message "No kernel on this adapter: <formatted text>".
+Status NoKernel(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
 }  // namespace freedml
 
 // Returns E_INVALIDARG with a formatted message when the condition holds.

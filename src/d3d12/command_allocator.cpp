@@ -33,25 +33,27 @@ std::string CommandAllocator::Describe() const {
 }
 
 HRESULT CommandAllocator::Reset() {
-    if (CommandList* list = recording_.load()) {
-        return Fail(device_,
-                    Error(E_FAIL,
-                          "ID3D12CommandAllocator::Reset: %s cannot be reset while %s recorded on it is open. "
-                          "Close the list first.",
-                          Describe().c_str(), list->Describe().c_str()),
-                    D3D12_MESSAGE_CATEGORY_EXECUTION);
-    }
-    if (int inFlight = inFlight_.load(); inFlight > 0) {
-        return Fail(device_,
-                    Error(E_FAIL,
-                          "ID3D12CommandAllocator::Reset: %s cannot be reset while command lists recorded on it may "
-                          "still be executing (%d executions not finished). Wait on a fence that the queue signals "
-                          "after them first.",
-                          Describe().c_str(), inFlight),
-                    D3D12_MESSAGE_CATEGORY_EXECUTION);
-    }
-    ++generation_;
-    return S_OK;
+    return Guarded(device_, "ID3D12CommandAllocator::Reset", [&]() -> HRESULT {
+        if (CommandList* list = recording_.load()) {
+            return Fail(device_,
+                        Error(E_FAIL,
+                              "ID3D12CommandAllocator::Reset: %s cannot be reset while %s recorded on it is open. "
+                              "Close the list first.",
+                              Describe().c_str(), list->Describe().c_str()),
+                        D3D12_MESSAGE_CATEGORY_EXECUTION);
+        }
+        if (int inFlight = inFlight_.load(); inFlight > 0) {
+            return Fail(device_,
+                        Error(E_FAIL,
+                              "ID3D12CommandAllocator::Reset: %s cannot be reset while command lists recorded on it may "
+                              "still be executing (%d executions not finished). Wait on a fence that the queue signals "
+                              "after them first.",
+                              Describe().c_str(), inFlight),
+                        D3D12_MESSAGE_CATEGORY_EXECUTION);
+        }
+        ++generation_;
+        return S_OK;
+    });
 }
 
 HRESULT CreateCommandAllocator(DeviceInternal& device, const D3D12_COMMAND_LIST_TYPE& type, REFIID riid,
@@ -65,7 +67,7 @@ HRESULT CreateCommandAllocator(DeviceInternal& device, const D3D12_COMMAND_LIST_
         return ReportUnsupported(&device,
                                  Format("ID3D12Device::CreateCommandAllocator of type %s", ListTypeName(type)).c_str());
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* allocator = new CommandAllocator(device, type);
     HRESULT hr = allocator->QueryInterface(riid, object);
     allocator->Release();

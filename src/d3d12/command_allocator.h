@@ -6,11 +6,10 @@
 #include <atomic>
 
 #include "common/com_object.h"
+#include "common/private_iids.h"
 #include "d3d12/internal.h"
 
 namespace freedml::d3d12 {
-
-constexpr GUID kIidCommandAllocatorImpl = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x11}};
 
 class CommandList;
 

@@ -230,6 +230,7 @@ void CommandList::BeginRecording(CommandAllocator* allocator) {
     if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
     cbvSrvUavHeap_ = nullptr;
     firstError_.clear();
+    firstErrorHr_ = S_OK;
     closeFailed_ = false;
     open_ = true;
 }
@@ -239,9 +240,14 @@ void CommandList::Record(std::unique_ptr<Command> command) {
     recording_->commands.push_back(std::move(command));
 }
 
-void CommandList::FailRecording(const std::string& text) {
+void CommandList::FailRecording(const std::string& text) { FailRecordingWith(E_INVALIDARG, text); }
+
+void CommandList::FailRecordingWith(HRESULT hr, const std::string& text) {
     device_.Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION, text);
-    if (open_ && firstError_.empty()) firstError_ = text;
+    if (open_ && firstErrorHr_ == S_OK) {
+        firstErrorHr_ = hr;
+        firstError_ = text;
+    }
 }
 
 bool CommandList::CheckOpen(const char* method) {
@@ -263,119 +269,135 @@ void CommandList::Unsupported(const char* method) {
 }
 
 HRESULT CommandList::Close() {
-    if (!open_) {
-        return Fail(device_,
-                    Error(E_FAIL, "ID3D12GraphicsCommandList::Close: %s is already closed. Reset it to record again.",
-                          Describe().c_str()),
-                    D3D12_MESSAGE_CATEGORY_EXECUTION);
-    }
-    if (allocator_) allocator_->EndRecording(this);
-    open_ = false;
-    if (!firstError_.empty()) {
-        closeFailed_ = true;
-        return Fail(device_,
-                    Error(E_INVALIDARG,
-                          "ID3D12GraphicsCommandList::Close: %s had a recording error and cannot be executed: %s",
-                          Describe().c_str(), firstError_.c_str()),
-                    D3D12_MESSAGE_CATEGORY_EXECUTION);
-    }
-    return S_OK;
+    return Guarded(device_, "ID3D12GraphicsCommandList::Close", [&]() -> HRESULT {
+        if (!open_) {
+            return Fail(device_,
+                        Error(E_FAIL, "ID3D12GraphicsCommandList::Close: %s is already closed. Reset it to record again.",
+                              Describe().c_str()),
+                        D3D12_MESSAGE_CATEGORY_EXECUTION);
+        }
+        if (allocator_) allocator_->EndRecording(this);
+        open_ = false;
+        if (firstErrorHr_ != S_OK) {
+            closeFailed_ = true;
+            return Fail(device_,
+                        Error(firstErrorHr_,
+                              "ID3D12GraphicsCommandList::Close: %s had a recording error and cannot be executed: %s",
+                              Describe().c_str(), firstError_.c_str()),
+                        D3D12_MESSAGE_CATEGORY_EXECUTION);
+        }
+        return S_OK;
+    });
 }
 
 HRESULT CommandList::Reset(ID3D12CommandAllocator* allocator, ID3D12PipelineState* initialState) {
-    auto fail = [&](HRESULT hr, const std::string& text) {
-        return Fail(device_, Error(hr, "ID3D12GraphicsCommandList::Reset of %s: %s", Describe().c_str(), text.c_str()),
-                    D3D12_MESSAGE_CATEGORY_EXECUTION);
-    };
-    if (open_) return fail(E_FAIL, "the list is open; Close it before Reset.");
-    CommandAllocator* impl = CommandAllocator::FromPublic(allocator);
-    if (!allocator) return fail(E_INVALIDARG, "pAllocator is null.");
-    if (!impl) return fail(E_INVALIDARG, "pAllocator is not a FreeDML command allocator.");
-    if (&impl->Device() != &device_) return fail(E_INVALIDARG, "pAllocator was created on another device.");
-    if (impl->Type() != type_) {
-        return fail(E_INVALIDARG, Format("pAllocator (%s) is not of the list's type %s.", impl->Describe().c_str(),
-                                         ListTypeName(type_)));
-    }
-    if (initialState) return ReportUnsupported(&device_, "ID3D12GraphicsCommandList::Reset with a pipeline state");
-    if (!impl->ClaimForRecording(this)) {
-        CommandList* other = impl->RecordingList();
-        return fail(E_INVALIDARG, Format("pAllocator (%s) is in use by %s, which is still open; an allocator records "
-                                         "one list at a time.",
-                                         impl->Describe().c_str(), other ? other->Describe().c_str() : "another list"));
-    }
-    BeginRecording(impl);
-    return S_OK;
+    return Guarded(device_, "ID3D12GraphicsCommandList::Reset", [&]() -> HRESULT {
+        auto fail = [&](HRESULT hr, const std::string& text) {
+            return Fail(device_, Error(hr, "ID3D12GraphicsCommandList::Reset of %s: %s", Describe().c_str(), text.c_str()),
+                        D3D12_MESSAGE_CATEGORY_EXECUTION);
+        };
+        if (open_) return fail(E_FAIL, "the list is open; Close it before Reset.");
+        CommandAllocator* impl = CommandAllocator::FromPublic(allocator);
+        if (!allocator) return fail(E_INVALIDARG, "pAllocator is null.");
+        if (!impl) return fail(E_INVALIDARG, "pAllocator is not a FreeDML command allocator.");
+        if (&impl->Device() != &device_) return fail(E_INVALIDARG, "pAllocator was created on another device.");
+        if (impl->Type() != type_) {
+            return fail(E_INVALIDARG, Format("pAllocator (%s) is not of the list's type %s.", impl->Describe().c_str(),
+                                             ListTypeName(type_)));
+        }
+        if (initialState) return ReportUnsupported(&device_, "ID3D12GraphicsCommandList::Reset with a pipeline state");
+        if (!impl->ClaimForRecording(this)) {
+            CommandList* other = impl->RecordingList();
+            return fail(E_INVALIDARG, Format("pAllocator (%s) is in use by %s, which is still open; an allocator records "
+                                             "one list at a time.",
+                                             impl->Describe().c_str(), other ? other->Describe().c_str() : "another list"));
+        }
+        BeginRecording(impl);
+        return S_OK;
+    });
 }
 
 void CommandList::ClearState(ID3D12PipelineState* pipelineState) {
-    if (!CheckOpen("ClearState")) return;
-    if (type_ == D3D12_COMMAND_LIST_TYPE_COPY) {
-        FailRecording(Format("ID3D12GraphicsCommandList::ClearState: %s is a COPY list, which has no state to clear.",
-                             Describe().c_str()));
-        return;
-    }
-    if (pipelineState) return Unsupported("ClearState with a pipeline state");
-    if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
-    cbvSrvUavHeap_ = nullptr;
+    GuardRecording("ID3D12GraphicsCommandList::ClearState", [&] {
+        if (!CheckOpen("ClearState")) return;
+        if (type_ == D3D12_COMMAND_LIST_TYPE_COPY) {
+            FailRecording(Format("ID3D12GraphicsCommandList::ClearState: %s is a COPY list, which has no state to clear.",
+                                 Describe().c_str()));
+            return;
+        }
+        if (pipelineState) return Unsupported("ClearState with a pipeline state");
+        if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
+        cbvSrvUavHeap_ = nullptr;
+    });
 }
 
 void CommandList::CopyBufferRegion(ID3D12Resource* dstBuffer, UINT64 dstOffset, ID3D12Resource* srcBuffer,
                                    UINT64 srcOffset, UINT64 numBytes) {
-    if (!CheckOpen("CopyBufferRegion")) return;
-    Status status = ValidateCopyBufferRegion(device_, dstBuffer, dstOffset, srcBuffer, srcOffset, numBytes);
-    if (!status.ok()) {
-        status.AddContext(Format("recording ID3D12GraphicsCommandList::CopyBufferRegion on %s", Describe().c_str()));
-        return FailRecording(status.FullMessage());
-    }
-    Record(std::make_unique<CopyBufferCommand>("CopyBufferRegion", dstBuffer, dstOffset, srcBuffer, srcOffset,
-                                               numBytes));
+    GuardRecording("ID3D12GraphicsCommandList::CopyBufferRegion", [&] {
+        if (!CheckOpen("CopyBufferRegion")) return;
+        Status status = ValidateCopyBufferRegion(device_, dstBuffer, dstOffset, srcBuffer, srcOffset, numBytes);
+        if (!status.ok()) {
+            status.AddContext(Format("recording ID3D12GraphicsCommandList::CopyBufferRegion on %s", Describe().c_str()));
+            return FailRecording(status.FullMessage());
+        }
+        Record(std::make_unique<CopyBufferCommand>("CopyBufferRegion", dstBuffer, dstOffset, srcBuffer, srcOffset,
+                                                   numBytes));
+    });
 }
 
 void CommandList::CopyResource(ID3D12Resource* dstResource, ID3D12Resource* srcResource) {
-    if (!CheckOpen("CopyResource")) return;
-    Status status = ValidateCopyResource(device_, dstResource, srcResource);
-    if (!status.ok()) {
-        status.AddContext(Format("recording ID3D12GraphicsCommandList::CopyResource on %s", Describe().c_str()));
-        return FailRecording(status.FullMessage());
-    }
-    Record(std::make_unique<CopyBufferCommand>("CopyResource", dstResource, 0, srcResource, 0,
-                                               GetResourceInternal(srcResource)->SizeInBytes()));
+    GuardRecording("ID3D12GraphicsCommandList::CopyResource", [&] {
+        if (!CheckOpen("CopyResource")) return;
+        Status status = ValidateCopyResource(device_, dstResource, srcResource);
+        if (!status.ok()) {
+            status.AddContext(Format("recording ID3D12GraphicsCommandList::CopyResource on %s", Describe().c_str()));
+            return FailRecording(status.FullMessage());
+        }
+        Record(std::make_unique<CopyBufferCommand>("CopyResource", dstResource, 0, srcResource, 0,
+                                                   GetResourceInternal(srcResource)->SizeInBytes()));
+    });
 }
 
 void CommandList::ResourceBarrier(UINT numBarriers, const D3D12_RESOURCE_BARRIER* barriers) {
-    if (!CheckOpen("ResourceBarrier")) return;
-    Status status;
-    if (numBarriers && !barriers) status = Error(E_INVALIDARG, "pBarriers is null with NumBarriers %u.", numBarriers);
-    for (UINT i = 0; status.ok() && i < numBarriers; ++i) status = ValidateBarrier(device_, type_, barriers[i], i);
-    if (!status.ok()) {
-        status.AddContext(Format("recording ID3D12GraphicsCommandList::ResourceBarrier on %s", Describe().c_str()));
-        return FailRecording(status.FullMessage());
-    }
-    if (numBarriers) Record(std::make_unique<BarrierCommand>(numBarriers, barriers));
+    GuardRecording("ID3D12GraphicsCommandList::ResourceBarrier", [&] {
+        if (!CheckOpen("ResourceBarrier")) return;
+        Status status;
+        if (numBarriers && !barriers) status = Error(E_INVALIDARG, "pBarriers is null with NumBarriers %u.", numBarriers);
+        for (UINT i = 0; status.ok() && i < numBarriers; ++i) status = ValidateBarrier(device_, type_, barriers[i], i);
+        if (!status.ok()) {
+            status.AddContext(Format("recording ID3D12GraphicsCommandList::ResourceBarrier on %s", Describe().c_str()));
+            return FailRecording(status.FullMessage());
+        }
+        if (numBarriers) Record(std::make_unique<BarrierCommand>(numBarriers, barriers));
+    });
 }
 
 void CommandList::SetDescriptorHeaps(UINT numHeaps, ID3D12DescriptorHeap* const* heaps) {
-    if (!CheckOpen("SetDescriptorHeaps")) return;
-    ID3D12DescriptorHeap* cbvSrvUav = nullptr;
-    Status status = ValidateDescriptorHeaps(device_, type_, numHeaps, heaps, &cbvSrvUav);
-    if (!status.ok()) {
-        status.AddContext(Format("recording ID3D12GraphicsCommandList::SetDescriptorHeaps on %s", Describe().c_str()));
-        return FailRecording(status.FullMessage());
-    }
-    // Setting heaps replaces both bindings, as in D3D12.
-    if (cbvSrvUav) cbvSrvUav->AddRef();
-    if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
-    cbvSrvUavHeap_ = cbvSrvUav;
+    GuardRecording("ID3D12GraphicsCommandList::SetDescriptorHeaps", [&] {
+        if (!CheckOpen("SetDescriptorHeaps")) return;
+        ID3D12DescriptorHeap* cbvSrvUav = nullptr;
+        Status status = ValidateDescriptorHeaps(device_, type_, numHeaps, heaps, &cbvSrvUav);
+        if (!status.ok()) {
+            status.AddContext(Format("recording ID3D12GraphicsCommandList::SetDescriptorHeaps on %s", Describe().c_str()));
+            return FailRecording(status.FullMessage());
+        }
+        // Setting heaps replaces both bindings, as in D3D12.
+        if (cbvSrvUav) cbvSrvUav->AddRef();
+        if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
+        cbvSrvUavHeap_ = cbvSrvUav;
+    });
 }
 
 void CommandList::DiscardResource(ID3D12Resource* resource, const D3D12_DISCARD_REGION* region) {
-    if (!CheckOpen("DiscardResource")) return;
-    // Discarding makes the contents undefined; keeping them is a valid implementation.
-    Status status = ValidateResource(device_, resource, "pResource");
-    if (!status.ok()) {
-        status.AddContext(Format("recording ID3D12GraphicsCommandList::DiscardResource on %s", Describe().c_str()));
-        FailRecording(status.FullMessage());
-    }
+    GuardRecording("ID3D12GraphicsCommandList::DiscardResource", [&] {
+        if (!CheckOpen("DiscardResource")) return;
+        // Discarding makes the contents undefined; keeping them is a valid implementation.
+        Status status = ValidateResource(device_, resource, "pResource");
+        if (!status.ok()) {
+            status.AddContext(Format("recording ID3D12GraphicsCommandList::DiscardResource on %s", Describe().c_str()));
+            FailRecording(status.FullMessage());
+        }
+    });
 }
 
 void CommandList::SetPredication(ID3D12Resource* buffer, UINT64, D3D12_PREDICATION_OP) {
@@ -552,7 +574,7 @@ HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, const D3D12_COM
         return fail(Format("pCommandAllocator (%s) is not of the list's type %s.", impl->Describe().c_str(),
                            ListTypeName(type)));
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* list = new CommandList(device, type);
     if (!impl->ClaimForRecording(list)) {
         CommandList* other = impl->RecordingList();
@@ -584,7 +606,7 @@ HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, const D3D12_CO
         return ReportUnsupported(&device,
                                  Format("ID3D12Device4::CreateCommandList1 of type %s", ListTypeName(type)).c_str());
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* list = new CommandList(device, type);  // closed, with no allocator
     HRESULT hr = list->QueryInterface(riid, object);
     list->Release();

@@ -11,11 +11,10 @@
 #include <vector>
 
 #include "common/com_object.h"
+#include "common/private_iids.h"
 #include "d3d12/internal.h"
 
 namespace freedml::d3d12 {
-
-constexpr GUID kIidCommandListImpl = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x12}};
 
 class CommandAllocator;
 
@@ -183,6 +182,19 @@ private:
     // False (with an error message) when the list is closed: the call is dropped.
     bool CheckOpen(const char* method);
     void ReleaseAllocator();
+    // A recording error whose HRESULT Close returns (FailRecording's is E_INVALIDARG).
+    void FailRecordingWith(HRESULT hr, const std::string& text);
+    // A recording method's body, so that no C++ exception leaves it (common/api_guard.h): an
+    // exception fails the recording, and Close returns its HRESULT (E_OUTOFMEMORY for
+    // std::bad_alloc), as D3D12 reports an allocation failure during recording.
+    template <class Body>
+    void GuardRecording(const char* method, Body&& body) noexcept {
+        GuardVoid(method,
+                  [&](const char* name, const ExceptionFailure& failure) {
+                      FailRecordingWith(failure.hr, DescribeFailure(name, failure));
+                  },
+                  std::forward<Body>(body));
+    }
 
     DeviceInternal& device_;
     const D3D12_COMMAND_LIST_TYPE type_;
@@ -191,6 +203,7 @@ private:
     bool open_ = false;
     bool closeFailed_ = false;
     std::string firstError_;
+    HRESULT firstErrorHr_ = S_OK;
     std::shared_ptr<Recording> recording_;
     ID3D12DescriptorHeap* cbvSrvUavHeap_ = nullptr;  // holds a reference until Reset
     std::atomic<bool> executing_{false};

@@ -80,70 +80,72 @@ void CommandQueue::CopyTileMappings(ID3D12Resource*, const D3D12_TILED_RESOURCE_
 }
 
 void CommandQueue::ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* lists) {
-    // Like D3D12's runtime: a bad call is dropped whole; the two errors that mean the application
-    // lost track of execution (a list still running, an allocator reset under a closed list) also
-    // remove the device.
-    auto drop = [&](const std::string& text, bool remove) {
-        std::string message = Format("ID3D12CommandQueue::ExecuteCommandLists on %s: %s The call is dropped%s.",
-                                     Describe().c_str(), text.c_str(), remove ? " and the device is removed" : "");
-        if (remove) {
-            device_.RemoveDevice(DXGI_ERROR_INVALID_CALL, message);
-        } else {
-            device_.Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION, message);
+    GuardedOrRemove(device_, "ID3D12CommandQueue::ExecuteCommandLists", [&] {
+        // Like D3D12's runtime: a bad call is dropped whole; the two errors that mean the application
+        // lost track of execution (a list still running, an allocator reset under a closed list) also
+        // remove the device.
+        auto drop = [&](const std::string& text, bool remove) {
+            std::string message = Format("ID3D12CommandQueue::ExecuteCommandLists on %s: %s The call is dropped%s.",
+                                         Describe().c_str(), text.c_str(), remove ? " and the device is removed" : "");
+            if (remove) {
+                device_.RemoveDevice(DXGI_ERROR_INVALID_CALL, message);
+            } else {
+                device_.Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION, message);
+            }
+        };
+        if (numLists == 0) return;
+        if (!lists) return drop(Format("ppCommandLists is null with NumCommandLists %u.", numLists), false);
+        std::vector<CommandList*> impls;
+        for (UINT i = 0; i < numLists; ++i) {
+            CommandList* list = CommandList::FromPublic(lists[i]);
+            if (!lists[i]) return drop(Format("ppCommandLists[%u] is null.", i), false);
+            if (!list) return drop(Format("ppCommandLists[%u] is not a FreeDML command list.", i), false);
+            if (&list->Device() != &device_) return drop(Format("ppCommandLists[%u] was created on another device.", i), false);
+            if (list->Type() != desc_.Type) {
+                return drop(Format("ppCommandLists[%u] (%s) is not of the queue's type %s.", i, list->Describe().c_str(),
+                                   ListTypeName(desc_.Type)),
+                            false);
+            }
+            if (list->IsOpen()) {
+                return drop(Format("ppCommandLists[%u] (%s) is open; Close it before executing.", i,
+                                   list->Describe().c_str()),
+                            false);
+            }
+            if (list->CloseFailed()) {
+                return drop(Format("ppCommandLists[%u] (%s) failed to Close (a recording error) and cannot be executed.",
+                                   i, list->Describe().c_str()),
+                            false);
+            }
+            CommandAllocator* allocator = list->Allocator();
+            if (allocator && allocator->Generation() != list->AllocatorGeneration()) {
+                return drop(Format("ppCommandLists[%u] (%s) was recorded on %s, which was reset after the list was "
+                                   "closed; its commands are gone. Reset and record the list again.",
+                                   i, list->Describe().c_str(), allocator->Describe().c_str()),
+                            true);
+            }
+            impls.push_back(list);
         }
-    };
-    if (numLists == 0) return;
-    if (!lists) return drop(Format("ppCommandLists is null with NumCommandLists %u.", numLists), false);
-    std::vector<CommandList*> impls;
-    for (UINT i = 0; i < numLists; ++i) {
-        CommandList* list = CommandList::FromPublic(lists[i]);
-        if (!lists[i]) return drop(Format("ppCommandLists[%u] is null.", i), false);
-        if (!list) return drop(Format("ppCommandLists[%u] is not a FreeDML command list.", i), false);
-        if (&list->Device() != &device_) return drop(Format("ppCommandLists[%u] was created on another device.", i), false);
-        if (list->Type() != desc_.Type) {
-            return drop(Format("ppCommandLists[%u] (%s) is not of the queue's type %s.", i, list->Describe().c_str(),
-                               ListTypeName(desc_.Type)),
-                        false);
-        }
-        if (list->IsOpen()) {
-            return drop(Format("ppCommandLists[%u] (%s) is open; Close it before executing.", i,
-                               list->Describe().c_str()),
-                        false);
-        }
-        if (list->CloseFailed()) {
-            return drop(Format("ppCommandLists[%u] (%s) failed to Close (a recording error) and cannot be executed.",
-                               i, list->Describe().c_str()),
-                        false);
-        }
-        CommandAllocator* allocator = list->Allocator();
-        if (allocator && allocator->Generation() != list->AllocatorGeneration()) {
-            return drop(Format("ppCommandLists[%u] (%s) was recorded on %s, which was reset after the list was "
-                               "closed; its commands are gone. Reset and record the list again.",
-                               i, list->Describe().c_str(), allocator->Describe().c_str()),
+        for (size_t i = 0; i < impls.size(); ++i) {
+            if (impls[i]->TryBeginExecution()) continue;
+            for (size_t k = 0; k < i; ++k) impls[k]->EndExecution();
+            return drop(Format("ppCommandLists[%zu] (%s) is still executing (or appears twice in this call); a command "
+                               "list may be executed again only after its previous execution finished (wait on a "
+                               "fence).",
+                               i, impls[i]->Describe().c_str()),
                         true);
         }
-        impls.push_back(list);
-    }
-    for (size_t i = 0; i < impls.size(); ++i) {
-        if (impls[i]->TryBeginExecution()) continue;
-        for (size_t k = 0; k < i; ++k) impls[k]->EndExecution();
-        return drop(Format("ppCommandLists[%zu] (%s) is still executing (or appears twice in this call); a command "
-                           "list may be executed again only after its previous execution finished (wait on a "
-                           "fence).",
-                           i, impls[i]->Describe().c_str()),
-                    true);
-    }
-    Submission submission{Submission::Kind::Execute, {}, nullptr, 0};
-    for (CommandList* list : impls) {
-        list->AddRef();
-        CommandAllocator* allocator = list->Allocator();
-        if (allocator) {
-            allocator->AddRef();
-            allocator->BeginExecution();
+        Submission submission{Submission::Kind::Execute, {}, nullptr, 0};
+        for (CommandList* list : impls) {
+            list->AddRef();
+            CommandAllocator* allocator = list->Allocator();
+            if (allocator) {
+                allocator->AddRef();
+                allocator->BeginExecution();
+            }
+            submission.lists.push_back({list, allocator, list->Recorded()});
         }
-        submission.lists.push_back({list, allocator, list->Recorded()});
-    }
-    Push(std::move(submission));
+        Push(std::move(submission));
+    });
 }
 
 Fence* CommandQueue::ValidateFence(ID3D12Fence* fence, const char* method) {
@@ -164,21 +166,25 @@ Fence* CommandQueue::ValidateFence(ID3D12Fence* fence, const char* method) {
 }
 
 HRESULT CommandQueue::Signal(ID3D12Fence* fence, UINT64 value) {
-    Fence* impl = ValidateFence(fence, "Signal");
-    if (!impl) return E_INVALIDARG;
-    if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
-    impl->AddRef();
-    Push({Submission::Kind::Signal, {}, impl, value});
-    return S_OK;
+    return Guarded(device_, "ID3D12CommandQueue::Signal", [&]() -> HRESULT {
+        Fence* impl = ValidateFence(fence, "Signal");
+        if (!impl) return E_INVALIDARG;
+        if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
+        impl->AddRef();
+        Push({Submission::Kind::Signal, {}, impl, value});
+        return S_OK;
+    });
 }
 
 HRESULT CommandQueue::Wait(ID3D12Fence* fence, UINT64 value) {
-    Fence* impl = ValidateFence(fence, "Wait");
-    if (!impl) return E_INVALIDARG;
-    if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
-    impl->AddRef();
-    Push({Submission::Kind::Wait, {}, impl, value});
-    return S_OK;
+    return Guarded(device_, "ID3D12CommandQueue::Wait", [&]() -> HRESULT {
+        Fence* impl = ValidateFence(fence, "Wait");
+        if (!impl) return E_INVALIDARG;
+        if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
+        impl->AddRef();
+        Push({Submission::Kind::Wait, {}, impl, value});
+        return S_OK;
+    });
 }
 
 HRESULT CommandQueue::GetTimestampFrequency(UINT64* frequency) {
@@ -220,25 +226,59 @@ void CommandQueue::Run() {
             submission = std::move(shared_->pending.front());
             shared_->pending.pop_front();
         }
-        if (!abandoned_) {
-            switch (submission.kind) {
-                case Submission::Kind::Execute: RunExecute(submission); break;
-                case Submission::Kind::Signal:
-                    RetireAll();
-                    submission.fence->SignalFromQueue(Removed() ? UINT64_MAX : submission.value);
-                    break;
-                case Submission::Kind::Wait: RunWait(submission); break;
+        bool retired = false;
+        try {
+            if (!abandoned_) {
+                switch (submission.kind) {
+                    case Submission::Kind::Execute: RunExecute(submission); break;
+                    case Submission::Kind::Signal:
+                        RetireAll();
+                        submission.fence->SignalFromQueue(Removed() ? UINT64_MAX : submission.value);
+                        break;
+                    case Submission::Kind::Wait: RunWait(submission); break;
+                }
+            }
+            retired_.push_back(std::move(submission));
+            retired = true;
+            bool idle;
+            {
+                std::lock_guard lock(shared_->mutex);
+                idle = shared_->pending.empty();
+            }
+            if (idle) RetireAll();
+        } catch (...) {
+            // Nobody can be handed an HRESULT at execution time: a C++ exception from a command or a
+            // kernel (no memory for scratch, a oneDNN error) removes the device, as a GPU fault
+            // does. The rest of the work is skipped and every fence reads UINT64_MAX.
+            RemoveAfterException(submission);
+            if (!retired) {
+                try {
+                    stream_->Finish();
+                } catch (...) {  // the device is removed already
+                }
+                ReleaseSubmission(submission);
             }
         }
-        retired_.push_back(std::move(submission));
-        bool idle;
-        {
-            std::lock_guard lock(shared_->mutex);
-            idle = shared_->pending.empty();
-        }
-        if (idle) RetireAll();
     }
     RetireAll();
+}
+
+void CommandQueue::RemoveAfterException(Submission& submission) noexcept {
+    ExceptionFailure failure = CurrentExceptionFailure();
+    const char* work = submission.kind == Submission::Kind::Execute  ? "the work of ExecuteCommandLists"
+                       : submission.kind == Submission::Kind::Signal ? "a Signal"
+                                                                     : "a Wait";
+    const HRESULT reason = RemovalReason(failure);
+    try {
+        device_.RemoveDevice(reason, Format("%s while %s ran on %s (a C++ exception at execution time).",
+                                            failure.what, work, Describe().c_str()));
+    } catch (...) {
+        try {
+            device_.RemoveDevice(reason, std::string());  // no memory for the whole message
+        } catch (...) {  // the reason is set before any message is built
+        }
+    }
+    if (submission.kind == Submission::Kind::Signal) submission.fence->SignalFromQueue(UINT64_MAX);
 }
 
 void CommandQueue::RunExecute(Submission& submission) {
@@ -315,7 +355,7 @@ HRESULT CreateCommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DES
         return ReportUnsupported(&device,
                                  Format("ID3D12Device::CreateCommandQueue of type %s", ListTypeName(desc->Type)).c_str());
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* queue = new CommandQueue(device, *desc);
     HRESULT hr = queue->QueryInterface(riid, object);
     queue->Release();

@@ -84,6 +84,8 @@ private:
     void Run();
     void RunExecute(Submission& submission);
     void RunWait(Submission& submission);
+    // Called from a catch block of the worker: removes the device with the exception's HRESULT.
+    void RemoveAfterException(Submission& submission) noexcept;
     // Waits for the stream, then releases what the retired submissions held: their lists count as
     // executing, and their resources stay alive, until the backend has finished with them.
     void RetireAll();

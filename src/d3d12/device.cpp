@@ -16,15 +16,6 @@ namespace {
 
 uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
-// QueryInterface on a freshly created object, then drops the creation reference: the caller gets
-// the object through `riid`, or E_NOINTERFACE and the object is destroyed.
-template <class Object>
-HRESULT HandOut(Object* object, REFIID riid, void** out) {
-    HRESULT hr = object->QueryInterface(riid, out);
-    object->Release();
-    return hr;
-}
-
 }  // namespace
 
 Status Device::Create(backend::Adapter* adapter, Device** device) {
@@ -170,40 +161,50 @@ HRESULT Device::Unsupported(const char* method, void** object) {
 // ---- Objects of other files --------------------------------------------------------------------
 
 HRESULT Device::CreateCommandQueue(const D3D12_COMMAND_QUEUE_DESC* desc, REFIID riid, void** queue) {
-    return d3d12::CreateCommandQueue(*this, desc, riid, queue);
+    return Guarded(*this, "ID3D12Device::CreateCommandQueue",
+                   [&] { return d3d12::CreateCommandQueue(*this, desc, riid, queue); });
 }
 
 HRESULT Device::CreateCommandQueue1(const D3D12_COMMAND_QUEUE_DESC* desc, REFIID, REFIID riid, void** queue) {
-    return d3d12::CreateCommandQueue(*this, desc, riid, queue);  // the creator id only groups queues
+    // The creator id only groups queues.
+    return Guarded(*this, "ID3D12Device9::CreateCommandQueue1",
+                   [&] { return d3d12::CreateCommandQueue(*this, desc, riid, queue); });
 }
 
 HRESULT Device::CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE type, REFIID riid, void** allocator) {
-    return d3d12::CreateCommandAllocator(*this, type, riid, allocator);
+    return Guarded(*this, "ID3D12Device::CreateCommandAllocator",
+                   [&] { return d3d12::CreateCommandAllocator(*this, type, riid, allocator); });
 }
 
 HRESULT Device::CreateCommandList(UINT nodeMask, D3D12_COMMAND_LIST_TYPE type, ID3D12CommandAllocator* allocator,
                                   ID3D12PipelineState* initialState, REFIID riid, void** list) {
-    return d3d12::CreateCommandList(*this, nodeMask, type, allocator, initialState, riid, list);
+    return Guarded(*this, "ID3D12Device::CreateCommandList", [&] {
+        return d3d12::CreateCommandList(*this, nodeMask, type, allocator, initialState, riid, list);
+    });
 }
 
 HRESULT Device::CreateCommandList1(UINT nodeMask, D3D12_COMMAND_LIST_TYPE type, D3D12_COMMAND_LIST_FLAGS flags,
                                    REFIID riid, void** list) {
-    return d3d12::CreateCommandList1(*this, nodeMask, type, flags, riid, list);
+    return Guarded(*this, "ID3D12Device4::CreateCommandList1",
+                   [&] { return d3d12::CreateCommandList1(*this, nodeMask, type, flags, riid, list); });
 }
 
 HRESULT Device::CreateFence(UINT64 initialValue, D3D12_FENCE_FLAGS flags, REFIID riid, void** fence) {
-    return d3d12::CreateFence(*this, initialValue, flags, riid, fence);
+    return Guarded(*this, "ID3D12Device::CreateFence",
+                   [&] { return d3d12::CreateFence(*this, initialValue, flags, riid, fence); });
 }
 
 HRESULT Device::CreateDescriptorHeap(const D3D12_DESCRIPTOR_HEAP_DESC* desc, REFIID riid, void** heap) {
-    if (heap) *heap = nullptr;
-    Status status = ValidateDescriptorHeapDesc(desc);
-    if (status.ok() && !heap) status = Error(E_POINTER, "CreateDescriptorHeap: the output pointer is null.");
-    if (!status.ok()) return Fail(status);
-    DescriptorHeap* created = nullptr;
-    status = DescriptorHeap::Create(this, *desc, &created);
-    if (!status.ok()) return Fail(status);
-    return HandOut(created, riid, heap);
+    return Guarded(*this, "ID3D12Device::CreateDescriptorHeap", [&]() -> HRESULT {
+        if (heap) *heap = nullptr;
+        Status status = ValidateDescriptorHeapDesc(desc);
+        if (!status.ok()) return Fail(status);
+        if (ValidateOnly(heap)) return kValidatedOnly;
+        DescriptorHeap* created = nullptr;
+        status = DescriptorHeap::Create(this, *desc, &created);
+        if (!status.ok()) return Fail(status);
+        return HandOut(created, riid, heap);
+    });
 }
 
 UINT Device::GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE type) { return DescriptorIncrement(type); }
@@ -211,28 +212,30 @@ UINT Device::GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE type) {
 // ---- Heaps and resources -----------------------------------------------------------------------
 
 HRESULT Device::CreateHeap(const D3D12_HEAP_DESC* desc, REFIID riid, void** heap) {
-    if (heap) *heap = nullptr;
-    backend::MemoryPool pool;
-    Status status = ValidateHeapDesc(desc, &pool);
-    if (!status.ok()) return Fail(status);
-    if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
-    if (!heap) return S_FALSE;  // validation only, as D3D12 does for a null output
-    D3D12_HEAP_DESC allocated = *desc;
-    // Whole alignment units, so a resource placed in the last unit stays inside the memory.
-    uint64_t alignment = desc->Alignment ? desc->Alignment : kBufferAlignment;
-    Heap* created = nullptr;
-    status = [&]() -> Status {
-        INVALID_IF(desc->SizeInBytes > std::numeric_limits<uint64_t>::max() - alignment,
-                   "CreateHeap: SizeInBytes (%llu) is larger than any memory.",
-                   static_cast<unsigned long long>(desc->SizeInBytes));
-        D3D12_HEAP_DESC rounded = allocated;
-        rounded.SizeInBytes = AlignUp(desc->SizeInBytes, alignment);
-        FREEDML_TRY_CONTEXT(Heap::Create(this, rounded, pool, false, &created), "creating a heap of %llu bytes",
-                            static_cast<unsigned long long>(desc->SizeInBytes));
-        return {};
-    }();
-    if (!status.ok()) return Fail(status);
-    return HandOut(created, riid, heap);
+    return Guarded(*this, "ID3D12Device::CreateHeap", [&]() -> HRESULT {
+        if (heap) *heap = nullptr;
+        backend::MemoryPool pool;
+        Status status = ValidateHeapDesc(desc, &pool);
+        if (!status.ok()) return Fail(status);
+        if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
+        if (ValidateOnly(heap)) return kValidatedOnly;
+        D3D12_HEAP_DESC allocated = *desc;
+        // Whole alignment units, so a resource placed in the last unit stays inside the memory.
+        uint64_t alignment = desc->Alignment ? desc->Alignment : kBufferAlignment;
+        Heap* created = nullptr;
+        status = [&]() -> Status {
+            INVALID_IF(desc->SizeInBytes > std::numeric_limits<uint64_t>::max() - alignment,
+                       "CreateHeap: SizeInBytes (%llu) is larger than any memory.",
+                       static_cast<unsigned long long>(desc->SizeInBytes));
+            D3D12_HEAP_DESC rounded = allocated;
+            rounded.SizeInBytes = AlignUp(desc->SizeInBytes, alignment);
+            FREEDML_TRY_CONTEXT(Heap::Create(this, rounded, pool, false, &created), "creating a heap of %llu bytes",
+                                static_cast<unsigned long long>(desc->SizeInBytes));
+            return {};
+        }();
+        if (!status.ok()) return Fail(status);
+        return HandOut(created, riid, heap);
+    });
 }
 
 HRESULT Device::CreateHeap1(const D3D12_HEAP_DESC* desc, ID3D12ProtectedResourceSession* session, REFIID riid,
@@ -247,34 +250,36 @@ HRESULT Device::CreateHeap1(const D3D12_HEAP_DESC* desc, ID3D12ProtectedResource
 HRESULT Device::CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* properties,
                                 const D3D12_HEAP_FLAGS& flags, const D3D12_RESOURCE_DESC* desc,
                                 const D3D12_RESOURCE_STATES& state, REFIID riid, void** resource) {
-    if (resource) *resource = nullptr;
-    backend::MemoryPool pool;
-    Status status = [&]() -> Status {
-        FREEDML_TRY(ValidateHeapProperties(properties, flags, where, &pool));
-        INVALID_IF(flags & D3D12_HEAP_FLAG_DENY_BUFFERS,
-                   "%s: D3D12_HEAP_FLAG_DENY_BUFFERS is set, but the resource is a buffer.", where);
-        FREEDML_TRY(ValidateBufferDesc(desc, where));
-        FREEDML_TRY(ValidateInitialState(*properties, state, where));
-        return {};
-    }();
-    if (!status.ok()) return Fail(status);
-    if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
-    if (!resource) return S_FALSE;
+    return Guarded(*this, where, [&]() -> HRESULT {
+        if (resource) *resource = nullptr;
+        backend::MemoryPool pool;
+        Status status = [&]() -> Status {
+            FREEDML_TRY(ValidateHeapProperties(properties, flags, where, &pool));
+            INVALID_IF(flags & D3D12_HEAP_FLAG_DENY_BUFFERS,
+                       "%s: D3D12_HEAP_FLAG_DENY_BUFFERS is set, but the resource is a buffer.", where);
+            FREEDML_TRY(ValidateBufferDesc(desc, where));
+            FREEDML_TRY(ValidateInitialState(*properties, state, where));
+            return {};
+        }();
+        if (!status.ok()) return Fail(status);
+        if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
+        if (ValidateOnly(resource)) return kValidatedOnly;
 
-    D3D12_HEAP_DESC heapDesc{};
-    heapDesc.SizeInBytes = AlignUp(desc->Width, kBufferAlignment);
-    heapDesc.Properties = *properties;
-    heapDesc.Alignment = kBufferAlignment;
-    heapDesc.Flags = flags;
-    Heap* heap = nullptr;
-    status = Heap::Create(this, heapDesc, pool, true, &heap);
-    if (!status.ok()) return Fail(status.AddContext(Format("creating a committed buffer of %llu bytes",
-                                                           static_cast<unsigned long long>(desc->Width))));
-    Resource* created = nullptr;
-    status = Resource::Create(this, heap, 0, *desc, state, &created);
-    heap->Release();  // the resource holds it
-    if (!status.ok()) return Fail(status);
-    return HandOut(created, riid, resource);
+        D3D12_HEAP_DESC heapDesc{};
+        heapDesc.SizeInBytes = AlignUp(desc->Width, kBufferAlignment);
+        heapDesc.Properties = *properties;
+        heapDesc.Alignment = kBufferAlignment;
+        heapDesc.Flags = flags;
+        Heap* heap = nullptr;
+        status = Heap::Create(this, heapDesc, pool, true, &heap);
+        if (!status.ok()) return Fail(status.AddContext(Format("creating a committed buffer of %llu bytes",
+                                                               static_cast<unsigned long long>(desc->Width))));
+        Resource* created = nullptr;
+        status = Resource::Create(this, heap, 0, *desc, state, &created);
+        heap->Release();  // the resource holds it
+        if (!status.ok()) return Fail(status);
+        return HandOut(created, riid, resource);
+    });
 }
 
 HRESULT Device::CreateCommittedResource(const D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS flags,
@@ -323,37 +328,39 @@ HRESULT Device::CreateCommittedResource2(const D3D12_HEAP_PROPERTIES* properties
 
 HRESULT Device::CreatePlaced(const char* where, ID3D12Heap* publicHeap, UINT64 offset, const D3D12_RESOURCE_DESC* desc,
                              const D3D12_RESOURCE_STATES& state, REFIID riid, void** resource) {
-    if (resource) *resource = nullptr;
-    Heap* heap = nullptr;
-    Status status = [&]() -> Status {
-        INVALID_IF(!publicHeap, "%s: the heap is null.", where);
-        heap = Heap::FromPublic(publicHeap);
-        INVALID_IF(!heap, "%s: the heap is not a FreeDML heap.", where);
-        INVALID_IF(heap->Owner() != this, "%s: the heap belongs to another device.", where);
-        FREEDML_TRY(ValidateBufferDesc(desc, where));
-        std::string heapName = heap->Name().empty() ? "" : " '" + heap->Name() + "'";
-        INVALID_IF(heap->Desc().Flags & D3D12_HEAP_FLAG_DENY_BUFFERS,
-                   "%s: heap%s was created with D3D12_HEAP_FLAG_DENY_BUFFERS and cannot hold a buffer.", where,
-                   heapName.c_str());
-        INVALID_IF(offset % kBufferAlignment != 0, "%s: HeapOffset (%llu) must be a multiple of 65536.", where,
-                   static_cast<unsigned long long>(offset));
-        uint64_t size = AlignUp(desc->Width, kBufferAlignment);
-        uint64_t heapSize = heap->Desc().SizeInBytes;
-        INVALID_IF(offset > heapSize || size > heapSize - offset,
-                   "%s: the buffer (%llu bytes, %llu once aligned) at HeapOffset (%llu) does not fit in heap%s of "
-                   "%llu bytes.",
-                   where, static_cast<unsigned long long>(desc->Width), static_cast<unsigned long long>(size),
-                   static_cast<unsigned long long>(offset), heapName.c_str(), static_cast<unsigned long long>(heapSize));
-        FREEDML_TRY(ValidateInitialState(heap->Desc().Properties, state, where));
-        return {};
-    }();
-    if (!status.ok()) return Fail(status);
-    if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
-    if (!resource) return S_FALSE;
-    Resource* created = nullptr;
-    status = Resource::Create(this, heap, offset, *desc, state, &created);
-    if (!status.ok()) return Fail(status);
-    return HandOut(created, riid, resource);
+    return Guarded(*this, where, [&]() -> HRESULT {
+        if (resource) *resource = nullptr;
+        Heap* heap = nullptr;
+        Status status = [&]() -> Status {
+            INVALID_IF(!publicHeap, "%s: the heap is null.", where);
+            heap = Heap::FromPublic(publicHeap);
+            INVALID_IF(!heap, "%s: the heap is not a FreeDML heap.", where);
+            INVALID_IF(heap->Owner() != this, "%s: the heap belongs to another device.", where);
+            FREEDML_TRY(ValidateBufferDesc(desc, where));
+            std::string heapName = heap->Name().empty() ? "" : " '" + heap->Name() + "'";
+            INVALID_IF(heap->Desc().Flags & D3D12_HEAP_FLAG_DENY_BUFFERS,
+                       "%s: heap%s was created with D3D12_HEAP_FLAG_DENY_BUFFERS and cannot hold a buffer.", where,
+                       heapName.c_str());
+            INVALID_IF(offset % kBufferAlignment != 0, "%s: HeapOffset (%llu) must be a multiple of 65536.", where,
+                       static_cast<unsigned long long>(offset));
+            uint64_t size = AlignUp(desc->Width, kBufferAlignment);
+            uint64_t heapSize = heap->Desc().SizeInBytes;
+            INVALID_IF(offset > heapSize || size > heapSize - offset,
+                       "%s: the buffer (%llu bytes, %llu once aligned) at HeapOffset (%llu) does not fit in heap%s of "
+                       "%llu bytes.",
+                       where, static_cast<unsigned long long>(desc->Width), static_cast<unsigned long long>(size),
+                       static_cast<unsigned long long>(offset), heapName.c_str(), static_cast<unsigned long long>(heapSize));
+            FREEDML_TRY(ValidateInitialState(heap->Desc().Properties, state, where));
+            return {};
+        }();
+        if (!status.ok()) return Fail(status);
+        if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
+        if (ValidateOnly(resource)) return kValidatedOnly;
+        Resource* created = nullptr;
+        status = Resource::Create(this, heap, offset, *desc, state, &created);
+        if (!status.ok()) return Fail(status);
+        return HandOut(created, riid, resource);
+    });
 }
 
 HRESULT Device::CreatePlacedResource(ID3D12Heap* heap, UINT64 offset, const D3D12_RESOURCE_DESC* desc,

@@ -31,6 +31,16 @@ HRESULT ReportFailure(const Status& status) {
     return status.hr();
 }
 
+// The exported functions run through this (common/api_guard.h): no C++ exception leaves them.
+template <class Body>
+HRESULT GuardedEntry(const char* function, Body&& body) noexcept {
+    return Guard(function,
+                 [](const char* name, const ExceptionFailure& failure) {
+                     ReportFailure(Status(failure.hr, DescribeFailure(name, failure)));
+                 },
+                 std::forward<Body>(body));
+}
+
 // The backend adapter behind an application's adapter pointer: an IDXCoreAdapter of our libdxcore
 // (matched by its InstanceLuid), or the default adapter for nullptr.
 Status FindAdapter(IUnknown* applicationAdapter, backend::Adapter** adapter) {
@@ -66,33 +76,37 @@ extern "C" {
 
 FREEDML_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown* adapter, D3D_FEATURE_LEVEL minimumFeatureLevel, REFIID riid,
                                                 void** device) {
-    if (device) *device = nullptr;
-    if (!AcceptedFeatureLevel(minimumFeatureLevel)) {
-        return ReportFailure(Error(DXGI_ERROR_UNSUPPORTED,
-                                   "D3D12CreateDevice: MinimumFeatureLevel (0x%x) is not supported: FreeDML accepts "
-                                   "D3D_FEATURE_LEVEL_1_0_CORE and 11_0 to 12_1.",
-                                   static_cast<unsigned>(Raw(minimumFeatureLevel))));
-    }
-    backend::Adapter* found = nullptr;
-    Status status = FindAdapter(adapter, &found);
-    if (!status.ok()) return ReportFailure(status);
-    if (!device) return S_FALSE;  // the device could be created
-    Device* created = nullptr;
-    status = Device::Create(found, &created);
-    if (!status.ok()) return ReportFailure(status);
-    HRESULT hr = created->QueryInterface(riid, device);
-    created->Release();
-    return hr;
+    return GuardedEntry("D3D12CreateDevice", [&]() -> HRESULT {
+        if (device) *device = nullptr;
+        if (!AcceptedFeatureLevel(minimumFeatureLevel)) {
+            return ReportFailure(Error(DXGI_ERROR_UNSUPPORTED,
+                                       "D3D12CreateDevice: MinimumFeatureLevel (0x%x) is not supported: FreeDML accepts "
+                                       "D3D_FEATURE_LEVEL_1_0_CORE and 11_0 to 12_1.",
+                                       static_cast<unsigned>(Raw(minimumFeatureLevel))));
+        }
+        backend::Adapter* found = nullptr;
+        Status status = FindAdapter(adapter, &found);
+        if (!status.ok()) return ReportFailure(status);
+        if (ValidateOnly(device)) return kValidatedOnly;
+        Device* created = nullptr;
+        status = Device::Create(found, &created);
+        if (!status.ok()) return ReportFailure(status);
+        HRESULT hr = created->QueryInterface(riid, device);
+        created->Release();
+        return hr;
+    });
 }
 
 FREEDML_EXPORT HRESULT WINAPI D3D12GetDebugInterface(REFIID riid, void** debug) {
-    if (!debug) return S_FALSE;  // D3D12's answer to "is the debug layer available?"
-    *debug = nullptr;
-    auto* object = new (std::nothrow) Debug();
-    if (!object) return E_OUTOFMEMORY;
-    HRESULT hr = object->QueryInterface(riid, debug);
-    object->Release();
-    return hr;
+    return GuardedEntry("D3D12GetDebugInterface", [&]() -> HRESULT {
+        if (ValidateOnly(debug)) return kValidatedOnly;  // "is the debug layer available?"
+        *debug = nullptr;
+        auto* object = new (std::nothrow) Debug();
+        if (!object) return E_OUTOFMEMORY;
+        HRESULT hr = object->QueryInterface(riid, debug);
+        object->Release();
+        return hr;
+    });
 }
 
 FREEDML_EXPORT HRESULT WINAPI D3D12EnableExperimentalFeatures(UINT, const IID*, void*, UINT*) {
@@ -101,8 +115,11 @@ FREEDML_EXPORT HRESULT WINAPI D3D12EnableExperimentalFeatures(UINT, const IID*, 
 
 // Private: see d3d12/internal.h (kReportWithoutDeviceSymbol).
 FREEDML_EXPORT void FreeDMLInternalReportWithoutDevice(int severity, const char* source, const char* text, int echo) {
-    ReportToProcess(static_cast<D3D12_MESSAGE_SEVERITY>(severity), source ? source : "FreeDML", text ? text : "",
-                    echo != 0 || DebugEnvironment());
+    try {
+        ReportToProcess(static_cast<D3D12_MESSAGE_SEVERITY>(severity), source ? source : "FreeDML", text ? text : "",
+                        echo != 0 || DebugEnvironment());
+    } catch (...) {  // no memory for the message: it is lost, nothing more (common/api_guard.h)
+    }
 }
 
 FREEDML_EXPORT FREEDML_MESSAGE_CALLBACK FreeDMLSetMessageCallback(FREEDML_MESSAGE_CALLBACK callback, void* context) {

@@ -108,40 +108,44 @@ void Fence::AddWaiter(UINT64 value, std::function<void()> wake) {
 }
 
 HRESULT Fence::Signal(UINT64 value) {
-    if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
-    SetValue(value);
-    return S_OK;
+    return Guarded(device_, "ID3D12Fence::Signal", [&]() -> HRESULT {
+        if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
+        SetValue(value);
+        return S_OK;
+    });
 }
 
 HRESULT Fence::SetEventOnCompletion(UINT64 value, HANDLE event) {
-    if (!event) {
-        std::unique_lock lock(mutex_);
-        // Wakes on every signal; the timeout only notices a device removed meanwhile.
-        while (value_ < value && !Removed()) changed_.wait_for(lock, std::chrono::milliseconds(50));
-        return S_OK;
-    }
-    int fd = static_cast<int>(reinterpret_cast<intptr_t>(event));
-    if (fd < 0 || fcntl(fd, F_GETFD) == -1) {
-        return Fail(device_,
-                    Error(E_INVALIDARG,
-                          "ID3D12Fence::SetEventOnCompletion: hEvent (%p) of %s is not an open file descriptor. "
-                          "On Linux a FreeDML event HANDLE is a file descriptor (an eventfd) cast with "
-                          "FREEDML_FD_TO_HANDLE.",
-                          event, Describe().c_str()),
-                    D3D12_MESSAGE_CATEGORY_EXECUTION);
-    }
-    DeviceInternal* device = &device_;
-    std::string description = Describe();
-    AddWaiter(value, [device, event, value, description] {
-        if (int error = SignalHandle(event)) {
-            device->Report(D3D12_MESSAGE_SEVERITY_WARNING, D3D12_MESSAGE_CATEGORY_EXECUTION,
-                           Format("ID3D12Fence::SetEventOnCompletion: %s reached %llu, but writing to its event "
-                                  "(file descriptor %d) failed: %s.",
-                                  description.c_str(), static_cast<unsigned long long>(value),
-                                  static_cast<int>(reinterpret_cast<intptr_t>(event)), std::strerror(error)));
+    return Guarded(device_, "ID3D12Fence::SetEventOnCompletion", [&]() -> HRESULT {
+        if (!event) {
+            std::unique_lock lock(mutex_);
+            // Wakes on every signal; the timeout only notices a device removed meanwhile.
+            while (value_ < value && !Removed()) changed_.wait_for(lock, std::chrono::milliseconds(50));
+            return S_OK;
         }
+        int fd = static_cast<int>(reinterpret_cast<intptr_t>(event));
+        if (fd < 0 || fcntl(fd, F_GETFD) == -1) {
+            return Fail(device_,
+                        Error(E_INVALIDARG,
+                              "ID3D12Fence::SetEventOnCompletion: hEvent (%p) of %s is not an open file descriptor. "
+                              "On Linux a FreeDML event HANDLE is a file descriptor (an eventfd) cast with "
+                              "FREEDML_FD_TO_HANDLE.",
+                              event, Describe().c_str()),
+                        D3D12_MESSAGE_CATEGORY_EXECUTION);
+        }
+        DeviceInternal* device = &device_;
+        std::string description = Describe();
+        AddWaiter(value, [device, event, value, description] {
+            if (int error = SignalHandle(event)) {
+                device->Report(D3D12_MESSAGE_SEVERITY_WARNING, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                               Format("ID3D12Fence::SetEventOnCompletion: %s reached %llu, but writing to its event "
+                                      "(file descriptor %d) failed: %s.",
+                                      description.c_str(), static_cast<unsigned long long>(value),
+                                      static_cast<int>(reinterpret_cast<intptr_t>(event)), std::strerror(error)));
+            }
+        });
+        return S_OK;
     });
-    return S_OK;
 }
 
 HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, const D3D12_FENCE_FLAGS& flags, REFIID riid,
@@ -152,7 +156,7 @@ HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, const D3D12_FEN
         status.AddContext("calling ID3D12Device::CreateFence");
         return Fail(device, status, D3D12_MESSAGE_CATEGORY_STATE_CREATION);
     }
-    if (!object) return S_FALSE;
+    if (ValidateOnly(object)) return kValidatedOnly;
     auto* fence = new Fence(device, initialValue, flags);
     HRESULT hr = fence->QueryInterface(riid, object);
     fence->Release();

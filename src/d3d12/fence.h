@@ -15,12 +15,10 @@
 #include <mutex>
 
 #include "common/com_object.h"
+#include "common/private_iids.h"
 #include "d3d12/internal.h"
 
 namespace freedml::d3d12 {
-
-// Private IID: QueryInterface returns a borrowed Fence* (see internal.h's rules).
-constexpr GUID kIidFenceImpl = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x10}};
 
 class Fence final : public NamedComObject<Fence, ID3D12Fence1, ID3D12Fence, ID3D12Pageable, ID3D12DeviceChild,
                                           ID3D12Object> {

@@ -16,7 +16,9 @@
 #include <string>
 
 #include "backend/backend.h"
+#include "common/api_guard.h"
 #include "common/platform.h"
+#include "common/private_iids.h"
 #include "common/status.h"
 
 namespace freedml::d3d12 {
@@ -136,10 +138,27 @@ protected:
     ~CommandListInternal() = default;
 };
 
-// The private IIDs. (Random GUIDs of FreeDML's own.)
-constexpr GUID kIidDeviceInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x01}};
-constexpr GUID kIidResourceInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x02}};
-constexpr GUID kIidCommandListInternal = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x03}};
+// An HRESULT method of a D3D12 object runs its body through this (common/api_guard.h): a C++
+// exception becomes its HRESULT (E_OUTOFMEMORY for std::bad_alloc) and an error message.
+template <class Body>
+HRESULT Guarded(DeviceInternal& device, const char* method, Body&& body) noexcept {
+    return Guard(method,
+                 [&](const char* name, const ExceptionFailure& failure) {
+                     device.Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_MISCELLANEOUS,
+                                   DescribeFailure(name, failure));
+                 },
+                 std::forward<Body>(body));
+}
+// A void method: nothing can be returned, so the device is removed with the failure's HRESULT as
+// its reason, as a misused void method does.
+template <class Body>
+void GuardedOrRemove(DeviceInternal& device, const char* method, Body&& body) noexcept {
+    GuardVoid(method,
+              [&](const char* name, const ExceptionFailure& failure) {
+                  device.RemoveDevice(RemovalReason(failure), DescribeFailure(name, failure));
+              },
+              std::forward<Body>(body));
+}
 
 // For messages that have no device to go through (DMLCreateDevice given something that is not a
 // FreeDML device): libd3d12 exports this C function; other libraries look it up at run time, so

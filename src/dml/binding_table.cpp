@@ -81,8 +81,10 @@ Status BindingTable::ApplyDesc(const DML_BINDING_TABLE_DESC* desc) {
 }
 
 HRESULT BindingTable::Reset(const DML_BINDING_TABLE_DESC* desc) {
-    Status status = ApplyDesc(desc);
-    return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLBindingTable::Reset", status);
+    return GetDmlDevice().Guarded("IDMLBindingTable::Reset", [&]() -> HRESULT {
+        Status status = ApplyDesc(desc);
+        return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLBindingTable::Reset", status);
+    });
 }
 
 void BindingTable::WriteDescriptor(uint32_t slot, const BoundRegion* region) {
@@ -147,53 +149,61 @@ Status RequireDispatchable(const BindingTable& table, const char* method) {
 }  // namespace
 
 void BindingTable::BindInputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
-    constexpr const char* kMethod = "IDMLBindingTable::BindInputs";
-    Status status = RequireDispatchable(*this, kMethod);
-    std::vector<BoundRegion> regions;
-    if (status.ok()) {
-        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-        status = ValidateInputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
-        if (status.ok()) status = Commit(BindingRole::Input, std::move(regions), "BindInputs");
-        // I7: BindInputs(0, nullptr) unbinds every input.
-        if (status.ok() && bindingCount == 0 && !bindings) state_.inputsBound = false;
-    }
-    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindInputs", [&] {
+        constexpr const char* kMethod = "IDMLBindingTable::BindInputs";
+        Status status = RequireDispatchable(*this, kMethod);
+        std::vector<BoundRegion> regions;
+        if (status.ok()) {
+            D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+            status = ValidateInputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
+            if (status.ok()) status = Commit(BindingRole::Input, std::move(regions), "BindInputs");
+            // I7: BindInputs(0, nullptr) unbinds every input.
+            if (status.ok() && bindingCount == 0 && !bindings) state_.inputsBound = false;
+        }
+        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    });
 }
 
 void BindingTable::BindOutputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
-    constexpr const char* kMethod = "IDMLBindingTable::BindOutputs";
-    Status status = RequireDispatchable(*this, kMethod);
-    std::vector<BoundRegion> regions;
-    if (status.ok()) {
-        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-        status = ValidateOutputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
-        if (status.ok()) status = Commit(BindingRole::Output, std::move(regions), "BindOutputs");
-    }
-    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindOutputs", [&] {
+        constexpr const char* kMethod = "IDMLBindingTable::BindOutputs";
+        Status status = RequireDispatchable(*this, kMethod);
+        std::vector<BoundRegion> regions;
+        if (status.ok()) {
+            D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+            status = ValidateOutputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
+            if (status.ok()) status = Commit(BindingRole::Output, std::move(regions), "BindOutputs");
+        }
+        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    });
 }
 
 void BindingTable::BindTemporaryResource(const DML_BINDING_DESC* binding) {
-    constexpr const char* kMethod = "IDMLBindingTable::BindTemporaryResource";
-    Status status = RequireDispatchable(*this, kMethod);
-    std::vector<BoundRegion> regions;
-    if (status.ok()) {
-        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-        status = ValidateTemporaryBinding(snapshot_->info, binding, resolver, &regions);
-        if (status.ok()) status = Commit(BindingRole::Temporary, std::move(regions), "BindTemporaryResource");
-    }
-    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindTemporaryResource", [&] {
+        constexpr const char* kMethod = "IDMLBindingTable::BindTemporaryResource";
+        Status status = RequireDispatchable(*this, kMethod);
+        std::vector<BoundRegion> regions;
+        if (status.ok()) {
+            D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+            status = ValidateTemporaryBinding(snapshot_->info, binding, resolver, &regions);
+            if (status.ok()) status = Commit(BindingRole::Temporary, std::move(regions), "BindTemporaryResource");
+        }
+        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    });
 }
 
 void BindingTable::BindPersistentResource(const DML_BINDING_DESC* binding) {
-    constexpr const char* kMethod = "IDMLBindingTable::BindPersistentResource";
-    Status status = RequireDispatchable(*this, kMethod);
-    std::vector<BoundRegion> regions;
-    if (status.ok()) {
-        D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-        status = ValidatePersistentBinding(snapshot_->info, binding, resolver, &regions);
-        if (status.ok()) status = Commit(BindingRole::Persistent, std::move(regions), "BindPersistentResource");
-    }
-    if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindPersistentResource", [&] {
+        constexpr const char* kMethod = "IDMLBindingTable::BindPersistentResource";
+        Status status = RequireDispatchable(*this, kMethod);
+        std::vector<BoundRegion> regions;
+        if (status.ok()) {
+            D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
+            status = ValidatePersistentBinding(snapshot_->info, binding, resolver, &regions);
+            if (status.ok()) status = Commit(BindingRole::Persistent, std::move(regions), "BindPersistentResource");
+        }
+        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+    });
 }
 
 }  // namespace freedml::dml

@@ -55,23 +55,25 @@ Status ValidateRecordDispatch(Device& device, d3d12::CommandListInternal* list, 
 
 void CommandRecorder::RecordDispatch(ID3D12CommandList* commandList, IDMLDispatchable* dispatchable,
                                      IDMLBindingTable* bindings) {
-    Device& device = GetDmlDevice();
-    Device* owner = nullptr;
-    std::string description;
-    auto snapshot = SnapshotOf(dispatchable, &owner, &description);
-    d3d12::CommandListInternal* list = d3d12::GetCommandListInternal(commandList);
-    BindingTable* table = AsChild<BindingTable>(bindings);
-    Status status = ValidateRecordDispatch(device, list, dispatchable, table, snapshot, description);
-    if (status.ok() && owner != &device) {
-        status = Error(E_INVALIDARG, "%s belongs to another DirectML device (D1).", description.c_str());
-    }
-    if (!status.ok()) {
-        status.AddContext(Format("recording a dispatch of %s", snapshot ? description.c_str() : "a dispatchable"));
-        device.Remove("IDMLCommandRecorder::RecordDispatch", status);
-        return;
-    }
-    list->Record(MakeDispatchCommand(device, dispatchable, std::move(snapshot), table->GpuHandle(),
-                                     std::move(description)));
+    GetDmlDevice().GuardedOrRemove("IDMLCommandRecorder::RecordDispatch", [&] {
+        Device& device = GetDmlDevice();
+        Device* owner = nullptr;
+        std::string description;
+        auto snapshot = SnapshotOf(dispatchable, &owner, &description);
+        d3d12::CommandListInternal* list = d3d12::GetCommandListInternal(commandList);
+        BindingTable* table = AsChild<BindingTable>(bindings);
+        Status status = ValidateRecordDispatch(device, list, dispatchable, table, snapshot, description);
+        if (status.ok() && owner != &device) {
+            status = Error(E_INVALIDARG, "%s belongs to another DirectML device (D1).", description.c_str());
+        }
+        if (!status.ok()) {
+            status.AddContext(Format("recording a dispatch of %s", snapshot ? description.c_str() : "a dispatchable"));
+            device.Remove("IDMLCommandRecorder::RecordDispatch", status);
+            return;
+        }
+        list->Record(MakeDispatchCommand(device, dispatchable, std::move(snapshot), table->GpuHandle(),
+                                         std::move(description)));
+    });
 }
 
 }  // namespace freedml::dml

@@ -40,12 +40,6 @@ void DebugDeviceInterface::SetMuteDebugOutput(BOOL mute) { device_.SetMuted(mute
 
 // ---- Device ------------------------------------------------------------------------------------
 
-HRESULT HandOut(IUnknown* created, REFIID riid, void** object) {
-    HRESULT hr = created->QueryInterface(riid, object);
-    created->Release();
-    return hr;
-}
-
 Device::Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
                DML_FEATURE_LEVEL featureLevel)
     : d3d12Device_(d3d12Device), d3d12_(internal), flags_(flags), featureLevel_(featureLevel) {
@@ -56,36 +50,42 @@ Device::~Device() { d3d12Device_->Release(); }
 
 HRESULT Device::Create(ID3D12Device* d3d12Device, uint32_t flags, uint32_t minimumFeatureLevel, REFIID riid,
                        void** object) {
-    d3d12::DeviceInternal* internal = d3d12::GetDeviceInternal(d3d12Device);
-    const bool echo = (flags & DML_CREATE_DEVICE_FLAG_DEBUG) != 0;
-    auto fail = [&](HRESULT hr, const std::string& text) {
-        std::string message = "DMLCreateDevice: " + text;
-        if (internal) {
-            internal->ReportFrom(kSource, D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED,
-                                 message, echo);
-        } else {
-            ReportWithoutDevice(message, echo);
-        }
-        return hr;
+    // DMLCreateDevice and DMLCreateDevice1: no C++ exception leaves them (common/api_guard.h).
+    auto report = [&](const char* name, const ExceptionFailure& failure) {
+        ReportWithoutDevice(DescribeFailure(name, failure), (flags & DML_CREATE_DEVICE_FLAG_DEBUG) != 0);
     };
-    if (object) *object = nullptr;
-    if (!d3d12Device) return fail(E_INVALIDARG, "d3d12Device is null.");
-    if (!internal) {
-        return fail(E_INVALIDARG, "d3d12Device is not a FreeDML D3D12 device; FreeDML's DirectML runs on devices made "
-                                  "by FreeDML's libd3d12.so (D3D12CreateDevice).");
-    }
-    const uint32_t knownFlags = DML_CREATE_DEVICE_FLAG_DEBUG;
-    if (flags & ~knownFlags) {
-        return fail(E_INVALIDARG, Format("flags (0x%x) has bits FreeDML does not know.", static_cast<unsigned>(flags)));
-    }
-    if (minimumFeatureLevel > static_cast<uint32_t>(kMaxFeatureLevel)) {
-        return fail(DXGI_ERROR_UNSUPPORTED,
-                    Format("minimumFeatureLevel (0x%x) is above the highest feature level FreeDML supports (0x%x).",
-                           static_cast<unsigned>(minimumFeatureLevel), static_cast<unsigned>(kMaxFeatureLevel)));
-    }
-    if (!object) return S_FALSE;  // the device could be created
-    auto* device = new Device(d3d12Device, internal, static_cast<DML_CREATE_DEVICE_FLAGS>(flags), kMaxFeatureLevel);
-    return HandOut(static_cast<IDMLDevice1*>(device), riid, object);
+    return Guard("DMLCreateDevice", report, [&]() -> HRESULT {
+        d3d12::DeviceInternal* internal = d3d12::GetDeviceInternal(d3d12Device);
+        const bool echo = (flags & DML_CREATE_DEVICE_FLAG_DEBUG) != 0;
+        auto fail = [&](HRESULT hr, const std::string& text) {
+            std::string message = "DMLCreateDevice: " + text;
+            if (internal) {
+                internal->ReportFrom(kSource, D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED,
+                                     message, echo);
+            } else {
+                ReportWithoutDevice(message, echo);
+            }
+            return hr;
+        };
+        if (object) *object = nullptr;
+        if (!d3d12Device) return fail(E_INVALIDARG, "d3d12Device is null.");
+        if (!internal) {
+            return fail(E_INVALIDARG, "d3d12Device is not a FreeDML D3D12 device; FreeDML's DirectML runs on devices made "
+                                      "by FreeDML's libd3d12.so (D3D12CreateDevice).");
+        }
+        const uint32_t knownFlags = DML_CREATE_DEVICE_FLAG_DEBUG;
+        if (flags & ~knownFlags) {
+            return fail(E_INVALIDARG, Format("flags (0x%x) has bits FreeDML does not know.", static_cast<unsigned>(flags)));
+        }
+        if (minimumFeatureLevel > static_cast<uint32_t>(kMaxFeatureLevel)) {
+            return fail(DXGI_ERROR_UNSUPPORTED,
+                        Format("minimumFeatureLevel (0x%x) is above the highest feature level FreeDML supports (0x%x).",
+                               static_cast<unsigned>(minimumFeatureLevel), static_cast<unsigned>(kMaxFeatureLevel)));
+        }
+        if (ValidateOnly(object)) return kValidatedOnly;
+        auto* device = new Device(d3d12Device, internal, static_cast<DML_CREATE_DEVICE_FLAGS>(flags), kMaxFeatureLevel);
+        return HandOut(static_cast<IDMLDevice1*>(device), riid, object);
+    });
 }
 
 void* Device::QueryExtraInterface(REFIID riid) {
@@ -169,58 +169,63 @@ HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, con
 }
 
 HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void** object) {
-    constexpr const char* kMethod = "IDMLDevice::CreateOperator";
-    if (object) *object = nullptr;
-    if (!desc) return Fail(kMethod, Error(E_INVALIDARG, "desc is null."));
-    Operator* op = nullptr;
-    Status status = Operator::Create(*this, *desc, &op);
-    if (!status.ok()) return Fail(kMethod, status);
-    if (!object) {  // validation only, as with D3D12's null-pointer convention
-        op->Release();
-        return S_FALSE;
-    }
-    return HandOut(op, riid, object);
+    return Guarded("IDMLDevice::CreateOperator", [&]() -> HRESULT {
+        constexpr const char* kMethod = "IDMLDevice::CreateOperator";
+        if (object) *object = nullptr;
+        if (!desc) return Fail(kMethod, Error(E_INVALIDARG, "desc is null."));
+        Operator* op = nullptr;
+        Status status = Operator::Create(*this, *desc, &op);
+        if (!status.ok()) return Fail(kMethod, status);
+        return HandOut(op, riid, object);  // a null ppv validates only: the operator is dropped
+    });
 }
 
 HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
-    constexpr const char* kMethod = "IDMLDevice::CompileOperator";
-    if (object) *object = nullptr;
-    auto* ours = AsChild<Operator>(op);
-    if (!ours) return Fail(kMethod, Error(E_INVALIDARG, "op is %s, not a FreeDML operator.", op ? "another object" : "null"));
-    if (&ours->GetDmlDevice() != this) {
-        return Fail(kMethod, Error(E_INVALIDARG, "%s was created on another DirectML device.", ours->Describe().c_str()));
-    }
-    if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
-    CompiledOperator* compiled = nullptr;
-    Status status = CompiledOperator::Create(*this, *ours, Raw(flags), &compiled);
-    if (!status.ok()) return Fail(kMethod, status);
-    return HandOut(compiled, riid, object);
+    return Guarded("IDMLDevice::CompileOperator", [&]() -> HRESULT {
+        constexpr const char* kMethod = "IDMLDevice::CompileOperator";
+        if (object) *object = nullptr;
+        auto* ours = AsChild<Operator>(op);
+        if (!ours) return Fail(kMethod, Error(E_INVALIDARG, "op is %s, not a FreeDML operator.", op ? "another object" : "null"));
+        if (&ours->GetDmlDevice() != this) {
+            return Fail(kMethod, Error(E_INVALIDARG, "%s was created on another DirectML device.", ours->Describe().c_str()));
+        }
+        CompiledOperator* compiled = nullptr;
+        Status status = CompiledOperator::Create(*this, *ours, Raw(flags), &compiled);
+        if (!status.ok()) return Fail(kMethod, status);
+        return HandOut(compiled, riid, object);  // a null ppv validates only: the compiled operator is dropped
+    });
 }
 
 HRESULT Device::CreateOperatorInitializer(UINT count, IDMLCompiledOperator* const* operators, REFIID riid,
                                           void** object) {
-    constexpr const char* kMethod = "IDMLDevice::CreateOperatorInitializer";
-    if (object) *object = nullptr;
-    if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
-    OperatorInitializer* initializer = nullptr;
-    Status status = OperatorInitializer::Create(*this, count, operators, &initializer);
-    if (!status.ok()) return Fail(kMethod, status);
-    return HandOut(initializer, riid, object);
+    return Guarded("IDMLDevice::CreateOperatorInitializer", [&]() -> HRESULT {
+        constexpr const char* kMethod = "IDMLDevice::CreateOperatorInitializer";
+        if (object) *object = nullptr;
+        if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
+        OperatorInitializer* initializer = nullptr;
+        Status status = OperatorInitializer::Create(*this, count, operators, &initializer);
+        if (!status.ok()) return Fail(kMethod, status);
+        return HandOut(initializer, riid, object);
+    });
 }
 
 HRESULT Device::CreateCommandRecorder(REFIID riid, void** object) {
-    if (!object) return Fail("IDMLDevice::CreateCommandRecorder", Error(E_POINTER, "ppv is null."));
-    return HandOut(new CommandRecorder(*this), riid, object);
+    return Guarded("IDMLDevice::CreateCommandRecorder", [&]() -> HRESULT {
+        if (!object) return Fail("IDMLDevice::CreateCommandRecorder", Error(E_POINTER, "ppv is null."));
+        return HandOut(new CommandRecorder(*this), riid, object);
+    });
 }
 
 HRESULT Device::CreateBindingTable(const DML_BINDING_TABLE_DESC* desc, REFIID riid, void** object) {
-    constexpr const char* kMethod = "IDMLDevice::CreateBindingTable";
-    if (object) *object = nullptr;
-    if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
-    BindingTable* table = nullptr;
-    Status status = BindingTable::Create(*this, desc, &table);
-    if (!status.ok()) return Fail(kMethod, status);
-    return HandOut(table, riid, object);
+    return Guarded("IDMLDevice::CreateBindingTable", [&]() -> HRESULT {
+        constexpr const char* kMethod = "IDMLDevice::CreateBindingTable";
+        if (object) *object = nullptr;
+        if (!object) return Fail(kMethod, Error(E_POINTER, "ppv is null."));
+        BindingTable* table = nullptr;
+        Status status = BindingTable::Create(*this, desc, &table);
+        if (!status.ok()) return Fail(kMethod, status);
+        return HandOut(table, riid, object);
+    });
 }
 
 bool Device::Owns(IDMLDeviceChild* object) {

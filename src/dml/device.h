@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "common/api_guard.h"
 #include "common/com_object.h"
 #include "d3d12/internal.h"
 #include "dml/tensor.h"
@@ -67,6 +68,21 @@ public:
     HRESULT Fail(const char* method, const Status& status);
     // Reports a misused void method and removes the device, as DirectML does.
     void Remove(const char* method, const Status& status);
+    // Runs a method's body so that no C++ exception leaves it (common/api_guard.h): an HRESULT
+    // method fails with the exception's HRESULT (E_OUTOFMEMORY for std::bad_alloc) and a message;
+    // a void method removes the device, as a misused one does.
+    template <class Body>
+    HRESULT Guarded(const char* method, Body&& body) noexcept {
+        return Guard(method, [&](const char* name, const ExceptionFailure& failure) {
+            Fail(name, Status(failure.hr, FailureSentence(failure)));
+        }, std::forward<Body>(body));
+    }
+    template <class Body>
+    void GuardedOrRemove(const char* method, Body&& body) noexcept {
+        GuardVoid(method, [&](const char* name, const ExceptionFailure& failure) {
+            Remove(name, Status(RemovalReason(failure), FailureSentence(failure)));
+        }, std::forward<Body>(body));
+    }
     // Reports an error that neither fails a call nor removes the device (a skipped dispatch).
     void ReportError(const std::string& text);
 
@@ -88,9 +104,5 @@ private:
 
 // The highest feature level FreeDML's DirectML.h declares (and its device reports).
 constexpr DML_FEATURE_LEVEL kMaxFeatureLevel = DML_FEATURE_LEVEL_6_4;
-
-// Copies `value` into the caller's riid/object pair after QueryInterface, and releases our
-// creation reference: the usual tail of a Create* method.
-HRESULT HandOut(IUnknown* created, REFIID riid, void** object);
 
 }  // namespace freedml::dml

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/com_object.h"
+#include "common/private_iids.h"
 #include "dml/device.h"
 
 namespace freedml::dml {
@@ -15,8 +16,6 @@ struct ChildIdentity {
     Device* device;
     void* object;  // the object, as a pointer to its DeviceChild base (see AsChild)
 };
-
-constexpr GUID kIidChildIdentity = {0x6a3e1f0b, 0x5d2c, 0x4e8a, {0x9b, 0x41, 0x7c, 0x2d, 0x10, 0xe5, 0x33, 0x10}};
 
 template <class Derived, ChildKind Kind, class Primary, class... Bases>
 class DeviceChild : public NamedComObject<Derived, Primary, Bases...> {

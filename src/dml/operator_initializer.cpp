@@ -47,8 +47,10 @@ Status OperatorInitializer::SetTargets(UINT count, IDMLCompiledOperator* const* 
 }
 
 HRESULT OperatorInitializer::Reset(UINT count, IDMLCompiledOperator* const* operators) {
-    Status status = SetTargets(count, operators);
-    return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLOperatorInitializer::Reset", status);
+    return GetDmlDevice().Guarded("IDMLOperatorInitializer::Reset", [&]() -> HRESULT {
+        Status status = SetTargets(count, operators);
+        return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLOperatorInitializer::Reset", status);
+    });
 }
 
 DML_BINDING_PROPERTIES OperatorInitializer::GetBindingProperties() { return Snapshot()->info.properties; }

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/api_guard.h"
+
 namespace freedml::dxcore {
 
 namespace {
@@ -61,20 +63,24 @@ bool Adapter::IsPropertySupported(DXCoreAdapterProperty property) {
 }
 
 HRESULT Adapter::GetProperty(DXCoreAdapterProperty property, size_t bufferSize, void* data) {
-    if (!data) return E_POINTER;
-    std::string bytes;
-    if (!PropertyBytes(adapter_->Info(), property, &bytes)) return DXGI_ERROR_UNSUPPORTED;
-    if (bufferSize < bytes.size()) return E_INVALIDARG;
-    std::memcpy(data, bytes.data(), bytes.size());
-    return S_OK;
+    return Guard("IDXCoreAdapter::GetProperty", NoReport, [&]() -> HRESULT {
+        if (!data) return E_POINTER;
+        std::string bytes;
+        if (!PropertyBytes(adapter_->Info(), property, &bytes)) return DXGI_ERROR_UNSUPPORTED;
+        if (bufferSize < bytes.size()) return E_INVALIDARG;
+        std::memcpy(data, bytes.data(), bytes.size());
+        return S_OK;
+    });
 }
 
 HRESULT Adapter::GetPropertySize(DXCoreAdapterProperty property, size_t* bufferSize) {
-    if (!bufferSize) return E_POINTER;
-    std::string bytes;
-    if (!PropertyBytes(adapter_->Info(), property, &bytes)) return DXGI_ERROR_UNSUPPORTED;
-    *bufferSize = bytes.size();
-    return S_OK;
+    return Guard("IDXCoreAdapter::GetPropertySize", NoReport, [&]() -> HRESULT {
+        if (!bufferSize) return E_POINTER;
+        std::string bytes;
+        if (!PropertyBytes(adapter_->Info(), property, &bytes)) return DXGI_ERROR_UNSUPPORTED;
+        *bufferSize = bytes.size();
+        return S_OK;
+    });
 }
 
 HRESULT Adapter::GetFactory(REFIID riid, void** factory) { return factory_->QueryInterface(riid, factory); }

@@ -4,44 +4,49 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "common/api_guard.h"
 #include "dxcore/adapter.h"
 #include "dxcore/adapter_list.h"
 
 namespace freedml::dxcore {
 
 HRESULT Factory::CreateAdapterList(uint32_t attributeCount, const GUID* attributes, REFIID riid, void** list) {
-    if (!list) return E_POINTER;
-    *list = nullptr;
-    if (attributeCount == 0 || !attributes) return E_INVALIDARG;  // DXCore requires at least one attribute
-    std::vector<Adapter*> chosen;
-    for (backend::Adapter* adapter : backend::EnumerateAdapters()) {
-        bool all = true;
-        for (uint32_t i = 0; i < attributeCount && all; ++i) all = AdapterHasAttribute(adapter->Info(), attributes[i]);
-        if (!all) continue;
-        auto* object = new (std::nothrow) Adapter(this, adapter);
-        if (!object) {
-            for (Adapter* made : chosen) made->Release();
-            return E_OUTOFMEMORY;
+    return Guard("IDXCoreAdapterFactory::CreateAdapterList", NoReport, [&]() -> HRESULT {
+        if (!list) return E_POINTER;
+        *list = nullptr;
+        if (attributeCount == 0 || !attributes) return E_INVALIDARG;  // DXCore requires at least one attribute
+        std::vector<Adapter*> chosen;
+        for (backend::Adapter* adapter : backend::EnumerateAdapters()) {
+            bool all = true;
+            for (uint32_t i = 0; i < attributeCount && all; ++i) all = AdapterHasAttribute(adapter->Info(), attributes[i]);
+            if (!all) continue;
+            auto* object = new (std::nothrow) Adapter(this, adapter);
+            if (!object) {
+                for (Adapter* made : chosen) made->Release();
+                return E_OUTOFMEMORY;
+            }
+            chosen.push_back(object);
         }
-        chosen.push_back(object);
-    }
-    auto* created = new (std::nothrow) AdapterList(this, std::move(chosen));
-    if (!created) return E_OUTOFMEMORY;
-    HRESULT hr = created->QueryInterface(riid, list);
-    created->Release();
-    return hr;
+        auto* created = new (std::nothrow) AdapterList(this, std::move(chosen));
+        if (!created) return E_OUTOFMEMORY;
+        HRESULT hr = created->QueryInterface(riid, list);
+        created->Release();
+        return hr;
+    });
 }
 
 HRESULT Factory::GetAdapterByLuid(const LUID& luid, REFIID riid, void** adapter) {
-    if (!adapter) return E_POINTER;
-    *adapter = nullptr;
-    backend::Adapter* found = backend::FindAdapterByLuid(luid);
-    if (!found) return E_INVALIDARG;
-    auto* created = new (std::nothrow) Adapter(this, found);
-    if (!created) return E_OUTOFMEMORY;
-    HRESULT hr = created->QueryInterface(riid, adapter);
-    created->Release();
-    return hr;
+    return Guard("IDXCoreAdapterFactory::GetAdapterByLuid", NoReport, [&]() -> HRESULT {
+        if (!adapter) return E_POINTER;
+        *adapter = nullptr;
+        backend::Adapter* found = backend::FindAdapterByLuid(luid);
+        if (!found) return E_INVALIDARG;
+        auto* created = new (std::nothrow) Adapter(this, found);
+        if (!created) return E_OUTOFMEMORY;
+        HRESULT hr = created->QueryInterface(riid, adapter);
+        created->Release();
+        return hr;
+    });
 }
 
 HRESULT Factory::RegisterEventNotification(IUnknown*, DXCoreNotificationType, PFN_DXCORE_NOTIFICATION_CALLBACK, void*,

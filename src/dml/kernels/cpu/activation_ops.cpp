@@ -515,8 +515,10 @@ Status Create(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
     }
 
     if (!IsFloat(type)) {
-        INVALID_IF(op != DML_OPERATOR_ACTIVATION_RELU && op != DML_OPERATOR_ACTIVATION_SHRINK,
-                   "DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name, DataTypeName(type));
+        if (op != DML_OPERATOR_ACTIVATION_RELU && op != DML_OPERATOR_ACTIVATION_SHRINK) {
+            return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name,
+                            DataTypeName(type));
+        }
         float bias = 0.0f, threshold = 0.0f;
         if (op == DML_OPERATOR_ACTIVATION_SHRINK) {
             bias = DescOf<DML_ACTIVATION_SHRINK_OPERATOR_DESC>(args).Bias;

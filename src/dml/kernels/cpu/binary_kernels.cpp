@@ -755,7 +755,7 @@ Status BinaryKernel::Create(const BinaryParams& params) {
                BinaryOpName(params.op), ActivationName(params.activation.type), DataTypeName(params.a.dataType));
     const RowChoice choice = ChooseRow(params);
     if (!choice.row) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "ELEMENT_WISE_%s does not run data types %s, %s -> %s on the CPU.",
+        return NoKernel("ELEMENT_WISE_%s does not run data types %s, %s -> %s on the CPU.",
                      BinaryOpName(params.op), DataTypeName(params.a.dataType), DataTypeName(params.b.dataType),
                      DataTypeName(params.output.dataType));
     }

@@ -97,7 +97,7 @@ struct BinaryParams {
 
 class BinaryKernel {
 public:
-    // Fails (DXGI_ERROR_UNSUPPORTED) for a combination of operator and data types it does not run.
+    // Fails (kNoKernel) for a combination of operator and data types it does not run.
     Status Create(const BinaryParams& params);
     uint64_t PersistentSizeInBytes() const { return 0; }
     uint64_t TemporarySizeInBytes() const { return 0; }

@@ -227,7 +227,7 @@ Status CreateFamilyKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, s
         Status status;
         if (factory(args, flags, kernel, &status)) return status;
     }
-    return Error(E_INVALIDARG, "FreeDML has no CPU kernel for DML_OPERATOR_%s yet.", args.schema.name);
+    return NoKernel("FreeDML has no CPU kernel for DML_OPERATOR_%s yet.", args.schema.name);
 }
 
 }  // namespace

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace freedml::dml::cpu {
@@ -43,6 +45,9 @@ public:
         std::unique_lock<std::mutex> lock(mutex_);
         done_.wait(lock, [this] { return pending_ == 0; });
         job_ = nullptr;
+        // A chunk that threw: the job stops and the first exception goes to the caller (the queue's
+        // worker, which removes the device) instead of ending the process on a pool thread.
+        if (std::exception_ptr failure = std::exchange(failure_, nullptr)) std::rethrow_exception(failure);
         return true;
     }
 
@@ -51,7 +56,13 @@ private:
         for (;;) {
             uint64_t chunk = nextChunk_.fetch_add(1);
             if (chunk >= chunkCount_) return;
-            (*job_)(chunk);
+            try {
+                (*job_)(chunk);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (!failure_) failure_ = std::current_exception();
+                nextChunk_.store(chunkCount_);  // the other chunks are skipped
+            }
         }
     }
 
@@ -82,6 +93,7 @@ private:
     unsigned pending_ = 0;
     uint64_t generation_ = 0;
     bool stopping_ = false;
+    std::exception_ptr failure_;  // guarded by mutex_
 };
 
 Pool& GetPool() {

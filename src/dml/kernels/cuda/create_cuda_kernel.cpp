@@ -9,7 +9,7 @@ Status CreateCudaKernel(backend::Device& device, const OperatorArgs& args, DML_E
                         std::unique_ptr<Kernel>* kernel) {
     auto factory = reinterpret_cast<CudaKernelFactory>(device.PluginSymbol(backend::cuda::kCreateKernelSymbol));
     if (!factory) {
-        return Error(DXGI_ERROR_UNSUPPORTED,
+        return NoKernel(
                      "Adapter '%s' offers no CUDA kernels (its plugin has no %s); the CUDA plugin is from another "
                      "FreeDML build.",
                      device.Info().description.c_str(), backend::cuda::kCreateKernelSymbol);

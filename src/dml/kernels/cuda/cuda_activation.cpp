@@ -101,7 +101,7 @@ Status Unsupported(const OperatorArgs& args, DML_TENSOR_DATA_TYPE type, TypeSet 
     const char* takes = set == TypeSet::Float    ? "FLOAT32 and FLOAT16"
                         : set == TypeSet::Signed ? "FLOAT32, FLOAT16, INT32, INT16 and INT8"
                                                  : "FLOAT32, FLOAT16 and the 8- to 32-bit integer types";
-    return Error(DXGI_ERROR_UNSUPPORTED,
+    return NoKernel(
                  "DML_OPERATOR_%s has no CUDA kernel for data type %s: it takes %s on CUDA, as on the CPU.",
                  args.schema.name, DataTypeName(type), takes);
 }

@@ -79,7 +79,7 @@ constexpr uint32_t kDequantizeInputs = Bits({ElementType::I8, ElementType::U8, E
 Status TypeOf(const OperatorArgs& args, const TensorDesc& tensor, const std::string& name, uint32_t allowed,
               ElementType* out) {
     if (!ToElementType(tensor.dataType, out) || (allowed & BinaryTypeBit(*out)) == 0) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "DML_OPERATOR_%s does not run %s of data type %s on CUDA (it runs %s).",
+        return NoKernel("DML_OPERATOR_%s does not run %s of data type %s on CUDA (it runs %s).",
                      args.schema.name, name.c_str(), DataTypeName(tensor.dataType), TypeList(allowed).c_str());
     }
     return {};
@@ -311,7 +311,7 @@ Status CreateSelect(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     }
     ElementType type;
     if (!ToElementType(output.dataType, &type)) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "ELEMENT_WISE_IF does not run data type %s on CUDA.",
+        return NoKernel("ELEMENT_WISE_IF does not run data type %s on CUDA.",
                      DataTypeName(output.dataType));
     }
     const uint32_t bytes = ElementBytes(type);

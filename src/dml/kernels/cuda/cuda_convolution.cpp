@@ -512,7 +512,7 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
     const DML_TENSOR_DATA_TYPE type = out.dataType;
     const uint32_t dims = desc.DimensionCount;
     if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "CONVOLUTION supports FLOAT32 and FLOAT16 on CUDA (%s given).",
+        return NoKernel("CONVOLUTION supports FLOAT32 and FLOAT16 on CUDA (%s given).",
                      DataTypeName(type));
     }
     INVALID_IF(in.dataType != type || filter.dataType != type || (args.inputs[2] && args.inputs[2]->dataType != type),
@@ -587,7 +587,7 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
             const int64_t o = out.sizes[d];
             INVALID_IF(xMin < 1, "CONVOLUTION (BACKWARD): the padding in dimension %u leaves no output.", d);
             if (o > xMin + s - 1) {
-                return Error(DXGI_ERROR_UNSUPPORTED,
+                return NoKernel(
                              "A BACKWARD CONVOLUTION whose StartPadding - EndPadding + OutputPadding is at least its "
                              "Strides (dimension %u) is not supported on CUDA yet.",
                              d);
@@ -825,7 +825,7 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
     }
     scratch.Release();
     if (!chosen) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "cuDNN offers no algorithm for this CONVOLUTION (Input %s, Filter %s, "
+        return NoKernel("cuDNN offers no algorithm for this CONVOLUTION (Input %s, Filter %s, "
                      "Output %s); FreeDML's CUDA kernels cannot run it.",
                      in.Describe().c_str(), filter.Describe().c_str(), out.Describe().c_str());
     }

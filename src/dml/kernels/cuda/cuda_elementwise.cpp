@@ -89,7 +89,7 @@ Status CreateIdentityKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* o
     INVALID_IF(input.dataType != output.dataType, "IDENTITY needs equal input and output data types (%s, %s).",
                DataTypeName(input.dataType), DataTypeName(output.dataType));
     if (!ToElementType(output.dataType, &type)) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "IDENTITY does not support data type %s on CUDA.",
+        return NoKernel("IDENTITY does not support data type %s on CUDA.",
                      DataTypeName(output.dataType));
     }
     const bool scaleBias = desc.ScaleBias != nullptr;
@@ -110,7 +110,7 @@ Status CreateAddKernel(const OperatorArgs& args, const DML_OPERATOR_DESC* fused,
                DataTypeName(b.dataType), DataTypeName(output.dataType));
     ElementType type;
     if (!ToElementType(output.dataType, &type)) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "ADD does not support data type %s on CUDA.",
+        return NoKernel("ADD does not support data type %s on CUDA.",
                      DataTypeName(output.dataType));
     }
     ActParams act;
@@ -131,7 +131,7 @@ Status CreateJoinKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out) 
     const uint32_t axis = args.As<DML_JOIN_OPERATOR_DESC>().Axis;
     ElementType type;
     if (!ToElementType(output.dataType, &type)) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "JOIN does not support data type %s on CUDA.",
+        return NoKernel("JOIN does not support data type %s on CUDA.",
                      DataTypeName(output.dataType));
     }
     const uint32_t bytes = ElementBytes(type);

@@ -176,7 +176,7 @@ Status GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML_EXECUT
     const uint32_t r = out.rank;
     const DML_TENSOR_DATA_TYPE type = out.dataType;
     if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) {
-        return Error(DXGI_ERROR_UNSUPPORTED, "GEMM supports FLOAT32 and FLOAT16 on CUDA (%s given).",
+        return NoKernel("GEMM supports FLOAT32 and FLOAT16 on CUDA (%s given).",
                      DataTypeName(type));
     }
     INVALID_IF(A.dataType != type || B.dataType != type || (args.inputs[2] && args.inputs[2]->dataType != type),
@@ -366,7 +366,7 @@ Status GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML_EXECUT
                                                            preference, 1, &result, &found);
     cublasLtMatmulPreferenceDestroy(preference);
     if (status != CUBLAS_STATUS_SUCCESS || found == 0) {
-        return Error(DXGI_ERROR_UNSUPPORTED,
+        return NoKernel(
                      "cuBLASLt has no algorithm for this GEMM (%s x %s -> %s, status %d); FreeDML's CUDA kernels "
                      "cannot run it.",
                      A.Describe().c_str(), B.Describe().c_str(), out.Describe().c_str(), int(status));

@@ -130,7 +130,7 @@ Status MakeActParams(const DML_OPERATOR_DESC* fused, ActParams* out) {
         }
         case DML_OPERATOR_ACTIVATION_GELU: a.act = Act::Gelu; break;
         default:
-            return Error(DXGI_ERROR_UNSUPPORTED, "The CUDA kernels cannot fuse operator type %d as an activation.",
+            return NoKernel("The CUDA kernels cannot fuse operator type %d as an activation.",
                          int(fused->Type));
     }
     *out = a;
@@ -157,7 +157,7 @@ Status CreateKernel(backend::Device& device, const OperatorArgs& args, DML_EXECU
         Status status;
         if (family(args, kernel, &status)) return status;
     }
-    return Error(DXGI_ERROR_UNSUPPORTED,
+    return NoKernel(
                  "FreeDML has no CUDA kernel for DML_OPERATOR_%s yet; the CPU adapter runs it "
                  "(FREEDML_ADAPTER=cpu, or a device made on the CPU adapter).",
                  args.schema.name);

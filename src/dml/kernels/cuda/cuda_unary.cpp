@@ -219,7 +219,7 @@ bool IntegerOpOf(DML_OPERATOR_TYPE type, UnaryIntegerOp* op) {
 Status Unsupported(const OperatorArgs& args, const char* why) {
     const TensorDesc& output = *args.outputs[0];
     const TensorDesc* input = args.inputs.empty() ? nullptr : &*args.inputs[0];
-    return Error(DXGI_ERROR_UNSUPPORTED, "DML_OPERATOR_%s does not run on CUDA with %s %s%s%s: %s.", args.schema.name,
+    return NoKernel("DML_OPERATOR_%s does not run on CUDA with %s %s%s%s: %s.", args.schema.name,
                  args.outputNames[0].c_str(), DataTypeName(output.dataType), input ? " from " : "",
                  input ? DataTypeName(input->dataType) : "", why);
 }
