@@ -114,7 +114,7 @@ if [ "$what" != bench ]; then
     for plugin in /tmp/p2/lib*/libfreedml_cuda.so /tmp/p2/lib*/*/libfreedml_cuda.so; do
       [ -e "$plugin" ] || continue
       echo "ldd $plugin:"; ldd "$plugin" | grep -v "linux-vdso\|ld-linux"
-      echo "RUNPATH: $(readelf -d "$plugin" | grep -o 'R.*PATH.*')"
+      echo "RUNPATH: $(readelf -d "$plugin" | grep -oE 'R(UN)?PATH.*' | sed 's/.*: //')"
     done
     echo "ldd /tmp/p2/bin/dmlrun (FreeDML's libraries):"; ldd /tmp/p2/bin/dmlrun | grep -i "d3d12\|dxcore\|directml"
   else
