@@ -32,13 +32,13 @@ struct Registry {
 Registry& GetRegistry() {
     // Built once, thread-safely; never destroyed, so no static destruction order problem.
     static Registry* registry = [] {
-        auto* built = new Registry;
+        auto built = std::make_unique<Registry>();  // a throw here leaves nothing behind
         // Hardware adapters first: one per CUDA device, from the CUDA plugin when a driver and
         // the plugin are found at run time (cuda_loader.cpp), with MakeLuid(1 + ordinal).
         cuda::AppendCudaAdapters(&built->owned, MakeLuid);
         built->owned.push_back(cpu::CreateCpuAdapter(MakeLuid(0)));
         for (auto& adapter : built->owned) built->adapters.push_back(adapter.get());
-        return built;
+        return built.release();
     }();
     return *registry;
 }

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/platform.h"
@@ -75,6 +76,47 @@ private:
 // methods whose output is required (`_COM_Outptr_`) return E_POINTER instead.
 constexpr HRESULT kValidatedOnly = S_FALSE;
 inline bool ValidateOnly(void* const* out) { return out == nullptr; }
+
+// One reference to a COM object, released when the Ref goes, also when an exception unwinds
+// past it. Internal code holds what it creates through a Ref instead of pairing AddRef and Release
+// by hand, so that a failure between creating an object and handing it out leaks nothing.
+//   Ref<Heap> heap;
+//   FREEDML_TRY(Heap::Create(..., heap.Put()));   // Create fills a T** with a new reference
+//   return HandOut(heap.Detach(), riid, out);
+template <class T>
+class Ref {
+public:
+    Ref() = default;
+    explicit Ref(T* adopted) : object_(adopted) {}  // takes over a reference its caller owned
+    Ref(Ref&& other) noexcept : object_(std::exchange(other.object_, nullptr)) {}
+    Ref& operator=(Ref&& other) noexcept {
+        if (this != &other) {
+            Reset();
+            object_ = std::exchange(other.object_, nullptr);
+        }
+        return *this;
+    }
+    Ref(const Ref&) = delete;
+    Ref& operator=(const Ref&) = delete;
+    ~Ref() { Reset(); }
+
+    T* Get() const { return object_; }
+    T* operator->() const { return object_; }
+    explicit operator bool() const { return object_ != nullptr; }
+    // Gives the reference away (to an out parameter, or to HandOut).
+    T* Detach() { return std::exchange(object_, nullptr); }
+    void Reset() {
+        if (object_) std::exchange(object_, nullptr)->Release();
+    }
+    // For a creation function's T** out parameter.
+    T** Put() {
+        Reset();
+        return &object_;
+    }
+
+private:
+    T* object_ = nullptr;
+};
 
 // The usual tail of a creation method: hands `created` out through riid and drops the creation
 // reference (so a failed QueryInterface destroys it). A null `out` is the validation-only call of

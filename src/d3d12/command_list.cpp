@@ -575,19 +575,17 @@ HRESULT CreateCommandList(DeviceInternal& device, UINT nodeMask, const D3D12_COM
                            ListTypeName(type)));
     }
     if (ValidateOnly(object)) return kValidatedOnly;
-    auto* list = new CommandList(device, type);
-    if (!impl->ClaimForRecording(list)) {
+    Ref<CommandList> list(new CommandList(device, type));
+    if (!impl->ClaimForRecording(list.Get())) {
         CommandList* other = impl->RecordingList();
         std::string otherName = other ? other->Describe() : "another list";
-        list->Release();
+        list.Reset();
         return fail(Format("pCommandAllocator (%s) is in use by %s, which is still open; an allocator records one "
                            "list at a time.",
                            impl->Describe().c_str(), otherName.c_str()));
     }
     list->BeginRecording(impl);
-    HRESULT hr = list->QueryInterface(riid, object);
-    list->Release();
-    return hr;
+    return HandOut(list.Detach(), riid, object);
 }
 
 HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, const D3D12_COMMAND_LIST_TYPE& type,

@@ -43,8 +43,8 @@ CommandQueue::CommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DES
       desc_(desc),
       stream_(device.Backend().CreateStream([this](const std::string& text) { OnStreamFailure(text); })),
       shared_(std::make_shared<Shared>()) {
-    device_.PublicDevice()->AddRef();
     worker_ = std::thread([this] { Run(); });
+    device_.PublicDevice()->AddRef();  // after the worker starts: starting it may throw
 }
 
 CommandQueue::~CommandQueue() {
@@ -135,16 +135,31 @@ void CommandQueue::ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* 
                         true);
         }
         Submission submission{Submission::Kind::Execute, {}, nullptr, 0};
-        for (CommandList* list : impls) {
-            list->AddRef();
-            CommandAllocator* allocator = list->Allocator();
-            if (allocator) {
-                allocator->AddRef();
-                allocator->BeginExecution();
+        try {
+            submission.lists.reserve(impls.size());
+            for (CommandList* list : impls) {
+                ListRun run{list, list->Allocator(), list->Recorded()};
+                list->AddRef();
+                if (run.allocator) {
+                    run.allocator->AddRef();
+                    run.allocator->BeginExecution();
+                }
+                submission.lists.push_back(std::move(run));
             }
-            submission.lists.push_back({list, allocator, list->Recorded()});
+            Push(std::move(submission));
+        } catch (...) {
+            // Nothing was queued (out of memory): give back what was taken, so that the lists can
+            // be executed again, and let the guard answer.
+            for (ListRun& run : submission.lists) {
+                if (run.allocator) {
+                    run.allocator->EndExecution();
+                    run.allocator->Release();
+                }
+                run.list->Release();
+            }
+            for (CommandList* list : impls) list->EndExecution();
+            throw;
         }
-        Push(std::move(submission));
     });
 }
 
@@ -171,7 +186,9 @@ HRESULT CommandQueue::Signal(ID3D12Fence* fence, UINT64 value) {
         if (!impl) return E_INVALIDARG;
         if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
         impl->AddRef();
+        Ref<Fence> held(impl);  // given back if queuing fails
         Push({Submission::Kind::Signal, {}, impl, value});
+        held.Detach();  // the worker releases it
         return S_OK;
     });
 }
@@ -182,7 +199,9 @@ HRESULT CommandQueue::Wait(ID3D12Fence* fence, UINT64 value) {
         if (!impl) return E_INVALIDARG;
         if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
         impl->AddRef();
+        Ref<Fence> held(impl);  // given back if queuing fails
         Push({Submission::Kind::Wait, {}, impl, value});
+        held.Detach();  // the worker releases it
         return S_OK;
     });
 }
@@ -199,7 +218,7 @@ HRESULT CommandQueue::GetClockCalibration(UINT64* gpuTimestamp, UINT64* cpuTimes
     return S_OK;
 }
 
-void CommandQueue::Push(Submission submission) {
+void CommandQueue::Push(Submission&& submission) {
     {
         std::lock_guard lock(shared_->mutex);
         shared_->pending.push_back(std::move(submission));

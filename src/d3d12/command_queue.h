@@ -80,7 +80,8 @@ private:
     };
 
     Fence* ValidateFence(ID3D12Fence* fence, const char* method);
-    void Push(Submission submission);
+    // Queues `submission`; if that throws (out of memory), `submission` is left as it was.
+    void Push(Submission&& submission);
     void Run();
     void RunExecute(Submission& submission);
     void RunWait(Submission& submission);

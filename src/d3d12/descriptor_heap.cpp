@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
@@ -67,24 +68,24 @@ Status DescriptorHeap::Create(Device* device, const D3D12_DESCRIPTOR_HEAP_DESC& 
     *heap = nullptr;
     size_t bytes = static_cast<size_t>(desc.NumDescriptors) * DescriptorIncrement(desc.Type);
     bytes = (bytes + 63) / 64 * 64;
-    auto* slots = static_cast<unsigned char*>(std::aligned_alloc(64, bytes));
+    // Owned here until the heap takes them (its constructor may throw).
+    std::unique_ptr<unsigned char, decltype(&std::free)> slots(static_cast<unsigned char*>(std::aligned_alloc(64, bytes)),
+                                                               &std::free);
     if (!slots) {
         return Error(E_OUTOFMEMORY, "CreateDescriptorHeap: out of host memory for %u descriptors.", desc.NumDescriptors);
     }
-    std::memset(slots, 0, bytes);
-    *heap = new (std::nothrow) DescriptorHeap(device, desc, slots);
-    if (!*heap) {
-        std::free(slots);
-        return Error(E_OUTOFMEMORY, "CreateDescriptorHeap: out of host memory.");
-    }
+    std::memset(slots.get(), 0, bytes);
+    *heap = new (std::nothrow) DescriptorHeap(device, desc, slots.get());
+    if (!*heap) return Error(E_OUTOFMEMORY, "CreateDescriptorHeap: out of host memory.");
+    slots.release();
     return {};
 }
 
 DescriptorHeap::DescriptorHeap(Device* device, const D3D12_DESCRIPTOR_HEAP_DESC& desc, unsigned char* slots)
     : device_(device), desc_(desc), increment_(DescriptorIncrement(desc.Type)), slots_(slots) {
     if (desc_.NodeMask == 0) desc_.NodeMask = 1;
+    device_->RegisterDescriptorHeap(this);  // first: it may throw, and then no reference may be taken yet
     device_->AddRef();
-    device_->RegisterDescriptorHeap(this);
 }
 
 DescriptorHeap::~DescriptorHeap() {

@@ -270,15 +270,14 @@ HRESULT Device::CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* 
         heapDesc.Properties = *properties;
         heapDesc.Alignment = kBufferAlignment;
         heapDesc.Flags = flags;
-        Heap* heap = nullptr;
-        status = Heap::Create(this, heapDesc, pool, true, &heap);
+        Ref<Heap> heap;  // the resource holds its own reference
+        status = Heap::Create(this, heapDesc, pool, true, heap.Put());
         if (!status.ok()) return Fail(status.AddContext(Format("creating a committed buffer of %llu bytes",
                                                                static_cast<unsigned long long>(desc->Width))));
-        Resource* created = nullptr;
-        status = Resource::Create(this, heap, 0, *desc, state, &created);
-        heap->Release();  // the resource holds it
+        Ref<Resource> created;
+        status = Resource::Create(this, heap.Get(), 0, *desc, state, created.Put());
         if (!status.ok()) return Fail(status);
-        return HandOut(created, riid, resource);
+        return HandOut(created.Detach(), riid, resource);
     });
 }
 

@@ -80,9 +80,9 @@ Resource::Resource(Device* device, Heap* heap, uint64_t offset, const D3D12_RESO
                    D3D12_RESOURCE_STATES initialState)
     : device_(device), heap_(heap), offset_(offset), desc_(desc), id_(gNextResourceId++), state_(initialState) {
     if (desc_.Alignment == 0) desc_.Alignment = kBufferAlignment;
+    device_->RegisterResource(this);  // first: it may throw, and then no reference may be taken yet
     device_->AddRef();
     heap_->AddRef();
-    device_->RegisterResource(this);
 }
 
 Resource::~Resource() {

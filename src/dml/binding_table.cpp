@@ -19,13 +19,9 @@ void BindingTable::ClearDispatchable() {
 }
 
 Status BindingTable::Create(Device& device, const DML_BINDING_TABLE_DESC* desc, BindingTable** created) {
-    auto* table = new BindingTable(device);
-    Status status = table->ApplyDesc(desc);
-    if (!status.ok()) {
-        table->Release();
-        return status;
-    }
-    *created = table;
+    Ref<BindingTable> table(new BindingTable(device));
+    FREEDML_TRY(table->ApplyDesc(desc));
+    *created = table.Detach();
     return {};
 }
 

@@ -37,7 +37,6 @@ uint64_t PlanOwnedInputCopies(const OperatorArgs& args, const Kernel& kernel, st
 CompiledOperator::CompiledOperator(Device& device, Operator& op, DML_EXECUTION_FLAGS flags,
                                    std::unique_ptr<Kernel> kernel)
     : DeviceChild(device), operator_(&op), flags_(flags), kernel_(std::move(kernel)) {
-    operator_->AddRef();
     const OperatorArgs& args = op.Args();
     auto snapshot = std::make_shared<DispatchableSnapshot>();
     DispatchableBindingInfo& info = snapshot->info;
@@ -58,6 +57,7 @@ CompiledOperator::CompiledOperator(Device& device, Operator& op, DML_EXECUTION_F
     info.description = "compiled " + op.Describe();
     snapshot->operators.push_back(this);
     snapshot_ = std::move(snapshot);
+    operator_->AddRef();  // last: a throw above must leave the operator's count as it was
 }
 
 CompiledOperator::~CompiledOperator() { operator_->Release(); }

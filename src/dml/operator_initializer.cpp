@@ -4,13 +4,9 @@ namespace freedml::dml {
 
 Status OperatorInitializer::Create(Device& device, UINT count, IDMLCompiledOperator* const* operators,
                                    OperatorInitializer** created) {
-    auto* initializer = new OperatorInitializer(device);
-    Status status = initializer->SetTargets(count, operators);
-    if (!status.ok()) {
-        initializer->Release();
-        return status;
-    }
-    *created = initializer;
+    Ref<OperatorInitializer> initializer(new OperatorInitializer(device));
+    FREEDML_TRY(initializer->SetTargets(count, operators));
+    *created = initializer.Detach();
     return {};
 }
 
@@ -19,6 +15,8 @@ Status OperatorInitializer::SetTargets(UINT count, IDMLCompiledOperator* const* 
     auto snapshot = std::make_shared<DispatchableSnapshot>();
     DispatchableBindingInfo& info = snapshot->info;
     info.isInitializer = true;
+    // The snapshot releases every operator it lists, also when a throw below drops it.
+    snapshot->referencesOperators = true;
     for (UINT i = 0; i < count; ++i) {
         auto* compiled = AsChild<CompiledOperator>(operators[i]);
         INVALID_IF(!compiled, "operators[%u] is %s, not a FreeDML compiled operator.", i,
@@ -32,10 +30,9 @@ Status OperatorInitializer::SetTargets(UINT count, IDMLCompiledOperator* const* 
         target.inputNames = targetInfo.inputNames;
         target.persistentResourceSize = targetInfo.properties.PersistentResourceSize;
         info.targets.push_back(std::move(target));
-        compiled->AddRef();
         snapshot->operators.push_back(compiled);
+        compiled->AddRef();  // after the push_back, which may throw
     }
-    snapshot->referencesOperators = true;
     snapshot->layout = MakeDescriptorLayout(info);
     info.properties.RequiredDescriptorCount = snapshot->layout.total;
     info.properties.TemporaryResourceSize = 0;
