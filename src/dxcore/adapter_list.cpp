@@ -6,15 +6,12 @@
 
 namespace freedml::dxcore {
 
-AdapterList::AdapterList(IDXCoreAdapterFactory* factory, std::vector<Adapter*> adapters)
+AdapterList::AdapterList(IDXCoreAdapterFactory* factory, std::vector<Ref<Adapter>> adapters)
     : factory_(factory), adapters_(std::move(adapters)) {
     factory_->AddRef();
 }
 
-AdapterList::~AdapterList() {
-    for (Adapter* adapter : adapters_) adapter->Release();
-    factory_->Release();
-}
+AdapterList::~AdapterList() { factory_->Release(); }
 
 HRESULT AdapterList::GetAdapter(uint32_t index, REFIID riid, void** adapter) {
     return Guard("IDXCoreAdapterList::GetAdapter", NoReport, [&]() -> HRESULT {
@@ -47,7 +44,7 @@ HRESULT AdapterList::Sort(uint32_t preferenceCount, const DXCoreAdapterPreferenc
             }
             return 0;
         };
-        std::stable_sort(adapters_.begin(), adapters_.end(), [&](Adapter* a, Adapter* b) {
+        std::stable_sort(adapters_.begin(), adapters_.end(), [&](const Ref<Adapter>& a, const Ref<Adapter>& b) {
             for (uint32_t i = 0; i < preferenceCount; ++i) {
                 int ra = rank(a->Backend()->Info(), preferences[i]);
                 int rb = rank(b->Backend()->Info(), preferences[i]);

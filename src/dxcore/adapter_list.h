@@ -11,7 +11,7 @@ namespace freedml::dxcore {
 class AdapterList final : public ComObject<AdapterList, IDXCoreAdapterList> {
 public:
     // Takes the references of `adapters`; holds one to `factory`.
-    AdapterList(IDXCoreAdapterFactory* factory, std::vector<Adapter*> adapters);
+    AdapterList(IDXCoreAdapterFactory* factory, std::vector<Ref<Adapter>> adapters);
 
     HRESULT STDMETHODCALLTYPE GetAdapter(uint32_t index, REFIID riid, void** adapter) override;
     uint32_t STDMETHODCALLTYPE GetAdapterCount() override { return static_cast<uint32_t>(adapters_.size()); }
@@ -24,7 +24,7 @@ private:
     ~AdapterList() override;
 
     IDXCoreAdapterFactory* factory_;
-    std::vector<Adapter*> adapters_;
+    std::vector<Ref<Adapter>> adapters_;
 };
 
 }  // namespace freedml::dxcore

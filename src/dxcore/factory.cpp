@@ -15,23 +15,18 @@ HRESULT Factory::CreateAdapterList(uint32_t attributeCount, const GUID* attribut
         if (!list) return E_POINTER;
         *list = nullptr;
         if (attributeCount == 0 || !attributes) return E_INVALIDARG;  // DXCore requires at least one attribute
-        std::vector<Adapter*> chosen;
+        std::vector<Ref<Adapter>> chosen;  // released if anything below fails
         for (backend::Adapter* adapter : backend::EnumerateAdapters()) {
             bool all = true;
             for (uint32_t i = 0; i < attributeCount && all; ++i) all = AdapterHasAttribute(adapter->Info(), attributes[i]);
             if (!all) continue;
-            auto* object = new (std::nothrow) Adapter(this, adapter);
-            if (!object) {
-                for (Adapter* made : chosen) made->Release();
-                return E_OUTOFMEMORY;
-            }
-            chosen.push_back(object);
+            Ref<Adapter> object(new (std::nothrow) Adapter(this, adapter));
+            if (!object) return E_OUTOFMEMORY;
+            chosen.push_back(std::move(object));
         }
         auto* created = new (std::nothrow) AdapterList(this, std::move(chosen));
         if (!created) return E_OUTOFMEMORY;
-        HRESULT hr = created->QueryInterface(riid, list);
-        created->Release();
-        return hr;
+        return HandOut(created, riid, list);
     });
 }
 
