@@ -44,6 +44,17 @@ struct TensorDesc {
 uint32_t ElementSizeInBytes(DML_TENSOR_DATA_TYPE dataType);
 const char* DataTypeName(DML_TENSOR_DATA_TYPE dataType);  // "FLOAT32"; "DML_TENSOR_DATA_TYPE(77)" if unknown
 
+// FLOAT16, FLOAT32 or FLOAT64.
+constexpr bool IsFloatingPoint(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
+           type == DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+// FLOAT16 or FLOAT32: the types the CPU kernels compute in float (FLOAT16 loaded and stored
+// through float), where FLOAT64 has paths of its own.
+constexpr bool IsFloat16Or32(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32;
+}
+
 // What an operator allows for one of its tensors, beyond the rules every tensor obeys (T1-T4).
 struct TensorRequirements {
     const char* name = "";            // the desc field: "ATensor", "OutputTensor"

@@ -44,11 +44,6 @@ constexpr EnumValue kInfinityModeValues[] = {
 };
 const EnumType kInfinityMode{"DML_IS_INFINITY_MODE", kInfinityModeValues};
 
-bool IsFloatType(DML_TENSOR_DATA_TYPE type) {
-    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
-           type == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
 Status CheckType(const OperatorArgs& args, const TensorDesc& tensor, const std::string& name, TypeList allowed) {
     if (std::find(allowed.begin(), allowed.end(), tensor.dataType) != allowed.end()) return {};
     std::string list;
@@ -63,7 +58,7 @@ Status ValidateScaleBias(const OperatorArgs& args) {
     for (const auto& field : args.schema.fields) {
         if (field.kind != FieldKind::ScaleBias || !FieldAt<const DML_SCALE_BIAS*>(args.desc, field.offset)) continue;
         const TensorDesc& output = *args.outputs[0];
-        INVALID_IF(!IsFloatType(output.dataType),
+        INVALID_IF(!IsFloatingPoint(output.dataType),
                    "ScaleBias is given, but %s is %s; DML_OPERATOR_%s applies a ScaleBias only to FLOAT32 and FLOAT16 "
                    "tensors.",
                    args.outputNames[0].c_str(), DataTypeName(output.dataType), args.schema.name);

@@ -53,10 +53,6 @@ inline void Store(std::byte* p, T v) {
     std::memcpy(p, &v, sizeof(T));
 }
 
-bool IsFloat(DML_TENSOR_DATA_TYPE type) {
-    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16;
-}
-
 // Calls f(T{}) with T the C type of a signed integer tensor type.
 template <class F>
 void WithSignedType(DML_TENSOR_DATA_TYPE type, F&& f) {
@@ -239,7 +235,7 @@ public:
                 default: return WithSignedType(type_, run);
             }
         }
-        if (IsFloat(type_)) {
+        if (IsFloat16Or32(type_)) {
             const DML_TENSOR_DATA_TYPE type = type_;
             ParallelLoop(plan_, bases, [type](const Ptrs& p, uint64_t n, const Strides& s) {
                 if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4 && s[2] == 4) {
@@ -514,7 +510,7 @@ Status Create(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
             break;
     }
 
-    if (!IsFloat(type)) {
+    if (!IsFloat16Or32(type)) {
         if (op != DML_OPERATOR_ACTIVATION_RELU && op != DML_OPERATOR_ACTIVATION_SHRINK) {
             return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name,
                             DataTypeName(type));

@@ -501,15 +501,10 @@ int64_t LoadAsInt64(DML_TENSOR_DATA_TYPE type, const std::byte* p) {
     }
 }
 
-bool IsFloatType(DML_TENSOR_DATA_TYPE type) {
-    return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16 ||
-           type == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
 template <class T>
 void PowRow(std::byte* o, int64_t so, const std::byte* a, int64_t sa, const std::byte* b, int64_t sb, uint64_t n,
             const BinaryContext& c) {
-    const bool exactIntegers = !kIsFloat<T> && !std::is_same_v<T, Half> && !IsFloatType(c.bType) && !c.hasScaleBias;
+    const bool exactIntegers = !kIsFloat<T> && !std::is_same_v<T, Half> && !IsFloatingPoint(c.bType) && !c.hasScaleBias;
     for (uint64_t i = 0; i < n; ++i, o += so, a += sa, b += sb) {
         if constexpr (!kIsFloat<T> && !std::is_same_v<T, Half>) {
             if (exactIntegers) {

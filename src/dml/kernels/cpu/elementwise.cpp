@@ -12,10 +12,6 @@ namespace {
 
 constexpr size_t kBlock = 256;  // floats converted at a time on the strided / FLOAT16 paths
 
-bool IsFloatType(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT32 || t == DML_TENSOR_DATA_TYPE_FLOAT16;
-}
-
 template <class T>
 inline T Load(const std::byte* p) {
     T v;
@@ -54,8 +50,7 @@ Status IdentityKernel::Create(const IdentityParams& params) {
     INVALID_IF(params.input.dataType != params.output.dataType,
                "IDENTITY needs equal input and output data types (%s, %s).", DataTypeName(params.input.dataType),
                DataTypeName(params.output.dataType));
-    INVALID_IF(params.hasScaleBias && !IsFloatType(params.input.dataType) &&
-                   params.input.dataType != DML_TENSOR_DATA_TYPE_FLOAT64,
+    INVALID_IF(params.hasScaleBias && !IsFloatingPoint(params.input.dataType),
                "IDENTITY applies a ScaleBias only to floating-point tensors (%s given).",
                DataTypeName(params.input.dataType));
     INVALID_IF(ElementSizeInBytes(params.input.dataType) == 0 ||

@@ -35,10 +35,6 @@ using namespace cpu;
 constexpr size_t kBlock = 256;                  // floats per block on the FLOAT16 / strided paths
 constexpr uint64_t kMinChunk = uint64_t(1) << 14;  // elements per thread-pool chunk at least
 
-bool IsFloatType(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT32 || t == DML_TENSOR_DATA_TYPE_FLOAT16;
-}
-
 // ---- Float functions -----------------------------------------------------------------------------
 
 // What a float function may need besides its argument.
@@ -296,7 +292,7 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
     inType_ = inputs_.empty() ? outType_ : inputs_[0].dataType;
 
     // Bounds and parameters, converted once to what the loops compare with.
-    const bool floatOut = IsFloatType(outType_);
+    const bool floatOut = IsFloat16Or32(outType_);
     auto setFloatBounds = [&](float lo, float hi) {
         const bool half = outType_ == DML_TENSOR_DATA_TYPE_FLOAT16;
         floatParams_.a = half ? HalfRounded(lo) : lo;
@@ -521,7 +517,7 @@ void UnaryKernel::RunClipGrad(const std::array<std::byte*, 3>& bases) const {
     using Ptrs3 = std::array<std::byte*, 3>;
     using Strides3 = std::array<int64_t, 3>;
     const DML_TENSOR_DATA_TYPE type = outType_;
-    if (IsFloatType(type)) {
+    if (IsFloat16Or32(type)) {
         const float lo = floatParams_.a, hi = floatParams_.b;
         ParallelLoop(
             plan3_, bases,
