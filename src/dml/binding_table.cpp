@@ -144,62 +144,55 @@ Status RequireDispatchable(const BindingTable& table, const char* method) {
 }
 }  // namespace
 
-void BindingTable::BindInputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
-    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindInputs", [&] {
-        constexpr const char* kMethod = "IDMLBindingTable::BindInputs";
-        Status status = RequireDispatchable(*this, kMethod);
-        std::vector<BoundRegion> regions;
+template <class Validate>
+bool BindingTable::Bind(const char* method, const char* shortName, BindingRole role, Validate&& validate) {
+    bool committed = false;
+    GetDmlDevice().GuardedOrRemove(method, [&] {
+        Status status = RequireDispatchable(*this, method);
         if (status.ok()) {
             D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-            status = ValidateInputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
-            if (status.ok()) status = Commit(BindingRole::Input, std::move(regions), "BindInputs");
-            // I7: BindInputs(0, nullptr) unbinds every input.
-            if (status.ok() && bindingCount == 0 && !bindings) state_.inputsBound = false;
+            std::vector<BoundRegion> regions;
+            status = validate(snapshot_->info, resolver, &regions);
+            if (status.ok()) status = Commit(role, std::move(regions), shortName);
         }
-        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
+        if (status.ok()) {
+            committed = true;
+        } else {
+            GetDmlDevice().Remove(method, status);
+        }
     });
+    return committed;
+}
+
+void BindingTable::BindInputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
+    const bool committed = Bind("IDMLBindingTable::BindInputs", "BindInputs", BindingRole::Input,
+                                [&](const DispatchableBindingInfo& info, ResourceResolver& resolver,
+                                    std::vector<BoundRegion>* regions) {
+                                    return ValidateInputBindings(info, bindingCount, bindings, resolver, regions);
+                                });
+    // I7: BindInputs(0, nullptr) unbinds every input.
+    if (committed && bindingCount == 0 && !bindings) state_.inputsBound = false;
 }
 
 void BindingTable::BindOutputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
-    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindOutputs", [&] {
-        constexpr const char* kMethod = "IDMLBindingTable::BindOutputs";
-        Status status = RequireDispatchable(*this, kMethod);
-        std::vector<BoundRegion> regions;
-        if (status.ok()) {
-            D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-            status = ValidateOutputBindings(snapshot_->info, bindingCount, bindings, resolver, &regions);
-            if (status.ok()) status = Commit(BindingRole::Output, std::move(regions), "BindOutputs");
-        }
-        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
-    });
+    Bind("IDMLBindingTable::BindOutputs", "BindOutputs", BindingRole::Output,
+         [&](const DispatchableBindingInfo& info, ResourceResolver& resolver, std::vector<BoundRegion>* regions) {
+             return ValidateOutputBindings(info, bindingCount, bindings, resolver, regions);
+         });
 }
 
 void BindingTable::BindTemporaryResource(const DML_BINDING_DESC* binding) {
-    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindTemporaryResource", [&] {
-        constexpr const char* kMethod = "IDMLBindingTable::BindTemporaryResource";
-        Status status = RequireDispatchable(*this, kMethod);
-        std::vector<BoundRegion> regions;
-        if (status.ok()) {
-            D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-            status = ValidateTemporaryBinding(snapshot_->info, binding, resolver, &regions);
-            if (status.ok()) status = Commit(BindingRole::Temporary, std::move(regions), "BindTemporaryResource");
-        }
-        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
-    });
+    Bind("IDMLBindingTable::BindTemporaryResource", "BindTemporaryResource", BindingRole::Temporary,
+         [&](const DispatchableBindingInfo& info, ResourceResolver& resolver, std::vector<BoundRegion>* regions) {
+             return ValidateTemporaryBinding(info, binding, resolver, regions);
+         });
 }
 
 void BindingTable::BindPersistentResource(const DML_BINDING_DESC* binding) {
-    GetDmlDevice().GuardedOrRemove("IDMLBindingTable::BindPersistentResource", [&] {
-        constexpr const char* kMethod = "IDMLBindingTable::BindPersistentResource";
-        Status status = RequireDispatchable(*this, kMethod);
-        std::vector<BoundRegion> regions;
-        if (status.ok()) {
-            D3D12ResourceResolver resolver(GetDmlDevice().D3D12());
-            status = ValidatePersistentBinding(snapshot_->info, binding, resolver, &regions);
-            if (status.ok()) status = Commit(BindingRole::Persistent, std::move(regions), "BindPersistentResource");
-        }
-        if (!status.ok()) GetDmlDevice().Remove(kMethod, status);
-    });
+    Bind("IDMLBindingTable::BindPersistentResource", "BindPersistentResource", BindingRole::Persistent,
+         [&](const DispatchableBindingInfo& info, ResourceResolver& resolver, std::vector<BoundRegion>* regions) {
+             return ValidatePersistentBinding(info, binding, resolver, regions);
+         });
 }
 
 }  // namespace freedml::dml

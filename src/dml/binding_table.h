@@ -36,6 +36,11 @@ private:
     ~BindingTable() override;
     Status ApplyDesc(const DML_BINDING_TABLE_DESC* desc);
     void ClearDispatchable();
+    // What every Bind* method does: requires a dispatchable, validates with
+    // validate(info, resolver, &regions), and commits the regions as `role`. These methods return
+    // nothing, so a failure removes the device. Returns whether the regions were committed.
+    template <class Validate>
+    bool Bind(const char* method, const char* shortName, BindingRole role, Validate&& validate);
     // Replaces the regions of `role`, checks hazards over everything bound, writes descriptors.
     Status Commit(BindingRole role, std::vector<BoundRegion> regions, const char* method);
     void WriteDescriptor(uint32_t slot, const BoundRegion* region);
