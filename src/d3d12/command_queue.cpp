@@ -181,26 +181,22 @@ Fence* CommandQueue::ValidateFence(ID3D12Fence* fence, const char* method) {
 }
 
 HRESULT CommandQueue::Signal(ID3D12Fence* fence, UINT64 value) {
-    return Guarded(device_, "ID3D12CommandQueue::Signal", [&]() -> HRESULT {
-        Fence* impl = ValidateFence(fence, "Signal");
-        if (!impl) return E_INVALIDARG;
-        if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
-        impl->AddRef();
-        Ref<Fence> held(impl);  // given back if queuing fails
-        Push({Submission::Kind::Signal, {}, impl, value});
-        held.Detach();  // the worker releases it
-        return S_OK;
-    });
+    return QueueFenceOperation(Submission::Kind::Signal, "ID3D12CommandQueue::Signal", "Signal", fence, value);
 }
 
 HRESULT CommandQueue::Wait(ID3D12Fence* fence, UINT64 value) {
-    return Guarded(device_, "ID3D12CommandQueue::Wait", [&]() -> HRESULT {
-        Fence* impl = ValidateFence(fence, "Wait");
+    return QueueFenceOperation(Submission::Kind::Wait, "ID3D12CommandQueue::Wait", "Wait", fence, value);
+}
+
+HRESULT CommandQueue::QueueFenceOperation(Submission::Kind kind, const char* method, const char* shortName,
+                                          ID3D12Fence* fence, UINT64 value) {
+    return Guarded(device_, method, [&]() -> HRESULT {
+        Fence* impl = ValidateFence(fence, shortName);
         if (!impl) return E_INVALIDARG;
         if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
         impl->AddRef();
         Ref<Fence> held(impl);  // given back if queuing fails
-        Push({Submission::Kind::Wait, {}, impl, value});
+        Push({kind, {}, impl, value});
         held.Detach();  // the worker releases it
         return S_OK;
     });

@@ -80,6 +80,9 @@ private:
     };
 
     Fence* ValidateFence(ID3D12Fence* fence, const char* method);
+    // Signal and Wait: validate the fence, then queue `kind` with a reference to it.
+    HRESULT QueueFenceOperation(Submission::Kind kind, const char* method, const char* shortName, ID3D12Fence* fence,
+                                UINT64 value);
     // Queues `submission`; if that throws (out of memory), `submission` is left as it was.
     void Push(Submission&& submission);
     void Run();
