@@ -2,17 +2,11 @@
 # An installation works from any prefix: install, move the whole prefix elsewhere, and run the
 # installed dmlrun with a clean environment (no LD_LIBRARY_PATH, a minimal PATH). It must load the
 # moved prefix's libraries through its own RPATH and print the model's resources.
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  WORKING_DIRECTORY ${WORK})
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "Failed (${result}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/run_checked.cmake)
 
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
+set(RUN_WORKING_DIRECTORY ${WORK})  # dmlrun writes the model's .npy output here
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK}/installed-here)
 file(RENAME ${WORK}/installed-here ${WORK}/moved-there)
 set(dmlrun ${WORK}/moved-there/bin/dmlrun)

@@ -1,12 +1,6 @@
 # cmake -DMODE=pkgconfig|cmake -DBUILD_DIR=... -DPREFIX=... -DLIBDIR=... -DSOURCE=... -DWORK=... -DCXX=...
 #   -P run.cmake
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "Failed (${result}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/run_checked.cmake)
 
 file(REMOVE_RECURSE ${PREFIX} ${WORK})
 file(MAKE_DIRECTORY ${WORK})
