@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/align.h"
 #include "d3d12/debug.h"
 #include "d3d12/descriptor_heap.h"
 #include "d3d12/enum_value.h"
@@ -11,12 +12,6 @@
 #include "d3d12/resource.h"
 
 namespace freedml::d3d12 {
-
-namespace {
-
-uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
-
-}  // namespace
 
 Status Device::Create(backend::Adapter* adapter, Device** device) {
     *device = nullptr;

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
+#include "common/align.h"
+
 namespace freedml::dml {
 
 namespace {
 constexpr DML_EXECUTION_FLAGS kKnownExecutionFlags = static_cast<DML_EXECUTION_FLAGS>(
     DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION | DML_EXECUTION_FLAG_DISABLE_META_COMMANDS |
     DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE);
-
-uint64_t AlignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 // Places a copy of every owned input the kernel does not pack after the kernel's own persistent
 // bytes; returns the persistent resource's size. Each copy starts at a multiple of
