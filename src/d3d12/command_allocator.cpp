@@ -68,10 +68,7 @@ HRESULT CreateCommandAllocator(DeviceInternal& device, const D3D12_COMMAND_LIST_
                                  Format("ID3D12Device::CreateCommandAllocator of type %s", ListTypeName(type)).c_str());
     }
     if (ValidateOnly(object)) return kValidatedOnly;
-    auto* allocator = new CommandAllocator(device, type);
-    HRESULT hr = allocator->QueryInterface(riid, object);
-    allocator->Release();
-    return hr;
+    return HandOut(new CommandAllocator(device, type), riid, object);
 }
 
 }  // namespace freedml::d3d12

@@ -605,10 +605,7 @@ HRESULT CreateCommandList1(DeviceInternal& device, UINT nodeMask, const D3D12_CO
                                  Format("ID3D12Device4::CreateCommandList1 of type %s", ListTypeName(type)).c_str());
     }
     if (ValidateOnly(object)) return kValidatedOnly;
-    auto* list = new CommandList(device, type);  // closed, with no allocator
-    HRESULT hr = list->QueryInterface(riid, object);
-    list->Release();
-    return hr;
+    return HandOut(new CommandList(device, type), riid, object);  // closed, with no allocator
 }
 
 }  // namespace freedml::d3d12

@@ -371,10 +371,7 @@ HRESULT CreateCommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DES
                                  Format("ID3D12Device::CreateCommandQueue of type %s", ListTypeName(desc->Type)).c_str());
     }
     if (ValidateOnly(object)) return kValidatedOnly;
-    auto* queue = new CommandQueue(device, *desc);
-    HRESULT hr = queue->QueryInterface(riid, object);
-    queue->Release();
-    return hr;
+    return HandOut(new CommandQueue(device, *desc), riid, object);
 }
 
 }  // namespace freedml::d3d12

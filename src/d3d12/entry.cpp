@@ -91,9 +91,7 @@ FREEDML_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown* adapter, D3D_FEATURE_L
         Device* created = nullptr;
         status = Device::Create(found, &created);
         if (!status.ok()) return ReportFailure(status);
-        HRESULT hr = created->QueryInterface(riid, device);
-        created->Release();
-        return hr;
+        return HandOut(created, riid, device);
     });
 }
 
@@ -103,9 +101,7 @@ FREEDML_EXPORT HRESULT WINAPI D3D12GetDebugInterface(REFIID riid, void** debug) 
         *debug = nullptr;
         auto* object = new (std::nothrow) Debug();
         if (!object) return E_OUTOFMEMORY;
-        HRESULT hr = object->QueryInterface(riid, debug);
-        object->Release();
-        return hr;
+        return HandOut(object, riid, debug);
     });
 }
 

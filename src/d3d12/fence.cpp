@@ -157,10 +157,7 @@ HRESULT CreateFence(DeviceInternal& device, UINT64 initialValue, const D3D12_FEN
         return Fail(device, status, D3D12_MESSAGE_CATEGORY_STATE_CREATION);
     }
     if (ValidateOnly(object)) return kValidatedOnly;
-    auto* fence = new Fence(device, initialValue, flags);
-    HRESULT hr = fence->QueryInterface(riid, object);
-    fence->Release();
-    return hr;
+    return HandOut(new Fence(device, initialValue, flags), riid, object);
 }
 
 }  // namespace freedml::d3d12
