@@ -37,8 +37,8 @@
 #include <thread>
 #include <vector>
 
-#include "dml/kernels/cpu/binary_kernels.h"
-#include "dml/kernels/cpu/elementwise.h"
+#include "dml/ops/elementwise_binary/cpu/binary_kernels.h"
+#include "dml/ops/elementwise_unary/cpu/elementwise.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
 

@@ -15,6 +15,10 @@
 #include "common/platform.h"
 #include "common/status.h"
 
+namespace freedml::dml {
+class KernelSet;  // dml/kernel.h: one backend's operator kernels
+}  // namespace freedml::dml
+
 namespace freedml::backend {
 
 enum class AdapterKind { Cpu, Cuda };
@@ -79,10 +83,10 @@ public:
     // `onFailure` is called, on the thread that runs the stream's work, when that work fails on the
     // device. The CPU backend ignores it: its stream copies host memory, which cannot fail.
     virtual std::unique_ptr<Stream> CreateStream(StreamFailureHandler onFailure) = 0;
-    // An entry point of the module that implements this device, for the layers above that keep
-    // their backend-specific code in it (libdirectml's CUDA kernels live in the CUDA plugin);
-    // nullptr when there is none (the CPU backend).
-    virtual void* PluginSymbol(const char* name) { return nullptr; }
+    // The DirectML kernels this device brings, for a backend whose kernels live with it (the CUDA
+    // plugin's); nullptr for a device whose memory is host memory, which libdirectml's own CPU
+    // kernels run on.
+    virtual const dml::KernelSet* DmlKernels() const { return nullptr; }
 };
 
 class Adapter {

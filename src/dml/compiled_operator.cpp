@@ -69,14 +69,12 @@ Status CompiledOperator::Create(Device& device, Operator& op, uint32_t rawFlags,
                rawFlags, rawFlags & ~known, known);
     const auto flags = static_cast<DML_EXECUTION_FLAGS>(rawFlags);
     std::unique_ptr<Kernel> kernel;
-    // The kernel comes from the backend of the device's adapter.
+    // The kernel comes from the kernels of the device's backend: its own (the CUDA plugin's), or
+    // libdirectml's CPU kernels for a backend whose memory is host memory.
     backend::Device& backend = device.D3D12().Backend();
-    if (backend.Info().kind == backend::AdapterKind::Cuda) {
-        FREEDML_TRY_CONTEXT(CreateCudaKernel(backend, op.Args(), flags, &kernel), "compiling a %s for adapter '%s'",
-                            op.Describe().c_str(), backend.Info().description.c_str());
-    } else {
-        FREEDML_TRY_CONTEXT(CreateCpuKernel(op.Args(), flags, &kernel), "compiling a %s", op.Describe().c_str());
-    }
+    const KernelSet& kernels = backend.DmlKernels() ? *backend.DmlKernels() : CpuKernels();
+    FREEDML_TRY_CONTEXT(kernels.Create(KernelContext{backend, flags}, op.Args(), &kernel),
+                        "compiling a %s for adapter '%s'", op.Describe().c_str(), backend.Info().description.c_str());
     *created = new CompiledOperator(device, op, flags, std::move(kernel));
     return {};
 }

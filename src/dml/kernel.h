@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "backend/backend.h"
@@ -43,30 +44,55 @@ public:
     virtual void Execute(const KernelBindings& bindings) = 0;
 };
 
-// The operator families that plan their own CPU kernels (one file each in kernels/cpu/): each
-// returns false when `args` is not one of its operators, else sets `status` (and `kernel`).
-using CpuKernelFactory = bool (*)(const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
-                                  std::unique_ptr<Kernel>* kernel, Status* status);
-bool CreateUnaryCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
-                          Status* status);
-bool CreateBinaryCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
-                           Status* status);
-bool CreateActivationCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
-                               Status* status);
-bool CreateSelectCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel,
-                           Status* status);
+// What a kernel factory is given besides the operator: the backend device it will run on (a
+// CUDA factory reads the GPU's facts from it) and the flags the operator was compiled with.
+struct KernelContext {
+    backend::Device& device;
+    DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE;
+};
 
-// Plans `args` for the CPU backend. Fails with a message for a combination the CPU kernels do
-// not run (never accepted and then wrong).
-Status CreateCpuKernel(const OperatorArgs& args, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel);
+// Plans `args` for one backend. Fails with a message for a combination the backend does not run
+// (never accepted and then computed wrong). Every factory of every backend has this signature;
+// the operator table (dml/ops/operators.def) names one per operator type and backend.
+using KernelFactory = Status (*)(const KernelContext& context, const OperatorArgs& args,
+                                 std::unique_ptr<Kernel>* kernel);
 
-// Plans `args` for a CUDA device. The CUDA kernels live in the CUDA plugin beside the CUDA
-// backend (src/dml/kernels/cuda); this reaches them through device.PluginSymbol. Fails with a
-// message for an operator or combination they do not run yet.
-Status CreateCudaKernel(backend::Device& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
-                        std::unique_ptr<Kernel>* kernel);
-// The plugin's factory, found under backend::cuda::kCreateKernelSymbol.
-using CudaKernelFactory = Status (*)(backend::Device& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
-                                     std::unique_ptr<Kernel>* kernel);
+// One backend's kernels: the factory of each operator type, as the operator table gives them.
+// The CPU set is libdirectml's own; the CUDA set lives in the CUDA plugin, and a CUDA device
+// hands it out (backend::Device::DmlKernels).
+class KernelSet {
+public:
+    static constexpr int kTypeCount = 178;  // DML_OPERATOR_TYPE values 0..177 (feature level 6.4)
+    struct Row {
+        DML_OPERATOR_TYPE type;
+        KernelFactory factory;  // null: no kernel on this backend
+    };
+
+    // `backendName` names the backend in messages ("CPU", "CUDA"); `noKernelHint` is added to the
+    // message for a type without a kernel (where else it runs). `finish`, when set, wraps every
+    // kernel the set creates (the CPU set's in-place snapshots).
+    KernelSet(const char* backendName, const char* noKernelHint, std::span<const Row> rows,
+              Status (*finish)(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) = nullptr);
+
+    bool Runs(DML_OPERATOR_TYPE type) const { return FactoryOf(type) != nullptr; }
+    // The kernel of `args` on this backend, or kNoKernel (DXGI_ERROR_UNSUPPORTED) with a message
+    // when the set has none for its type.
+    Status Create(const KernelContext& context, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) const;
+    const char* BackendName() const { return backendName_; }
+
+private:
+    KernelFactory FactoryOf(DML_OPERATOR_TYPE type) const {
+        const int index = static_cast<int>(type);
+        return index >= 0 && index < kTypeCount ? factories_[index] : nullptr;
+    }
+    const char* backendName_;
+    const char* noKernelHint_;
+    Status (*finish_)(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel);
+    KernelFactory factories_[kTypeCount] = {};
+};
+
+// libdirectml's CPU kernels (kernels/cpu/cpu_kernel.cpp): what runs an operator on a device
+// whose backend brings no kernels of its own (the CPU adapter, whose memory is host memory).
+const KernelSet& CpuKernels();
 
 }  // namespace freedml::dml

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "dml/kernel.h"
 #include "dml/schema/catalog.h"
 #include "dml/schema/schema.h"
 
@@ -86,8 +87,62 @@ bool Known(const OperatorSchema& schema, const char* what) {
 // operators by moving to a GPU); a new CPU operator needs its CUDA kernels too.
 TEST(Catalog, EveryOperatorTheCpuRunsHasCudaKernels) {
     for (const OperatorSchema* schema : AllSchemas()) {
-        if (!schema->implemented) continue;
-        EXPECT_TRUE(schema->cudaImplemented) << "DML_OPERATOR_" << schema->name;
+        if (!IsImplemented(*schema)) continue;
+        EXPECT_TRUE(RunsOnCuda(*schema)) << "DML_OPERATOR_" << schema->name;
+    }
+}
+
+// The operator table (src/dml/ops/*/operators.def) and the family schemas name the same types,
+// one row per schema, each row spelled as its schema's name.
+TEST(OperatorTable, AgreesWithTheSchemas) {
+    for (const std::string& error : OperatorTableErrors()) ADD_FAILURE() << error;
+    EXPECT_EQ(OperatorTableErrors().size(), 0u);
+}
+
+// CheckOperatorTable names each way a row and a schema can disagree (so the test above can fail).
+TEST(OperatorTable, CheckFindsEachDisagreement) {
+    const OperatorSchema* gemm = FindSchema(DML_OPERATOR_GEMM);
+    const OperatorSchema* join = FindSchema(DML_OPERATOR_JOIN);
+    ASSERT_NE(gemm, nullptr);
+    ASSERT_NE(join, nullptr);
+    const OperatorSchema* const schemas[] = {gemm, join};
+
+    const OperatorTableRow agreeing[] = {{DML_OPERATOR_GEMM, "GEMM", true, true},
+                                         {DML_OPERATOR_JOIN, "JOIN", true, false}};
+    EXPECT_TRUE(CheckOperatorTable(agreeing, schemas).empty());
+
+    const OperatorTableRow missingRow[] = {{DML_OPERATOR_GEMM, "GEMM", true, true}};
+    auto errors = CheckOperatorTable(missingRow, schemas);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("DML_OPERATOR_JOIN has a schema but no row"), std::string::npos) << errors[0];
+
+    const OperatorTableRow extraRow[] = {{DML_OPERATOR_GEMM, "GEMM", true, true},
+                                         {DML_OPERATOR_JOIN, "JOIN", true, true},
+                                         {DML_OPERATOR_CAST, "CAST", true, true}};
+    errors = CheckOperatorTable(extraRow, schemas);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("row CAST"), std::string::npos) << errors[0];
+    EXPECT_NE(errors[0].find("has no schema"), std::string::npos) << errors[0];
+
+    const OperatorTableRow misspelled[] = {{DML_OPERATOR_GEMM, "GEMM", true, true},
+                                           {DML_OPERATOR_JOIN, "CONCAT", true, true}};
+    errors = CheckOperatorTable(misspelled, schemas);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("row CONCAT"), std::string::npos) << errors[0];
+    EXPECT_NE(errors[0].find("schema is JOIN"), std::string::npos) << errors[0];
+
+    const OperatorTableRow twice[] = {{DML_OPERATOR_GEMM, "GEMM", true, true},
+                                      {DML_OPERATOR_JOIN, "JOIN", true, true},
+                                      {DML_OPERATOR_GEMM, "GEMM", true, false}};
+    errors = CheckOperatorTable(twice, schemas);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("two rows"), std::string::npos) << errors[0];
+}
+
+// What the table says is what runs: every implemented type has a CPU kernel in the CPU kernel set.
+TEST(OperatorTable, CpuKernelSetHasEveryImplementedType) {
+    for (const OperatorSchema* schema : AllSchemas()) {
+        EXPECT_EQ(CpuKernels().Runs(schema->type), IsImplemented(*schema)) << "DML_OPERATOR_" << schema->name;
     }
 }
 

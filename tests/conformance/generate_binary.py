@@ -6,7 +6,7 @@ values FreeDML must produce come from here: float64 numpy or exact Python intege
 to the output type; never from FreeDML.
 
 Semantics the cases pin down (DirectML's pages are silent; FreeDML's choices, see
-src/dml/kernels/cpu/binary_kernels.h):
+src/dml/ops/elementwise_binary/cpu/binary_kernels.h):
   integers wrap modulo 2^bits; x / 0 = x % 0 = 0; INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0;
   MIN/MAX: a NaN loses to a number, MIN(-0, +0) = -0, MAX(-0, +0) = +0;
   MODULUS_FLOOR on floats as numpy's np.mod, MODULUS_TRUNCATE as C's fmod;

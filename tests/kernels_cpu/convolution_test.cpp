@@ -6,7 +6,7 @@
 // it applies) and on the forced reference path, with the filter and bias owned or not.
 #include <gtest/gtest.h>
 
-#include "dml/kernels/cpu/convolution.h"
+#include "dml/ops/convolution/cpu/convolution.h"
 #include "test_util.h"
 
 namespace freedml::dml::cpu::test {

@@ -7,8 +7,8 @@
 
 #include <type_traits>
 
-#include "dml/kernels/cpu/binary_kernels.h"
-#include "dml/kernels/cpu/elementwise.h"
+#include "dml/ops/elementwise_binary/cpu/binary_kernels.h"
+#include "dml/ops/elementwise_unary/cpu/elementwise.h"
 #include "test_util.h"
 
 namespace freedml::dml::cpu::test {

@@ -5,7 +5,7 @@
 // on the forced reference path.
 #include <gtest/gtest.h>
 
-#include "dml/kernels/cpu/gemm.h"
+#include "dml/ops/matrix/cpu/gemm.h"
 #include "test_util.h"
 
 namespace freedml::dml::cpu::test {

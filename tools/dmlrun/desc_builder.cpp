@@ -217,7 +217,7 @@ public:
         if (fused && !schema.canBeFusedActivation) {
             throw ModelError(typePath, std::string("DML_OPERATOR_") + schema.name + " cannot be a fused activation.");
         }
-        if (!fused && !schema.implemented) {
+        if (!fused && !freedml::dml::IsImplemented(schema)) {
             throw ModelError(typePath, std::string("DML_OPERATOR_") + schema.name +
                                            " is not implemented by FreeDML yet (dmlrun --list-operators shows which are).");
         }
@@ -525,7 +525,7 @@ const freedml::dml::OperatorSchema& FindOperatorSchema(const Json& type, const J
     if (!schema) {
         std::string implemented;
         for (const auto* candidate : freedml::dml::AllSchemas()) {
-            if (candidate->implemented) implemented += (implemented.empty() ? "" : ", ") + std::string(candidate->name);
+            if (freedml::dml::IsImplemented(*candidate)) implemented += (implemented.empty() ? "" : ", ") + std::string(candidate->name);
         }
         throw ModelError(path, "'" + type.get<std::string>() + "' is not a DirectML operator type FreeDML knows; FreeDML runs " +
                                    implemented + " (with or without the prefix DML_OPERATOR_).");

@@ -19,7 +19,7 @@ constexpr int kExitRunFailed = 3;
 void ListOperators() {
     std::printf("DirectML operators FreeDML knows (* = runs; the others are known by their desc only):\n");
     for (const auto* schema : freedml::dml::AllSchemas()) {
-        std::printf("  %c DML_OPERATOR_%s%s\n", schema->implemented ? '*' : ' ', schema->name,
+        std::printf("  %c DML_OPERATOR_%s%s\n", freedml::dml::IsImplemented(*schema) ? '*' : ' ', schema->name,
                     schema->canBeFusedActivation ? " (fusable activation)" : "");
     }
 }

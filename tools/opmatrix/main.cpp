@@ -124,7 +124,7 @@ std::string Generate(std::vector<std::string>* probeFailures) {
         Row row{&entry, FindSchema(entry.type), {}};
         if (entry.supportsInPlaceExecution) ++inPlace;
         if (entry.dataTypesKnown) ++typesKnown;
-        if (row.schema && row.schema->implemented) {
+        if (row.schema && IsImplemented(*row.schema)) {
             ++cpu;
             row.probe = ProbeDataTypes(*row.schema);
             DescribeCpu(row);
@@ -136,7 +136,7 @@ std::string Generate(std::vector<std::string>* probeFailures) {
         } else {
             row.cpu = "no";
         }
-        if (row.schema && row.schema->cudaImplemented) ++cuda;
+        if (row.schema && RunsOnCuda(*row.schema)) ++cuda;
         rows.push_back(std::move(row));
     }
 
@@ -190,7 +190,7 @@ std::string Generate(std::vector<std::string>* probeFailures) {
             name += " [" + std::to_string(notes.size()) + "]";
         }
         md << "| " << static_cast<int>(entry.type) << " | " << name << " | " << FeatureLevelToString(entry.featureLevel)
-           << " | " << types << " | " << row.cpu << " | " << (row.schema && row.schema->cudaImplemented ? "yes" : "no")
+           << " | " << types << " | " << row.cpu << " | " << (row.schema && RunsOnCuda(*row.schema) ? "yes" : "no")
            << " | " << (entry.supportsInPlaceExecution ? "yes" : "no") << " |\n";
     }
     md << "\n## Notes\n\n";

@@ -10,9 +10,9 @@
 
 namespace freedml::backend::cuda {
 
-// Defined in the CUDA kernels (src/dml/kernels/cuda): the address of the DirectML kernel factory,
+// Defined in the CUDA kernels (src/dml/kernels/cuda): the DirectML kernel set of the CUDA backend,
 // and whether this plugin's GPU code has an image for device `ordinal`.
-void* DmlKernelFactoryAddress();
+const dml::KernelSet& DmlCudaKernels();
 bool KernelsRunOnDevice(int ordinal, std::string* why);
 
 std::string CudaErrorText(cudaError_t error) {
@@ -300,10 +300,7 @@ std::unique_ptr<Stream> CudaDevice::CreateStream(StreamFailureHandler onFailure)
     return result;
 }
 
-void* CudaDevice::PluginSymbol(const char* name) {
-    if (name && std::strcmp(name, kCreateKernelSymbol) == 0) return DmlKernelFactoryAddress();
-    return nullptr;
-}
+const dml::KernelSet* CudaDevice::DmlKernels() const { return &DmlCudaKernels(); }
 
 Status CudaDevice::PlanningCudnn(cudnnHandle_t* handle) {
     if (!planningCudnn_) {

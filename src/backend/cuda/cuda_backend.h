@@ -88,7 +88,7 @@ public:
     const AdapterInfo& Info() const override { return info_; }
     Status Allocate(uint64_t size, MemoryPool pool, std::unique_ptr<Memory>* memory) override;
     std::unique_ptr<Stream> CreateStream(StreamFailureHandler onFailure) override;
-    void* PluginSymbol(const char* name) override;
+    const dml::KernelSet* DmlKernels() const override;
 
     int Ordinal() const { return ordinal_; }
     const cudaDeviceProp& Properties() const { return properties_; }

@@ -6,9 +6,10 @@
 // (libcuda.so.1) can be loaded at all. No driver, no plugin or no GPU: zero CUDA adapters, no error.
 //
 // The plugin is built from this tree by the same compiler, so its entry points pass C++ objects
-// (backend::Adapter, dml::OperatorArgs, Status): the ABI version below guards against a stale
-// plugin from another build. The CUDA DirectML kernels live in the plugin too; libdirectml reaches
-// them through backend::Device::PluginSymbol, so the plugin is found and loaded in one place only.
+// (backend::Adapter, dml::OperatorArgs, dml::KernelSet, Status): the ABI version below guards
+// against a stale plugin from another build. The CUDA DirectML kernels live in the plugin too; a
+// CUDA device hands them to libdirectml (backend::Device::DmlKernels), so the plugin is found and
+// loaded in one place only.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@
 namespace freedml::backend::cuda {
 
 // Bump when anything the two sides share changes shape (backend.h, OperatorArgs, Kernel).
-constexpr uint32_t kPluginAbiVersion = 1;
+constexpr uint32_t kPluginAbiVersion = 2;
 
 struct PluginApi {
     uint32_t abiVersion;
@@ -35,8 +36,6 @@ struct PluginApi {
 constexpr const char* kPluginEntryName = "FreeDmlCudaPluginEntry";
 using PluginEntryFn = const PluginApi* (*)();
 
-// Names the plugin answers in Device::PluginSymbol (versioned like the ABI).
-constexpr const char* kCreateKernelSymbol = "FreeDmlCudaCreateKernel_v1";
 
 // The registry's side (cuda_loader.cpp, linked into every library; no CUDA dependency): appends
 // one adapter per CUDA device, LUIDs from `makeLuid(1 + ordinal)`. Messages about why there are

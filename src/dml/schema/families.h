@@ -1,5 +1,5 @@
-// The schemas of each operator family, one file per family (activation.cpp, elementwise.cpp...).
-// schema.cpp gathers them into the registry.
+// The schemas of each operator family, one file per family folder (dml/ops/<family>/schema.cpp).
+// schema.cpp gathers them into the registry and checks them against the operator table.
 #pragma once
 
 #include <cstddef>
@@ -10,16 +10,14 @@
 namespace freedml::dml {
 
 std::span<const OperatorSchema* const> ActivationSchemas();
-std::span<const OperatorSchema* const> ElementWiseSchemas();
 std::span<const OperatorSchema* const> MatrixSchemas();
 std::span<const OperatorSchema* const> ConvolutionSchemas();
 std::span<const OperatorSchema* const> DataMovementSchemas();
-// Unary math element-wise operators, CAST and the FILL_VALUE operators.
+// IDENTITY, the unary math element-wise operators, CAST and the FILL_VALUE operators.
 std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
-// Binary arithmetic, comparison, logical, bitwise and quantization element-wise operators.
+// ADD, binary arithmetic, comparison, logical, bitwise and quantization element-wise operators, and
+// ELEMENT_WISE_IF.
 std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
-// ELEMENT_WISE_IF (three inputs: condition, A, B).
-std::span<const OperatorSchema* const> ElementWiseIfSchemas();
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
 #define DML_FIELD(Desc, member, fieldKind, ...) \

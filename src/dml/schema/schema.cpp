@@ -12,19 +12,41 @@ namespace {
 
 constexpr uint32_t kMaxArrayCount = 1u << 24;  // more than any real JOIN; stops a garbage count
 
-std::vector<const OperatorSchema*> BuildRegistry() {
+std::vector<const OperatorSchema*> FamilySchemas() {
     std::vector<const OperatorSchema*> all;
-    for (auto family : {ActivationSchemas(), ElementWiseSchemas(), ElementWiseUnarySchemas(), ElementWiseBinarySchemas(),
-                        ElementWiseIfSchemas(), MatrixSchemas(), ConvolutionSchemas(), DataMovementSchemas()}) {
+    for (auto family : {ActivationSchemas(), ConvolutionSchemas(), DataMovementSchemas(), ElementWiseBinarySchemas(),
+                        ElementWiseUnarySchemas(), MatrixSchemas()}) {
         all.insert(all.end(), family.begin(), family.end());
     }
     std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->type < b->type; });
     return all;
 }
 
-const std::vector<const OperatorSchema*>& Registry() {
-    static const std::vector<const OperatorSchema*> registry = BuildRegistry();
+// The operator table, read for what the schema library needs: whether each column names a
+// factory (the factories themselves live with their backends).
+constexpr OperatorTableRow kTableRows[] = {
+#define FREEDML_OPERATOR(TYPE, CPU, CUDA) {DML_OPERATOR_##TYPE, #TYPE, sizeof(#CPU) > 1, sizeof(#CUDA) > 1},
+#include "dml/ops/operators.def"
+#undef FREEDML_OPERATOR
+};
+
+struct RegistryData {
+    std::vector<const OperatorSchema*> schemas = FamilySchemas();
+    std::vector<std::string> errors = CheckOperatorTable(kTableRows, schemas);
+};
+
+const RegistryData& TheRegistry() {
+    static const RegistryData registry;
     return registry;
+}
+
+const std::vector<const OperatorSchema*>& Registry() { return TheRegistry().schemas; }
+
+const OperatorTableRow* FindRow(DML_OPERATOR_TYPE type) {
+    for (const auto& row : kTableRows) {
+        if (row.type == type) return &row;
+    }
+    return nullptr;
 }
 
 const FieldSchema* FindField(const OperatorSchema& schema, const char* name) {
@@ -63,6 +85,53 @@ const char* EnumType::NameOf(uint32_t value) const {
 }
 
 std::span<const OperatorSchema* const> AllSchemas() { return Registry(); }
+
+bool IsImplemented(const OperatorSchema& schema) {
+    const OperatorTableRow* row = FindRow(schema.type);
+    return row && row->cpu;
+}
+
+bool RunsOnCuda(const OperatorSchema& schema) {
+    const OperatorTableRow* row = FindRow(schema.type);
+    return row && row->cuda;
+}
+
+std::vector<std::string> CheckOperatorTable(std::span<const OperatorTableRow> rows,
+                                            std::span<const OperatorSchema* const> schemas) {
+    std::vector<std::string> errors;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const OperatorTableRow& row = rows[i];
+        for (size_t j = 0; j < i; ++j) {
+            if (rows[j].type == row.type) {
+                errors.push_back(Format("The operator table has two rows for type %d (%s and %s).",
+                                        static_cast<int>(row.type), rows[j].name, row.name));
+            }
+        }
+        const OperatorSchema* schema = nullptr;
+        for (const OperatorSchema* candidate : schemas) {
+            if (candidate->type == row.type) schema = candidate;
+        }
+        if (!schema) {
+            errors.push_back(Format("The operator table's row %s (type %d) has no schema in its family's schema.cpp.",
+                                    row.name, static_cast<int>(row.type)));
+        } else if (std::strcmp(schema->name, row.name) != 0) {
+            errors.push_back(Format("The operator table's row %s (type %d) names a type whose schema is %s.", row.name,
+                                    static_cast<int>(row.type), schema->name));
+        }
+    }
+    for (const OperatorSchema* schema : schemas) {
+        bool found = false;
+        for (const OperatorTableRow& row : rows) found = found || row.type == schema->type;
+        if (!found) {
+            errors.push_back(Format("DML_OPERATOR_%s has a schema but no row in the operator table "
+                                    "(its family's operators.def).",
+                                    schema->name));
+        }
+    }
+    return errors;
+}
+
+std::span<const std::string> OperatorTableErrors() { return TheRegistry().errors; }
 
 const OperatorSchema* FindSchema(DML_OPERATOR_TYPE type) {
     const auto& all = Registry();
@@ -220,7 +289,7 @@ Status OwnedOperatorDesc::Copy(const DML_OPERATOR_DESC& desc, std::unique_ptr<Ow
 Status ValidateOperatorDesc(const OwnedOperatorDesc& owned, DML_FEATURE_LEVEL featureLevel,
                             std::unique_ptr<OperatorArgs>* out) {
     const OperatorSchema& schema = owned.Schema();
-    if (!schema.implemented) {
+    if (!IsImplemented(schema)) {
         return Error(E_INVALIDARG,
                      "DML_OPERATOR_%s is not implemented by FreeDML yet; see docs/OPERATORS.md for the operators "
                      "it runs.",

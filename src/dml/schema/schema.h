@@ -94,13 +94,29 @@ struct OperatorSchema {
     bool canBeFusedActivation = false;      // may appear as another operator's FusedActivation
     // Shape and attribute rules beyond T1-T4 (null: none). Runs after every tensor was validated.
     Status (*validate)(const OperatorArgs& args) = nullptr;
-    // Whether FreeDML runs it; a schema known only for its layout (dmlrun, OPERATORS.md) is refused
-    // by CreateOperator with a message that says so.
-    bool implemented = false;
-    // Whether the CUDA backend runs it too (set beside `implemented` once a CUDA kernel exists;
-    // docs/OPERATORS.md reports it).
-    bool cudaImplemented = false;
 };
+
+// Where FreeDML runs a type, as the operator table (dml/ops/operators.def) says: a CPU kernel
+// makes it implemented (CreateOperator accepts it); a schema with no kernel is known only for its
+// layout (dmlrun, docs/OPERATORS.md) and CreateOperator refuses it with a message that says so.
+bool IsImplemented(const OperatorSchema& schema);
+bool RunsOnCuda(const OperatorSchema& schema);
+
+// One row of the operator table as the registry reads it: the type, its name as the row spells
+// it, and whether each backend's column names a factory.
+struct OperatorTableRow {
+    DML_OPERATOR_TYPE type;
+    const char* name;
+    bool cpu;
+    bool cuda;
+};
+// Where `rows` and `schemas` disagree, one sentence each: a row without a schema, a schema
+// without a row, a type with two rows, a row whose name is not its schema's. Empty when they
+// agree. The registry checks the real table with it (OperatorTableErrors); tests check it too.
+std::vector<std::string> CheckOperatorTable(std::span<const OperatorTableRow> rows,
+                                            std::span<const OperatorSchema* const> schemas);
+// CheckOperatorTable for FreeDML's own table and schemas (empty unless a row or schema is wrong).
+std::span<const std::string> OperatorTableErrors();
 
 // Every schema FreeDML knows, in DML_OPERATOR_TYPE order.
 std::span<const OperatorSchema* const> AllSchemas();

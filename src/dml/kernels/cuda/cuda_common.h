@@ -1,5 +1,7 @@
 // What the CUDA kernels' planning code shares: DirectML types to the plain launch descriptions of
-// ew_plan.h, the fused activation, and the adapter between the binding model and a CUDA stream.
+// ew_plan.h, the fused activation, and the adapters between the binding model and a CUDA device
+// and stream. Each family's factories are in its folder (dml/ops/<family>/cuda); the operator
+// table names them.
 #pragma once
 
 #include <DirectML.h>
@@ -43,22 +45,8 @@ inline CudaStream& StreamOf(const KernelBindings& bindings) {
     return stream;
 }
 
-// Element-wise and data movement (cuda_elementwise.cpp).
-Status CreateIdentityKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out);
-Status CreateAddKernel(const OperatorArgs& args, const DML_OPERATOR_DESC* fused, std::unique_ptr<Kernel>* out);
-Status CreateJoinKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out);
-// The element-wise families, one file each: cuda_unary.cpp (schema/elementwise_unary.cpp: math of
-// one tensor, CAST, FILL_VALUE_*), cuda_binary.cpp (schema/elementwise_binary.cpp and IF) and
-// cuda_activation.cpp (schema/activation.cpp). A family returns false for an operator that is not
-// its own; otherwise it sets *status (and *out when that is success).
-using CudaFamilyFactory = bool (*)(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
-bool CreateUnaryFamilyKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
-bool CreateBinaryFamilyKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
-bool CreateActivationFamilyKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* out, Status* status);
-// cuBLASLt (cuda_gemm.cpp) and cuDNN (cuda_convolution.cpp).
-Status CreateGemmKernel(CudaDevice& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
-                        std::unique_ptr<Kernel>* out);
-Status CreateConvolutionKernel(CudaDevice& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
-                               std::unique_ptr<Kernel>* out);
+// The CUDA device a CUDA factory plans for: the CUDA kernel set is handed out by CUDA devices only
+// (CudaDevice::DmlKernels).
+inline CudaDevice& DeviceOf(const KernelContext& context) { return static_cast<CudaDevice&>(context.device); }
 
 }  // namespace freedml::dml::cuda

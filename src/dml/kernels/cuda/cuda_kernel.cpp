@@ -1,5 +1,5 @@
-// The CUDA plugin's DirectML kernel factory (what libdirectml's CreateCudaKernel calls through
-// backend::Device::PluginSymbol) and the helpers the CUDA kernel families share.
+// The CUDA plugin's DirectML kernel set (the CUDA column of the operator table, dml/ops/operators.def,
+// handed to libdirectml by CudaDevice::DmlKernels) and the helpers the CUDA kernel families share.
 //
 // An operator the CUDA kernels do not run is refused here, when it is compiled, with a message
 // that says so: never accepted and then computed wrong or not at all.
@@ -137,31 +137,22 @@ Status MakeActParams(const DML_OPERATOR_DESC* fused, ActParams* out) {
     return {};
 }
 
+// Each factory the operator table's CUDA column names, declared here with the one signature they
+// share.
+#define FREEDML_DECLARE_FACTORY(...) \
+    __VA_OPT__(Status __VA_ARGS__(const KernelContext&, const OperatorArgs&, std::unique_ptr<Kernel>*);)
+#define FREEDML_OPERATOR(TYPE, CPU, CUDA) FREEDML_DECLARE_FACTORY(CUDA)
+#include "dml/ops/operators.def"
+#undef FREEDML_OPERATOR
+#undef FREEDML_DECLARE_FACTORY
+
 namespace {
 
-Status CreateKernel(backend::Device& device, const OperatorArgs& args, DML_EXECUTION_FLAGS flags,
-                    std::unique_ptr<Kernel>* kernel) {
-    auto& cudaDevice = static_cast<CudaDevice&>(device);
-    switch (args.schema.type) {
-        case DML_OPERATOR_ELEMENT_WISE_IDENTITY: return CreateIdentityKernel(args, kernel);
-        case DML_OPERATOR_ELEMENT_WISE_ADD: return CreateAddKernel(args, nullptr, kernel);
-        case DML_OPERATOR_ELEMENT_WISE_ADD1:
-            return CreateAddKernel(args, args.As<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>().FusedActivation, kernel);
-        case DML_OPERATOR_JOIN: return CreateJoinKernel(args, kernel);
-        case DML_OPERATOR_GEMM: return CreateGemmKernel(cudaDevice, args, flags, kernel);
-        case DML_OPERATOR_CONVOLUTION: return CreateConvolutionKernel(cudaDevice, args, flags, kernel);
-        default:
-            break;
-    }
-    for (CudaFamilyFactory family : {CreateUnaryFamilyKernel, CreateBinaryFamilyKernel, CreateActivationFamilyKernel}) {
-        Status status;
-        if (family(args, kernel, &status)) return status;
-    }
-    return NoKernel(
-                 "FreeDML has no CUDA kernel for DML_OPERATOR_%s yet; the CPU adapter runs it "
-                 "(FREEDML_ADAPTER=cpu, or a device made on the CPU adapter).",
-                 args.schema.name);
-}
+constexpr KernelSet::Row kRows[] = {
+#define FREEDML_OPERATOR(TYPE, CPU, CUDA) {DML_OPERATOR_##TYPE, CUDA},
+#include "dml/ops/operators.def"
+#undef FREEDML_OPERATOR
+};
 
 }  // namespace
 
@@ -169,9 +160,11 @@ Status CreateKernel(backend::Device& device, const OperatorArgs& args, DML_EXECU
 
 namespace freedml::backend::cuda {
 
-void* DmlKernelFactoryAddress() {
-    dml::CudaKernelFactory factory = &dml::cuda::CreateKernel;
-    return reinterpret_cast<void*>(factory);
+const dml::KernelSet& DmlCudaKernels() {
+    static const dml::KernelSet kernels(
+        "CUDA", "; the CPU adapter runs it (FREEDML_ADAPTER=cpu, or a device made on the CPU adapter).",
+        dml::cuda::kRows);
+    return kernels;
 }
 
 }  // namespace freedml::backend::cuda

@@ -17,6 +17,13 @@ constexpr int kMaxDims = 8;
 
 enum class ElementType : uint8_t { F32, F16, F64, I8, U8, I16, U16, I32, U32, I64, U64 };
 
+// The CUDA kernels' forms of dml/tensor.h's IsFloatingPoint (FLOAT64 included) and IsFloat16Or32,
+// for code that sees only ElementType.
+constexpr bool IsFloatingPoint(ElementType type) {
+    return type == ElementType::F32 || type == ElementType::F16 || type == ElementType::F64;
+}
+constexpr bool IsFloat16Or32(ElementType type) { return type == ElementType::F32 || type == ElementType::F16; }
+
 inline uint32_t ElementBytes(ElementType type) {
     switch (type) {
         case ElementType::I8: case ElementType::U8: return 1;

@@ -1,0 +1,606 @@
+// CPU kernels of the unary element-wise family (this folder's schema.cpp): the math functions
+// of one tensor, CLIP/CLIP1 and their gradients, THRESHOLD, CONSTANT_POW, ROUND, SIGN, NEGATE,
+// the NaN and infinity tests, the bit and logical NOTs, BIT_COUNT, CAST and FILL_VALUE_*.
+//
+// FLOAT32 rows that are packed run a plain loop per operator, compiled twice (baseline x86-64 and
+// AVX2+FMA) and picked once per process by what the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF
+// vectorize through vector_math.h, shared with the activations. FLOAT16 and strided FLOAT32 rows go
+// through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once.
+// Integer rows are typed loops with a packed branch the compiler vectorizes. Broadcast and
+// strided views run through LoopPlan (no index arithmetic per element), large tensors are split
+// over the thread pool.
+#include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "dml/kernel.h"
+#include "dml/kernels/cpu/cpu_isa.h"
+#include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/tensor_view.h"
+#include "dml/kernels/cpu/thread_pool.h"
+#include "dml/kernels/cpu/vector_math.h"
+#include "dml/ops/elementwise_unary/cpu/unary.h"
+
+namespace freedml::dml {
+namespace {
+
+using namespace cpu;
+
+constexpr size_t kBlock = 256;                  // floats per block on the FLOAT16 / strided paths
+constexpr uint64_t kMinChunk = uint64_t(1) << 14;  // elements per thread-pool chunk at least
+
+// ---- Float functions -----------------------------------------------------------------------------
+
+// What a float function may need besides its argument.
+struct FloatParams {
+    float scale = 1.0f, bias = 0.0f;
+    float a = 0.0f, b = 0.0f;  // CLIP: Min, Max; THRESHOLD: Min; CONSTANT_POW: Exponent
+};
+
+#define FLOAT_FN(NAME, EXPR)                                 \
+    struct NAME {                                            \
+        explicit NAME(const FloatParams&) {}                 \
+        float operator()(float x) const { return EXPR; }     \
+    }
+
+FLOAT_FN(FAbs, std::fabs(x));
+FLOAT_FN(FExp, vmath::ExpF(x));
+FLOAT_FN(FAcos, std::acos(x));
+FLOAT_FN(FAsin, std::asin(x));
+FLOAT_FN(FAtan, std::atan(x));
+FLOAT_FN(FCeil, std::ceil(x));
+FLOAT_FN(FCos, std::cos(x));
+FLOAT_FN(FFloor, std::floor(x));
+FLOAT_FN(FLog, float(vmath::Log(x)));
+FLOAT_FN(FRecip, 1.0f / x);
+FLOAT_FN(FSin, std::sin(x));
+FLOAT_FN(FSqrt, std::sqrt(x));
+FLOAT_FN(FTan, std::tan(x));
+FLOAT_FN(FErf, float(vmath::Erf(x)));
+FLOAT_FN(FSinh, std::sinh(x));
+FLOAT_FN(FCosh, std::cosh(x));
+FLOAT_FN(FTanh, vmath::TanhF(x));
+FLOAT_FN(FAsinh, std::asinh(x));
+FLOAT_FN(FAcosh, std::acosh(x));
+FLOAT_FN(FAtanh, std::atanh(x));
+FLOAT_FN(FNegate, -x);
+// The documented sign: -1 below zero, 1 above, 0 otherwise (zeros of either sign and NaN).
+FLOAT_FN(FSign, x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f));
+FLOAT_FN(FRoundEven, std::nearbyint(x));
+FLOAT_FN(FRoundZero, std::trunc(x));
+FLOAT_FN(FRoundAway, std::round(x));
+#undef FLOAT_FN
+
+// max(Min, min(x, Max)) as documented (Min wins when Min > Max); NaN stays NaN.
+struct FClip {
+    float lo, hi;
+    explicit FClip(const FloatParams& p) : lo(p.a), hi(p.b) {}
+    float operator()(float x) const {
+        float t = x > hi ? hi : x;
+        return t < lo ? lo : t;
+    }
+};
+
+// max(x, Min); NaN stays NaN.
+struct FThreshold {
+    float lo;
+    explicit FThreshold(const FloatParams& p) : lo(p.a) {}
+    float operator()(float x) const { return x < lo ? lo : x; }
+};
+
+// pow, except that a negative base (-inf included) with a non-integral exponent is NaN, as
+// documented (C's pow gives +inf for -inf).
+struct FPow {
+    float exponent;
+    bool integral;
+    explicit FPow(const FloatParams& p) : exponent(p.a), integral(std::trunc(p.a) == p.a) {}
+    float operator()(float x) const {
+        return (x < 0.0f && !integral) ? std::numeric_limits<float>::quiet_NaN() : std::pow(x, exponent);
+    }
+};
+
+using FloatRowFn = void (*)(const float* in, float* out, size_t n, const FloatParams& params);
+
+// `out` may be `in` (in-place execution, and the blocks of the FLOAT16 path).
+template <class F, bool kScaleBias>
+[[gnu::always_inline]] inline void MapFloats(const float* in, float* out, size_t n, const FloatParams& params) {
+    const F f(params);
+    const float scale = params.scale, bias = params.bias;
+    for (size_t i = 0; i < n; ++i) {
+        float x = in[i];
+        if constexpr (kScaleBias) {
+            x = x * scale;  // two statements: no fused multiply-add in either variant
+            x = x + bias;
+        }
+        out[i] = f(x);
+    }
+}
+
+template <class F, bool kScaleBias>
+void MapFloatsBaseline(const float* in, float* out, size_t n, const FloatParams& params) {
+    MapFloats<F, kScaleBias>(in, out, n, params);
+}
+
+#ifdef FREEDML_CPU_X86_64
+template <class F, bool kScaleBias>
+FREEDML_TARGET_AVX2_FMA void MapFloatsAvx2(const float* in, float* out, size_t n,
+                                                       const FloatParams& params) {
+    MapFloats<F, kScaleBias>(in, out, n, params);
+}
+#endif
+
+template <class F>
+FloatRowFn PickFloatRow(bool scaleBias) {
+#ifdef FREEDML_CPU_X86_64
+    if (UseAvx2Fma()) return scaleBias ? MapFloatsAvx2<F, true> : MapFloatsAvx2<F, false>;
+#endif
+    return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
+}
+
+FloatRowFn FloatRowFor(DML_OPERATOR_TYPE type, uint32_t roundingMode, bool scaleBias) {
+    switch (type) {
+        case DML_OPERATOR_ELEMENT_WISE_ABS: return PickFloatRow<FAbs>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_ACOS: return PickFloatRow<FAcos>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_ASIN: return PickFloatRow<FAsin>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_ATAN: return PickFloatRow<FAtan>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_CEIL: return PickFloatRow<FCeil>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_CLIP:
+        case DML_OPERATOR_ELEMENT_WISE_CLIP1: return PickFloatRow<FClip>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_COS: return PickFloatRow<FCos>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_EXP: return PickFloatRow<FExp>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_FLOOR: return PickFloatRow<FFloor>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_LOG: return PickFloatRow<FLog>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_CONSTANT_POW: return PickFloatRow<FPow>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_RECIP: return PickFloatRow<FRecip>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_SIN: return PickFloatRow<FSin>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_SQRT: return PickFloatRow<FSqrt>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_TAN: return PickFloatRow<FTan>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_THRESHOLD: return PickFloatRow<FThreshold>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_SIGN: return PickFloatRow<FSign>(false);
+        case DML_OPERATOR_ELEMENT_WISE_ERF: return PickFloatRow<FErf>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_SINH: return PickFloatRow<FSinh>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_COSH: return PickFloatRow<FCosh>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_TANH: return PickFloatRow<FTanh>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_ASINH: return PickFloatRow<FAsinh>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_ACOSH: return PickFloatRow<FAcosh>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_ATANH: return PickFloatRow<FAtanh>(scaleBias);
+        case DML_OPERATOR_ELEMENT_WISE_NEGATE: return PickFloatRow<FNegate>(false);
+        case DML_OPERATOR_ELEMENT_WISE_ROUND:
+            if (roundingMode == DML_ROUNDING_MODE_TOWARD_ZERO) return PickFloatRow<FRoundZero>(false);
+            if (roundingMode == DML_ROUNDING_MODE_TOWARD_INFINITY) return PickFloatRow<FRoundAway>(false);
+            return PickFloatRow<FRoundEven>(false);
+        default: return nullptr;
+    }
+}
+
+// ---- Typed rows ------------------------------------------------------------------------------------
+
+// out[i] = f(in[i]) over one row of element types TIn -> TOut; the packed branch vectorizes.
+template <class TIn, class TOut, class F>
+void MapRow(const Ptrs2& p, uint64_t n, const Strides2& s, F f) {
+    if (s[0] == int64_t(sizeof(TOut)) && s[1] == int64_t(sizeof(TIn))) {
+        auto* out = reinterpret_cast<TOut*>(p[0]);
+        const auto* in = reinterpret_cast<const TIn*>(p[1]);
+        for (uint64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+        return;
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+        StoreAt<TOut>(p[0] + int64_t(i) * s[0], f(LoadAt<TIn>(p[1] + int64_t(i) * s[1])));
+    }
+}
+
+// The unsigned integer of an element's width (the bit operators ignore the data type).
+template <uint32_t kBytes>
+using Bits = std::conditional_t<kBytes == 1, uint8_t,
+                                std::conditional_t<kBytes == 2, uint16_t, std::conditional_t<kBytes == 4, uint32_t, uint64_t>>>;
+
+template <class Visit>
+void WithWidth(uint32_t bytes, Visit&& visit) {
+    switch (bytes) {
+        case 1: return visit(Bits<1>{});
+        case 2: return visit(Bits<2>{});
+        case 4: return visit(Bits<4>{});
+        default: return visit(Bits<8>{});
+    }
+}
+
+// Calls visit(T{}) for an integer data type.
+template <class Visit>
+void WithIntegerType(DML_TENSOR_DATA_TYPE type, Visit&& visit) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_UINT8: return visit(uint8_t{});
+        case DML_TENSOR_DATA_TYPE_INT8: return visit(int8_t{});
+        case DML_TENSOR_DATA_TYPE_UINT16: return visit(uint16_t{});
+        case DML_TENSOR_DATA_TYPE_INT16: return visit(int16_t{});
+        case DML_TENSOR_DATA_TYPE_UINT32: return visit(uint32_t{});
+        case DML_TENSOR_DATA_TYPE_INT32: return visit(int32_t{});
+        case DML_TENSOR_DATA_TYPE_UINT64: return visit(uint64_t{});
+        case DML_TENSOR_DATA_TYPE_INT64: return visit(int64_t{});
+        default: return;
+    }
+}
+
+// A bound given as FLOAT (CLIP, THRESHOLD, CLIP_GRAD) in the tensor's type: integers truncate
+// toward zero (saturating), FLOAT16 rounds to nearest even, as CLIP's page says.
+template <class T>
+T BoundFromFloat(float value) {
+    return SaturatingTruncate<T>(value);
+}
+
+float HalfRounded(float value) { return HalfToFloat(FloatToHalf(value)); }
+
+// A DML_SCALAR_UNION of `type` (= the tensor's) as a float, for the float paths.
+float ScalarAsFloat(DML_TENSOR_DATA_TYPE type, const DML_SCALAR_UNION& value) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT16 ? HalfToFloat(value.UInt16) : value.Float32;
+}
+
+// ---- The kernel --------------------------------------------------------------------------------------
+
+class UnaryKernel final : public Kernel {
+public:
+    Status Create(const OperatorArgs& args);
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& bindings) override;
+
+private:
+    void RunFloat(const Ptrs2& bases) const;
+    void RunInteger(const Ptrs2& bases) const;
+    void RunClipGrad(const std::array<std::byte*, 3>& bases) const;
+    void RunFill(std::byte* output) const;
+
+    DML_OPERATOR_TYPE type_ = DML_OPERATOR_INVALID;
+    DML_TENSOR_DATA_TYPE inType_ = DML_TENSOR_DATA_TYPE_UNKNOWN, outType_ = DML_TENSOR_DATA_TYPE_UNKNOWN;
+    std::vector<TensorDesc> inputs_;
+    TensorDesc output_;
+    LoopPlan<2> plan2_;  // output, input
+    LoopPlan<3> plan3_;  // output, input, gradient (CLIP_GRAD)
+    LoopPlan<1> plan1_;  // output (FILL)
+    FloatParams floatParams_;
+    FloatRowFn floatRow_ = nullptr;
+    uint32_t mode_ = 0;                   // ROUND's or IS_INFINITY's
+    DML_SCALAR_UNION lo_{}, hi_{};        // bounds in the tensor's type (integer CLIP, THRESHOLD, CLIP_GRAD)
+    DML_SCALAR_UNION start_{}, delta_{};  // FILL_VALUE_*
+};
+
+template <class T>
+DML_SCALAR_UNION ScalarOf(T value) {
+    DML_SCALAR_UNION scalar{};
+    std::memcpy(scalar.Bytes, &value, sizeof(T));
+    return scalar;
+}
+
+template <class T>
+T ScalarAs(const DML_SCALAR_UNION& scalar) {
+    T value;
+    std::memcpy(&value, scalar.Bytes, sizeof(T));
+    return value;
+}
+
+Status UnaryKernel::Create(const OperatorArgs& args) {
+    type_ = args.schema.type;
+    output_ = *args.outputs[0];
+    outType_ = output_.dataType;
+    for (const auto& input : args.inputs) inputs_.push_back(*input);
+    inType_ = inputs_.empty() ? outType_ : inputs_[0].dataType;
+
+    // Bounds and parameters, converted once to what the loops compare with.
+    const bool floatOut = IsFloat16Or32(outType_);
+    auto setFloatBounds = [&](float lo, float hi) {
+        const bool half = outType_ == DML_TENSOR_DATA_TYPE_FLOAT16;
+        floatParams_.a = half ? HalfRounded(lo) : lo;
+        floatParams_.b = half ? HalfRounded(hi) : hi;
+    };
+    auto setIntegerBounds = [&](float lo, float hi) {
+        WithIntegerType(outType_, [&](auto tag) {
+            using T = decltype(tag);
+            lo_ = ScalarOf(BoundFromFloat<T>(lo));
+            hi_ = ScalarOf(BoundFromFloat<T>(hi));
+        });
+    };
+    const DML_SCALE_BIAS* scaleBias = nullptr;
+    for (const auto& field : args.schema.fields) {
+        if (field.kind == FieldKind::ScaleBias) scaleBias = FieldAt<const DML_SCALE_BIAS*>(args.desc, field.offset);
+    }
+    if (scaleBias) {
+        floatParams_.scale = scaleBias->Scale;
+        floatParams_.bias = scaleBias->Bias;
+    }
+    switch (type_) {
+        case DML_OPERATOR_ELEMENT_WISE_CLIP: {
+            const auto& desc = args.As<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>();
+            floatOut ? setFloatBounds(desc.Min, desc.Max) : setIntegerBounds(desc.Min, desc.Max);
+            break;
+        }
+        case DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD: {
+            const auto& desc = args.As<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>();
+            floatOut ? setFloatBounds(desc.Min, desc.Max) : setIntegerBounds(desc.Min, desc.Max);
+            break;
+        }
+        case DML_OPERATOR_ELEMENT_WISE_THRESHOLD: {
+            const auto& desc = args.As<DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC>();
+            floatOut ? setFloatBounds(desc.Min, 0.0f) : setIntegerBounds(desc.Min, 0.0f);
+            break;
+        }
+        case DML_OPERATOR_ELEMENT_WISE_CLIP1: {
+            const auto& desc = args.As<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>();
+            lo_ = desc.Min;
+            hi_ = desc.Max;
+            floatParams_.a = ScalarAsFloat(outType_, desc.Min);
+            floatParams_.b = ScalarAsFloat(outType_, desc.Max);
+            break;
+        }
+        case DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD1: {
+            const auto& desc = args.As<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>();
+            lo_ = desc.Min;
+            hi_ = desc.Max;
+            floatParams_.a = ScalarAsFloat(outType_, desc.Min);
+            floatParams_.b = ScalarAsFloat(outType_, desc.Max);
+            break;
+        }
+        case DML_OPERATOR_ELEMENT_WISE_CONSTANT_POW:
+            floatParams_.a = args.As<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>().Exponent;
+            break;
+        case DML_OPERATOR_ELEMENT_WISE_ROUND:
+            mode_ = args.As<DML_ELEMENT_WISE_ROUND_OPERATOR_DESC>().RoundingMode;
+            break;
+        case DML_OPERATOR_ELEMENT_WISE_IS_INFINITY:
+            mode_ = args.As<DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC>().InfinityMode;
+            break;
+        case DML_OPERATOR_FILL_VALUE_CONSTANT:
+            start_ = args.As<DML_FILL_VALUE_CONSTANT_OPERATOR_DESC>().Value;
+            break;
+        case DML_OPERATOR_FILL_VALUE_SEQUENCE: {
+            const auto& desc = args.As<DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC>();
+            start_ = desc.ValueStart;
+            delta_ = desc.ValueDelta;
+            break;
+        }
+        default:
+            break;
+    }
+    if (floatOut && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD1) {
+        floatRow_ = FloatRowFor(type_, mode_, scaleBias != nullptr);
+    }
+
+    // Loops over the output's shape; inputs have the same sizes (validated), broadcasting
+    // through their own zero strides.
+    const uint32_t outSize = ElementSizeInBytes(outType_);
+    if (inputs_.empty()) {
+        plan1_ = MakeLoopPlan<1>(output_.sizes.data(), output_.rank, {output_.strides.data()}, {outSize});
+    } else if (inputs_.size() == 2) {
+        plan3_ = MakeLoopPlan<3>(output_.sizes.data(), output_.rank,
+                                 {output_.strides.data(), inputs_[0].strides.data(), inputs_[1].strides.data()},
+                                 {outSize, outSize, outSize});
+    } else {
+        plan2_ = MakeLoopPlan<2>(output_.sizes.data(), output_.rank,
+                                 {output_.strides.data(), inputs_[0].strides.data()},
+                                 {outSize, ElementSizeInBytes(inType_)});
+    }
+    return {};
+}
+
+void UnaryKernel::Execute(const KernelBindings& bindings) {
+    std::byte* output = bindings.outputs[0];
+    if (inputs_.empty()) return RunFill(output);
+    // An input that is the output's memory read through other strides arrives as a snapshot
+    // (the CPU kernel set's in-place snapshot, kernels/cpu/cpu_kernel.cpp).
+    const std::vector<std::byte*>& inputs = bindings.inputs;
+    if (inputs_.size() == 2) return RunClipGrad({output, inputs[0], inputs[1]});
+    if (floatRow_) return RunFloat({output, inputs[0]});
+    RunInteger({output, inputs[0]});
+}
+
+void UnaryKernel::RunFloat(const Ptrs2& bases) const {
+    const DML_TENSOR_DATA_TYPE type = outType_;
+    const FloatRowFn row = floatRow_;
+    const FloatParams& params = floatParams_;
+    ParallelLoop(
+        plan2_, bases,
+        [&](const Ptrs2& p, uint64_t n, const Strides2& s) {
+            if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
+                row(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n, params);
+                return;
+            }
+            float block[kBlock];
+            for (uint64_t i = 0; i < n; i += kBlock) {
+                const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
+                LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
+                row(block, block, m, params);
+                StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
+            }
+        },
+        kMinChunk);
+}
+
+void UnaryKernel::RunInteger(const Ptrs2& bases) const {
+    auto run = [&](auto inner) { ParallelLoop(plan2_, bases, inner, kMinChunk); };
+    switch (type_) {
+        case DML_OPERATOR_ELEMENT_WISE_BIT_NOT:
+            return WithWidth(ElementSizeInBytes(outType_), [&](auto tag) {
+                using U = decltype(tag);
+                run([](const Ptrs2& p, uint64_t n, const Strides2& s) {
+                    MapRow<U, U>(p, n, s, [](U x) { return U(~x); });
+                });
+            });
+        case DML_OPERATOR_ELEMENT_WISE_BIT_COUNT:
+            return WithWidth(ElementSizeInBytes(inType_), [&](auto tag) {
+                using U = decltype(tag);
+                if (outType_ == DML_TENSOR_DATA_TYPE_UINT8) {
+                    run([](const Ptrs2& p, uint64_t n, const Strides2& s) {
+                        MapRow<U, uint8_t>(p, n, s, [](U x) { return uint8_t(std::popcount(x)); });
+                    });
+                } else {
+                    run([](const Ptrs2& p, uint64_t n, const Strides2& s) {
+                        MapRow<U, uint32_t>(p, n, s, [](U x) { return uint32_t(std::popcount(x)); });
+                    });
+                }
+            });
+        case DML_OPERATOR_ELEMENT_WISE_IS_NAN:
+        case DML_OPERATOR_ELEMENT_WISE_IS_INFINITY: {
+            // On the bits: magnitude above the infinity pattern is NaN, equal to it is infinity.
+            const bool half = inType_ == DML_TENSOR_DATA_TYPE_FLOAT16;
+            const bool nan = type_ == DML_OPERATOR_ELEMENT_WISE_IS_NAN;
+            const uint32_t mode = mode_;
+            auto test = [&](auto inTag, auto outTag) {
+                using U = decltype(inTag);
+                using O = decltype(outTag);
+                constexpr U kSign = U(U(1) << (sizeof(U) * 8 - 1));
+                constexpr U kInfinity = sizeof(U) == 2 ? U(0x7C00) : U(0x7F800000u);
+                const bool wantPositive = mode != DML_IS_INFINITY_MODE_NEGATIVE;
+                const bool wantNegative = mode != DML_IS_INFINITY_MODE_POSITIVE;
+                if (nan) {
+                    run([](const Ptrs2& p, uint64_t n, const Strides2& s) {
+                        MapRow<U, O>(p, n, s, [](U x) { return O(U(x & U(~kSign)) > kInfinity); });
+                    });
+                } else {
+                    run([=](const Ptrs2& p, uint64_t n, const Strides2& s) {
+                        MapRow<U, O>(p, n, s, [=](U x) {
+                            const bool infinite = U(x & U(~kSign)) == kInfinity;
+                            const bool negative = (x & kSign) != 0;
+                            return O(infinite && (negative ? wantNegative : wantPositive));
+                        });
+                    });
+                }
+            };
+            const bool out8 = outType_ == DML_TENSOR_DATA_TYPE_UINT8;
+            if (half) return out8 ? test(uint16_t{}, uint8_t{}) : test(uint16_t{}, uint32_t{});
+            return out8 ? test(uint32_t{}, uint8_t{}) : test(uint32_t{}, uint32_t{});
+        }
+        case DML_OPERATOR_CAST: {
+            const DML_TENSOR_DATA_TYPE in = inType_, out = outType_;
+            return run([=](const Ptrs2& p, uint64_t n, const Strides2& s) { CastRow(in, out, p[1], s[1], p[0], s[0], n); });
+        }
+        default:
+            break;
+    }
+    // Integer arithmetic, wrapping where C++ would overflow.
+    WithIntegerType(outType_, [&](auto tag) {
+        using T = decltype(tag);
+        using U = std::make_unsigned_t<T>;
+        const T lo = ScalarAs<T>(lo_), hi = ScalarAs<T>(hi_);
+        auto map = [&](auto f) {
+            run([=](const Ptrs2& p, uint64_t n, const Strides2& s) { MapRow<T, T>(p, n, s, f); });
+        };
+        switch (type_) {
+            case DML_OPERATOR_ELEMENT_WISE_ABS:
+                return map([](T x) { return x < T(0) ? T(U(0) - U(x)) : x; });
+            case DML_OPERATOR_ELEMENT_WISE_NEGATE:
+                return map([](T x) { return T(U(0) - U(x)); });
+            case DML_OPERATOR_ELEMENT_WISE_SIGN:
+                return map([](T x) { return T(T(x > T(0)) - T(x < T(0))); });
+            case DML_OPERATOR_ELEMENT_WISE_CLIP:
+            case DML_OPERATOR_ELEMENT_WISE_CLIP1:
+                return map([=](T x) {
+                    T t = x > hi ? hi : x;
+                    return t < lo ? lo : t;
+                });
+            case DML_OPERATOR_ELEMENT_WISE_THRESHOLD:
+                return map([=](T x) { return x < lo ? lo : x; });
+            case DML_OPERATOR_ELEMENT_WISE_LOGICAL_NOT:
+                return map([](T x) { return T(x == T(0)); });
+            default:
+                return;
+        }
+    });
+}
+
+// Gradient where lo < x < hi, else 0 (a NaN x passes its gradient, as the formula reads).
+void UnaryKernel::RunClipGrad(const std::array<std::byte*, 3>& bases) const {
+    using Ptrs3 = std::array<std::byte*, 3>;
+    using Strides3 = std::array<int64_t, 3>;
+    const DML_TENSOR_DATA_TYPE type = outType_;
+    if (IsFloat16Or32(type)) {
+        const float lo = floatParams_.a, hi = floatParams_.b;
+        ParallelLoop(
+            plan3_, bases,
+            [=](const Ptrs3& p, uint64_t n, const Strides3& s) {
+                float x[kBlock], g[kBlock];
+                for (uint64_t i = 0; i < n; i += kBlock) {
+                    const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
+                    LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], x, m);
+                    LoadFloats(type, p[2] + int64_t(i) * s[2], s[2], g, m);
+                    for (size_t j = 0; j < m; ++j) g[j] = (x[j] <= lo || x[j] >= hi) ? 0.0f : g[j];
+                    StoreFloats(type, g, p[0] + int64_t(i) * s[0], s[0], m);
+                }
+            },
+            kMinChunk);
+        return;
+    }
+    WithIntegerType(type, [&](auto tag) {
+        using T = decltype(tag);
+        const T lo = ScalarAs<T>(lo_), hi = ScalarAs<T>(hi_);
+        ParallelLoop(
+            plan3_, bases,
+            [=](const Ptrs3& p, uint64_t n, const Strides3& s) {
+                for (uint64_t i = 0; i < n; ++i) {
+                    const T x = LoadAt<T>(p[1] + int64_t(i) * s[1]);
+                    const T g = LoadAt<T>(p[2] + int64_t(i) * s[2]);
+                    StoreAt<T>(p[0] + int64_t(i) * s[0], (x <= lo || x >= hi) ? T(0) : g);
+                }
+            },
+            kMinChunk);
+    });
+}
+
+void UnaryKernel::RunFill(std::byte* output) const {
+    const uint64_t count = plan1_.InnerCount();
+    const int64_t stride = plan1_.InnerStride(0);
+    if (type_ == DML_OPERATOR_FILL_VALUE_CONSTANT) {
+        // The value's bytes, repeated: every type is its bit pattern here.
+        return WithWidth(ElementSizeInBytes(outType_), [&](auto tag) {
+            using U = decltype(tag);
+            const U value = ScalarAs<U>(start_);
+            ParallelLoop(
+                plan1_, {output},
+                [=](const std::array<std::byte*, 1>& p, uint64_t n, const std::array<int64_t, 1>& s) {
+                    if (s[0] == int64_t(sizeof(U))) {
+                        auto* out = reinterpret_cast<U*>(p[0]);
+                        for (uint64_t i = 0; i < n; ++i) out[i] = value;
+                        return;
+                    }
+                    for (uint64_t i = 0; i < n; ++i) StoreAt<U>(p[0] + int64_t(i) * s[0], value);
+                },
+                kMinChunk);
+        });
+    }
+    // A sequence needs each row's first logical index: rows run in order, so it is row * count.
+    const DML_TENSOR_DATA_TYPE type = outType_;
+    const DML_SCALAR_UNION start = start_, delta = delta_;
+    if (plan1_.rank <= 1) {
+        ParallelFor(count, kMinChunk, [&](uint64_t begin, uint64_t end) {
+            FillSequenceRow(type, start, delta, begin, output + int64_t(begin) * stride, stride, end - begin);
+        });
+        return;
+    }
+    const uint64_t rows = plan1_.OuterCount();
+    ParallelFor(rows, std::max<uint64_t>(1, kMinChunk / count), [&](uint64_t begin, uint64_t end) {
+        uint64_t index = begin * count;
+        RunLoopRows(plan1_, {output}, begin, end,
+                    [&](const std::array<std::byte*, 1>& p, uint64_t n, const std::array<int64_t, 1>& s) {
+                        FillSequenceRow(type, start, delta, index, p[0], s[0], n);
+                        index += n;
+                    });
+    });
+}
+
+}  // namespace
+
+namespace cpu {
+
+Status CreateCpuUnary(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    auto unary = std::make_unique<UnaryKernel>();
+    FREEDML_TRY(unary->Create(args));
+    *kernel = std::move(unary);
+    return {};
+}
+
+}  // namespace cpu
+
+}  // namespace freedml::dml
