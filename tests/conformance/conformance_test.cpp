@@ -195,6 +195,13 @@ Json WithOwnedInputs(const Json& op, const dmlrun::BuiltOperator& built) {
     return owned;
 }
 
+// The values (or expectation) of tensor `t` of a field: a tensor array field lists one entry per
+// tensor (each a list or an object); a plain list stands for the only tensor of its field.
+const Json& ForTensor(const Json& field, bool isArray, size_t t) {
+    const bool perTensor = isArray && field.is_array() && !field.empty() && (field[0].is_array() || field[0].is_object());
+    return perTensor ? field.at(t) : field;
+}
+
 class ConformanceCase : public DmlTest {
 public:
     // `ownedInputs`: run the case with every input flagged OWNED_BY_DML (bound at initialization).
@@ -275,7 +282,7 @@ void ConformanceCase::TestBody() {
             const DML_BUFFER_TENSOR_DESC& tensor = *point.tensors[t];
             const Json* values = nullptr;
             if (inputs.contains(point.name)) {
-                values = point.tensors.size() == 1 ? &inputs.at(point.name) : &inputs.at(point.name).at(t);
+                values = &ForTensor(inputs.at(point.name), point.isArray, t);
             }
             ASSERT_NE(values, nullptr) << "The case gives no values for input " << point.name;
             DML_BUFFER_BINDING* binding = nullptr;
@@ -296,17 +303,21 @@ void ConformanceCase::TestBody() {
     std::vector<DML_BINDING_DESC> outputBindings;
     std::vector<std::pair<const DML_BUFFER_TENSOR_DESC*, ID3D12Resource*>> results;
     std::vector<std::string> resultNames;
+    std::vector<size_t> resultIndices;  // the tensor's index in its field (SPLIT's OutputTensors)
+    std::vector<bool> resultInArray;
     for (const auto& point : built->Outputs()) {
         if (!point.given) {
             outputBindings.push_back(NoBinding());
             continue;
         }
-        for (const auto* tensor : point.tensors) {
+        for (size_t t = 0; t < point.tensors.size(); ++t) {
             DML_BUFFER_BINDING* binding = nullptr;
-            bufferFor(*tensor, nullptr, point.name, &binding);
+            bufferFor(*point.tensors[t], nullptr, point.name, &binding);
             outputBindings.push_back(BufferBinding(binding));
-            results.emplace_back(tensor, binding->Buffer);
+            results.emplace_back(point.tensors[t], binding->Buffer);
             resultNames.push_back(point.name);
+            resultIndices.push_back(t);
+            resultInArray.push_back(point.isArray);
         }
     }
     Dispatch(compiled.Get(), inputBindings, outputBindings, persistent.Get());
@@ -315,7 +326,7 @@ void ConformanceCase::TestBody() {
     for (size_t r = 0; r < results.size(); ++r) {
         const auto& [tensor, resource] = results[r];
         if (!outputs.contains(resultNames[r])) continue;  // an output the case does not check
-        const Json& expectation = outputs.at(resultNames[r]);
+        const Json& expectation = ForTensor(outputs.at(resultNames[r]), resultInArray[r], resultIndices[r]);
         const Json& expected = expectation.is_array() ? expectation : expectation.at("values");
         const double ulps = expectation.is_object() ? expectation.value("ulps", 0.0) : 0.0;
         const double absolute = expectation.is_object() ? expectation.value("absolute", 0.0) : 0.0;

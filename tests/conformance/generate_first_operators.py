@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conformance cases of the first operators (IDENTITY, ADD, ADD1, JOIN), computed with numpy.
+"""Conformance cases of the first operators (IDENTITY, ADD, ADD1, JOIN, SPLIT), computed with numpy.
 
 Run once to (re)write cases/first_operators.json. The values FreeDML must produce come from numpy
 here, never from FreeDML.
@@ -95,6 +95,41 @@ for axis in range(3):
         "OutputTensor": tensor("INT16", joined.shape), "Axis": axis},
         "inputs": {"InputTensors": [values(p) for p in parts]},
         "outputs": {"OutputTensor": {"values": values(joined)}}})
+
+# SPLIT along each axis into three outputs, every data type once; then a transposed (strided)
+# input, strided outputs and a single output.
+for axis in range(3):
+    for dtype in NP:
+        shapes = [[2, 3, 4], [2, 3, 4], [2, 3, 4]]
+        for i, shape in enumerate(shapes):
+            shape[axis] = i + 1
+        whole_shape = [2, 3, 4]
+        whole_shape[axis] = 6
+        whole = random(dtype, whole_shape)
+        parts = np.split(whole, [1, 3], axis=axis)
+        cases.append({"name": f"SPLIT_{dtype}_axis{axis}", "operator": {
+            "type": "DML_OPERATOR_SPLIT", "InputTensor": tensor(dtype, whole.shape),
+            "OutputTensors": [tensor(dtype, s) for s in shapes], "Axis": axis},
+            "inputs": {"InputTensor": values(whole)},
+            "outputs": {"OutputTensors": [{"values": values(p)} for p in parts]}})
+
+# A [4, 5] input stored transposed (strides [1, 4]) split along axis 1 into widths 2 and 3, written
+# into outputs with padded rows (strides [4, 1] and [5, 1]).
+whole = random("FLOAT32", (4, 5))
+stored = np.ascontiguousarray(whole.T)  # memory order of strides [1, 4]
+parts = np.split(whole, [2], axis=1)
+cases.append({"name": "SPLIT_FLOAT32_strided", "operator": {
+    "type": "DML_OPERATOR_SPLIT", "InputTensor": tensor("FLOAT32", [4, 5], [1, 4]),
+    "OutputTensors": [tensor("FLOAT32", [4, 2], [4, 1]), tensor("FLOAT32", [4, 3], [5, 1])], "Axis": 1},
+    "inputs": {"InputTensor": values(stored)},
+    "outputs": {"OutputTensors": [{"values": values(p)} for p in parts]}})
+
+whole = random("UINT8", (3, 7))
+cases.append({"name": "SPLIT_UINT8_one_output", "operator": {
+    "type": "DML_OPERATOR_SPLIT", "InputTensor": tensor("UINT8", [3, 7]),
+    "OutputTensors": [tensor("UINT8", [3, 7])], "Axis": 0},
+    "inputs": {"InputTensor": values(whole)},
+    "outputs": {"OutputTensors": [{"values": values(whole)}]}})
 
 path = pathlib.Path(__file__).parent / "cases" / "first_operators.json"
 path.write_text(json.dumps({"generator": pathlib.Path(__file__).name, "cases": cases}, indent=1) + "\n")

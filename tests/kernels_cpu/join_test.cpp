@@ -1,7 +1,7 @@
 // JOIN: concatenation checked element by element (exact: JOIN only moves bytes).
 #include <gtest/gtest.h>
 
-#include "dml/ops/data_movement/cpu/join.h"
+#include "dml/ops/data_movement/cpu/join_split.h"
 #include "test_util.h"
 
 namespace freedml::dml::cpu::test {

@@ -1,34 +1,46 @@
-// Data movement operators (so far: JOIN).
+// Data movement operators (so far: SPLIT and JOIN, which cut a tensor along one axis and join
+// pieces along one).
 #include "dml/schema/families.h"
 
 namespace freedml::dml {
 
 namespace {
 
-// Every input has the output's rank and sizes except along Axis, where the sizes add up.
-Status ValidateJoin(const OperatorArgs& args) {
+// The tensor cut into pieces (JOIN's output, SPLIT's input) and the pieces have one data type and
+// one rank; the pieces have the whole tensor's sizes except along Axis, where their sizes add up.
+Status ValidateAxisPieces(const OperatorArgs& args, const TensorDesc& whole, const std::string& wholeName,
+                          const std::vector<std::optional<TensorDesc>>& pieces,
+                          const std::vector<std::string>& pieceNames, const char* countName, uint32_t axis) {
     FREEDML_TRY(ValidateSameDataType(args));
-    const auto& desc = args.As<DML_JOIN_OPERATOR_DESC>();
-    INVALID_IF(desc.InputCount == 0, "InputCount is 0; JOIN needs at least one input.");
-    const TensorDesc& output = *args.outputs[0];
-    INVALID_IF(desc.Axis >= output.rank, "Axis (%u) must be below OutputTensor's dimension count (%u).", desc.Axis,
-               output.rank);
+    INVALID_IF(pieces.empty(), "%s is 0; DML_OPERATOR_%s needs at least one.", countName, args.schema.name);
+    INVALID_IF(axis >= whole.rank, "Axis (%u) must be below %s's dimension count (%u).", axis, wholeName.c_str(),
+               whole.rank);
     uint64_t total = 0;
-    for (size_t i = 0; i < args.inputs.size(); ++i) {
-        const TensorDesc& input = *args.inputs[i];
-        INVALID_IF(input.rank != output.rank, "InputTensors[%zu] has %u dimensions; OutputTensor has %u.", i,
-                   input.rank, output.rank);
-        for (uint32_t d = 0; d < output.rank; ++d) {
-            INVALID_IF(d != desc.Axis && input.sizes[d] != output.sizes[d],
-                       "InputTensors[%zu] %s differs from OutputTensor %s in dimension %u, which is not the Axis (%u).",
-                       i, SizesToString(input).c_str(), SizesToString(output).c_str(), d, desc.Axis);
+    for (size_t i = 0; i < pieces.size(); ++i) {
+        const TensorDesc& piece = *pieces[i];
+        INVALID_IF(piece.rank != whole.rank, "%s has %u dimensions; %s has %u.", pieceNames[i].c_str(), piece.rank,
+                   wholeName.c_str(), whole.rank);
+        for (uint32_t d = 0; d < whole.rank; ++d) {
+            INVALID_IF(d != axis && piece.sizes[d] != whole.sizes[d],
+                       "%s %s differs from %s %s in dimension %u, which is not the Axis (%u).", pieceNames[i].c_str(),
+                       SizesToString(piece).c_str(), wholeName.c_str(), SizesToString(whole).c_str(), d, axis);
         }
-        total += input.sizes[desc.Axis];
+        total += piece.sizes[axis];
     }
-    INVALID_IF(total != output.sizes[desc.Axis],
-               "The inputs' sizes along Axis %u add up to %llu, but OutputTensor's is %u.", desc.Axis,
-               static_cast<unsigned long long>(total), output.sizes[desc.Axis]);
+    INVALID_IF(total != whole.sizes[axis], "The sizes of %s along Axis %u add up to %llu, but %s's is %u.",
+               args.schema.type == DML_OPERATOR_JOIN ? "the inputs" : "the outputs", axis,
+               static_cast<unsigned long long>(total), wholeName.c_str(), whole.sizes[axis]);
     return {};
+}
+
+Status ValidateJoin(const OperatorArgs& args) {
+    return ValidateAxisPieces(args, *args.outputs[0], args.outputNames[0], args.inputs, args.inputNames, "InputCount",
+                              args.As<DML_JOIN_OPERATOR_DESC>().Axis);
+}
+
+Status ValidateSplit(const OperatorArgs& args) {
+    return ValidateAxisPieces(args, *args.inputs[0], args.inputNames[0], args.outputs, args.outputNames,
+                              "OutputCount", args.As<DML_SPLIT_OPERATOR_DESC>().Axis);
 }
 
 const OperatorSchema kJoin{
@@ -43,7 +55,19 @@ const OperatorSchema kJoin{
     .validate = ValidateJoin,
 };
 
-const OperatorSchema* const kSchemas[] = {&kJoin};
+const OperatorSchema kSplit{
+    .type = DML_OPERATOR_SPLIT,
+    .name = "SPLIT",
+    .featureLevel = DML_FEATURE_LEVEL_1_0,
+    .descSize = sizeof(DML_SPLIT_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_SPLIT_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_SPLIT_OPERATOR_DESC, OutputCount, UInt),
+               DML_FIELD(DML_SPLIT_OPERATOR_DESC, OutputTensors, OutputTensorArray, .countField = "OutputCount"),
+               DML_FIELD(DML_SPLIT_OPERATOR_DESC, Axis, UInt)},
+    .validate = ValidateSplit,
+};
+
+const OperatorSchema* const kSchemas[] = {&kSplit, &kJoin};
 
 }  // namespace
 
