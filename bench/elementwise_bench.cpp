@@ -106,11 +106,11 @@ TensorDesc Packed(DML_TENSOR_DATA_TYPE type, uint32_t n) {
     return d;
 }
 
-bool BinaryOpFromName(const std::string& name, cpu::BinaryOp* op) {
-    static const std::map<std::string, cpu::BinaryOp> kOps = {
-        {"ADD", cpu::BinaryOp::Add},           {"SUBTRACT", cpu::BinaryOp::Subtract},
-        {"MULTIPLY", cpu::BinaryOp::Multiply}, {"DIVIDE", cpu::BinaryOp::Divide},
-        {"MAX", cpu::BinaryOp::Max}};
+bool BinaryOpFromName(const std::string& name, freedml::dml::BinaryOp* op) {
+    static const std::map<std::string, freedml::dml::BinaryOp> kOps = {
+        {"ADD", freedml::dml::BinaryOp::Add},           {"SUBTRACT", freedml::dml::BinaryOp::Subtract},
+        {"MULTIPLY", freedml::dml::BinaryOp::Multiply}, {"DIVIDE", freedml::dml::BinaryOp::Divide},
+        {"MAX", freedml::dml::BinaryOp::Max}};
     auto it = kOps.find(name);
     if (it == kOps.end()) return false;
     *op = it->second;

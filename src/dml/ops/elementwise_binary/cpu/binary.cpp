@@ -1,43 +1,12 @@
 // The CPU kernel factories of the binary element-wise family (ADD and ADD1 included) and of the
 // quantization operators (binary_kernels.h), adapted to the binding model's Kernel interface.
 #include "dml/kernels/cpu/kernel_adapter.h"
+#include "dml/ops/elementwise_binary/binary_decode.h"
 #include "dml/ops/elementwise_binary/cpu/binary_kernels.h"
 
 namespace freedml::dml::cpu {
 
 namespace {
-
-bool BinaryOpOf(DML_OPERATOR_TYPE type, BinaryOp* op) {
-    switch (type) {
-        case DML_OPERATOR_ELEMENT_WISE_ADD: *op = BinaryOp::Add; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ADD1: *op = BinaryOp::Add; return true;
-        case DML_OPERATOR_ELEMENT_WISE_SUBTRACT: *op = BinaryOp::Subtract; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MULTIPLY: *op = BinaryOp::Multiply; return true;
-        case DML_OPERATOR_ELEMENT_WISE_DIVIDE: *op = BinaryOp::Divide; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MIN: *op = BinaryOp::Min; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MAX: *op = BinaryOp::Max; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MEAN: *op = BinaryOp::Mean; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ATAN_YX: *op = BinaryOp::AtanYX; return true;
-        case DML_OPERATOR_ELEMENT_WISE_DIFFERENCE_SQUARE: *op = BinaryOp::DifferenceSquare; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MODULUS_FLOOR: *op = BinaryOp::ModulusFloor; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MODULUS_TRUNCATE: *op = BinaryOp::ModulusTruncate; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_AND: *op = BinaryOp::BitAnd; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_OR: *op = BinaryOp::BitOr; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_XOR: *op = BinaryOp::BitXor; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_LEFT: *op = BinaryOp::ShiftLeft; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_RIGHT: *op = BinaryOp::ShiftRight; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_AND: *op = BinaryOp::LogicalAnd; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_OR: *op = BinaryOp::LogicalOr; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_XOR: *op = BinaryOp::LogicalXor; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_EQUALS: *op = BinaryOp::Equals; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_GREATER_THAN: *op = BinaryOp::GreaterThan; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_LESS_THAN: *op = BinaryOp::LessThan; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL: *op = BinaryOp::GreaterThanOrEqual; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL: *op = BinaryOp::LessThanOrEqual; return true;
-        case DML_OPERATOR_ELEMENT_WISE_POW: *op = BinaryOp::Pow; return true;
-        default: return false;
-    }
-}
 
 }  // namespace
 

@@ -722,15 +722,6 @@ std::array<uint32_t, kMaxTensorRank> BroadcastStridesOver(const TensorDesc& desc
     return strides;
 }
 
-const char* BinaryOpName(BinaryOp op) {
-    static constexpr const char* kNames[] = {
-        "ADD", "SUBTRACT", "MULTIPLY", "DIVIDE", "MIN", "MAX", "MEAN", "ATAN_YX", "DIFFERENCE_SQUARE",
-        "MODULUS_FLOOR", "MODULUS_TRUNCATE", "BIT_AND", "BIT_OR", "BIT_XOR", "BIT_SHIFT_LEFT", "BIT_SHIFT_RIGHT",
-        "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR", "LOGICAL_EQUALS", "LOGICAL_GREATER_THAN", "LOGICAL_LESS_THAN",
-        "LOGICAL_GREATER_THAN_OR_EQUAL", "LOGICAL_LESS_THAN_OR_EQUAL", "POW"};
-    return kNames[size_t(op)];
-}
-
 // ---- BinaryKernel -------------------------------------------------------------------------------
 
 Status BinaryKernel::Create(const BinaryParams& params) {

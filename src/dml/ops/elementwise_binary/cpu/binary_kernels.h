@@ -35,39 +35,10 @@
 #include "common/status.h"
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/tensor_view.h"
+#include "dml/ops/elementwise_binary/binary_op.h"
 #include "dml/tensor.h"
 
 namespace freedml::dml::cpu {
-
-enum class BinaryOp : uint8_t {
-    Add,
-    Subtract,
-    Multiply,
-    Divide,
-    Min,
-    Max,
-    Mean,
-    AtanYX,
-    DifferenceSquare,
-    ModulusFloor,
-    ModulusTruncate,
-    BitAnd,
-    BitOr,
-    BitXor,
-    ShiftLeft,
-    ShiftRight,
-    LogicalAnd,
-    LogicalOr,
-    LogicalXor,
-    Equals,
-    GreaterThan,
-    LessThan,
-    GreaterThanOrEqual,
-    LessThanOrEqual,
-    Pow,
-};
-
-const char* BinaryOpName(BinaryOp op);
 
 // Everything a row needs besides its pointers.
 struct BinaryContext {

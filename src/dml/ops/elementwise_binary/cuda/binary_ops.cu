@@ -477,56 +477,60 @@ struct SelectOp {
 
 }  // namespace
 
-uint32_t BinaryOpTypes(BinaryOpKind op) {
+uint32_t BinaryOpTypes(BinaryOp op) {
     switch (op) {
-        case BinaryOpKind::Subtract: case BinaryOpKind::Multiply: case BinaryOpKind::Divide:
-        case BinaryOpKind::Min: case BinaryOpKind::Max: case BinaryOpKind::ModulusTruncate:
-        case BinaryOpKind::ModulusFloor:
+        case BinaryOp::Subtract: case BinaryOp::Multiply: case BinaryOp::Divide:
+        case BinaryOp::Min: case BinaryOp::Max: case BinaryOp::ModulusTruncate:
+        case BinaryOp::ModulusFloor:
             return kNumeric;
-        case BinaryOpKind::Mean: case BinaryOpKind::DifferenceSquare: return kFloat32Integers;
-        case BinaryOpKind::AtanYX: return kF32 | kF16;
-        case BinaryOpKind::BitAnd: case BinaryOpKind::BitOr: case BinaryOpKind::BitXor: return kAll;
-        case BinaryOpKind::ShiftLeft: case BinaryOpKind::ShiftRight: return kUnsigned;
-        case BinaryOpKind::LogicalAnd: case BinaryOpKind::LogicalOr: case BinaryOpKind::LogicalXor: return kBoolean;
-        case BinaryOpKind::Equals: case BinaryOpKind::GreaterThan: case BinaryOpKind::LessThan:
-        case BinaryOpKind::GreaterThanOrEqual: case BinaryOpKind::LessThanOrEqual:
+        case BinaryOp::Mean: case BinaryOp::DifferenceSquare: return kFloat32Integers;
+        case BinaryOp::AtanYX: return kF32 | kF16;
+        case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor: return kAll;
+        case BinaryOp::ShiftLeft: case BinaryOp::ShiftRight: return kUnsigned;
+        case BinaryOp::LogicalAnd: case BinaryOp::LogicalOr: case BinaryOp::LogicalXor: return kBoolean;
+        case BinaryOp::Equals: case BinaryOp::GreaterThan: case BinaryOp::LessThan:
+        case BinaryOp::GreaterThanOrEqual: case BinaryOp::LessThanOrEqual:
             return kNumeric;
+        case BinaryOp::Add: case BinaryOp::Pow:  // LaunchAdd and LaunchPow
+            return 0;
     }
     return 0;
 }
 
-cudaError_t LaunchBinaryOp(BinaryOpKind op, const EwPlan<3>& plan, ElementType type, ElementType output, void* out,
+cudaError_t LaunchBinaryOp(BinaryOp op, const EwPlan<3>& plan, ElementType type, ElementType output, void* out,
                            const void* a, const void* b, LaunchTarget launch) {
     if ((BinaryOpTypes(op) & BinaryTypeBit(type)) == 0) return cudaErrorInvalidValue;
     if (!IsComparison(op) && output != type) return cudaErrorInvalidValue;
     switch (op) {
-        case BinaryOpKind::Subtract: return SameType<kNumeric>(type, SubtractOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::Multiply: return SameType<kNumeric>(type, MultiplyOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::Divide: return SameType<kNumeric>(type, DivideOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::Min: return SameType<kNumeric>(type, MinOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::Max: return SameType<kNumeric>(type, MaxOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::Mean: return SameType<kFloat32Integers>(type, MeanOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::AtanYX: return SameType<kF32 | kF16>(type, AtanYXOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::DifferenceSquare:
+        case BinaryOp::Subtract: return SameType<kNumeric>(type, SubtractOp{}, plan, out, a, b, launch);
+        case BinaryOp::Multiply: return SameType<kNumeric>(type, MultiplyOp{}, plan, out, a, b, launch);
+        case BinaryOp::Divide: return SameType<kNumeric>(type, DivideOp{}, plan, out, a, b, launch);
+        case BinaryOp::Min: return SameType<kNumeric>(type, MinOp{}, plan, out, a, b, launch);
+        case BinaryOp::Max: return SameType<kNumeric>(type, MaxOp{}, plan, out, a, b, launch);
+        case BinaryOp::Mean: return SameType<kFloat32Integers>(type, MeanOp{}, plan, out, a, b, launch);
+        case BinaryOp::AtanYX: return SameType<kF32 | kF16>(type, AtanYXOp{}, plan, out, a, b, launch);
+        case BinaryOp::DifferenceSquare:
             return SameType<kFloat32Integers>(type, DifferenceSquareOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::ModulusTruncate:
+        case BinaryOp::ModulusTruncate:
             return SameType<kNumeric>(type, ModulusTruncateOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::ModulusFloor: return SameType<kNumeric>(type, ModulusFloorOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::BitAnd: return Bitwise(type, BitAndOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::BitOr: return Bitwise(type, BitOrOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::BitXor: return Bitwise(type, BitXorOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::ShiftLeft: return SameType<kUnsigned>(type, ShiftLeftOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::ShiftRight: return SameType<kUnsigned>(type, ShiftRightOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::LogicalAnd: return SameType<kBoolean>(type, LogicalAndOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::LogicalOr: return SameType<kBoolean>(type, LogicalOrOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::LogicalXor: return SameType<kBoolean>(type, LogicalXorOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::Equals: return Comparison(type, output, EqualsOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::GreaterThan: return Comparison(type, output, GreaterThanOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::LessThan: return Comparison(type, output, LessThanOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::GreaterThanOrEqual:
+        case BinaryOp::ModulusFloor: return SameType<kNumeric>(type, ModulusFloorOp{}, plan, out, a, b, launch);
+        case BinaryOp::BitAnd: return Bitwise(type, BitAndOp{}, plan, out, a, b, launch);
+        case BinaryOp::BitOr: return Bitwise(type, BitOrOp{}, plan, out, a, b, launch);
+        case BinaryOp::BitXor: return Bitwise(type, BitXorOp{}, plan, out, a, b, launch);
+        case BinaryOp::ShiftLeft: return SameType<kUnsigned>(type, ShiftLeftOp{}, plan, out, a, b, launch);
+        case BinaryOp::ShiftRight: return SameType<kUnsigned>(type, ShiftRightOp{}, plan, out, a, b, launch);
+        case BinaryOp::LogicalAnd: return SameType<kBoolean>(type, LogicalAndOp{}, plan, out, a, b, launch);
+        case BinaryOp::LogicalOr: return SameType<kBoolean>(type, LogicalOrOp{}, plan, out, a, b, launch);
+        case BinaryOp::LogicalXor: return SameType<kBoolean>(type, LogicalXorOp{}, plan, out, a, b, launch);
+        case BinaryOp::Equals: return Comparison(type, output, EqualsOp{}, plan, out, a, b, launch);
+        case BinaryOp::GreaterThan: return Comparison(type, output, GreaterThanOp{}, plan, out, a, b, launch);
+        case BinaryOp::LessThan: return Comparison(type, output, LessThanOp{}, plan, out, a, b, launch);
+        case BinaryOp::GreaterThanOrEqual:
             return Comparison(type, output, GreaterThanOrEqualOp{}, plan, out, a, b, launch);
-        case BinaryOpKind::LessThanOrEqual:
+        case BinaryOp::LessThanOrEqual:
             return Comparison(type, output, LessThanOrEqualOp{}, plan, out, a, b, launch);
+        case BinaryOp::Add: case BinaryOp::Pow:  // LaunchAdd and LaunchPow
+            break;
     }
     return cudaErrorInvalidValue;
 }

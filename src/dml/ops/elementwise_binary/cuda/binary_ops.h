@@ -10,45 +10,16 @@
 #pragma once
 
 #include "dml/kernels/cuda/ew_plan.h"
+#include "dml/ops/elementwise_binary/binary_op.h"
 
 namespace freedml::dml::cuda {
 
-// The operators that take A and B of one type. Comparisons write UINT8 or UINT32; the others
-// write A's type.
-enum class BinaryOpKind : uint8_t {
-    Subtract,
-    Multiply,
-    Divide,
-    Min,
-    Max,
-    Mean,
-    AtanYX,
-    DifferenceSquare,
-    ModulusTruncate,
-    ModulusFloor,
-    BitAnd,
-    BitOr,
-    BitXor,
-    ShiftLeft,
-    ShiftRight,
-    LogicalAnd,
-    LogicalOr,
-    LogicalXor,
-    Equals,
-    GreaterThan,
-    LessThan,
-    GreaterThanOrEqual,
-    LessThanOrEqual,
-};
-
-inline bool IsComparison(BinaryOpKind op) { return op >= BinaryOpKind::Equals; }
-
 // The data types of A and B `op` runs on (a bit per ElementType), as the CPU kernels do.
-uint32_t BinaryOpTypes(BinaryOpKind op);
+uint32_t BinaryOpTypes(BinaryOp op);
 inline uint32_t BinaryTypeBit(ElementType type) { return 1u << uint32_t(type); }
 
 // out = op(a, b); `output` is `inputs` except for comparisons (U8 or U32).
-cudaError_t LaunchBinaryOp(BinaryOpKind op, const EwPlan<3>& plan, ElementType inputs, ElementType output, void* out,
+cudaError_t LaunchBinaryOp(BinaryOp op, const EwPlan<3>& plan, ElementType inputs, ElementType output, void* out,
                            const void* a, const void* b, LaunchTarget launch);
 
 // POW: out = pow(scale * base + bias, exponent) (ScaleBias optional), the output of the base's

@@ -8,42 +8,12 @@
 #include <string>
 
 #include "dml/kernels/cuda/cuda_common.h"
+#include "dml/ops/elementwise_binary/binary_decode.h"
 #include "dml/ops/elementwise_binary/cuda/binary_ops.h"
 
 namespace freedml::dml::cuda {
 
 namespace {
-
-bool BinaryOpOf(DML_OPERATOR_TYPE type, BinaryOpKind* op) {
-    switch (type) {
-        case DML_OPERATOR_ELEMENT_WISE_SUBTRACT: *op = BinaryOpKind::Subtract; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MULTIPLY: *op = BinaryOpKind::Multiply; return true;
-        case DML_OPERATOR_ELEMENT_WISE_DIVIDE: *op = BinaryOpKind::Divide; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MIN: *op = BinaryOpKind::Min; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MAX: *op = BinaryOpKind::Max; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MEAN: *op = BinaryOpKind::Mean; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ATAN_YX: *op = BinaryOpKind::AtanYX; return true;
-        case DML_OPERATOR_ELEMENT_WISE_DIFFERENCE_SQUARE: *op = BinaryOpKind::DifferenceSquare; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MODULUS_TRUNCATE: *op = BinaryOpKind::ModulusTruncate; return true;
-        case DML_OPERATOR_ELEMENT_WISE_MODULUS_FLOOR: *op = BinaryOpKind::ModulusFloor; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_AND: *op = BinaryOpKind::BitAnd; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_OR: *op = BinaryOpKind::BitOr; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_XOR: *op = BinaryOpKind::BitXor; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_LEFT: *op = BinaryOpKind::ShiftLeft; return true;
-        case DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_RIGHT: *op = BinaryOpKind::ShiftRight; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_AND: *op = BinaryOpKind::LogicalAnd; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_OR: *op = BinaryOpKind::LogicalOr; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_XOR: *op = BinaryOpKind::LogicalXor; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_EQUALS: *op = BinaryOpKind::Equals; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_GREATER_THAN: *op = BinaryOpKind::GreaterThan; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_LESS_THAN: *op = BinaryOpKind::LessThan; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL:
-            *op = BinaryOpKind::GreaterThanOrEqual;
-            return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL: *op = BinaryOpKind::LessThanOrEqual; return true;
-        default: return false;
-    }
-}
 
 const char* ElementTypeName(ElementType type) {
     static const char* const kNames[] = {"FLOAT32", "FLOAT16", "FLOAT64", "INT8",   "UINT8", "INT16",
@@ -191,7 +161,7 @@ std::unique_ptr<Kernel> MakeInPlaceKernel(const char* name, InPlaceInputs inPlac
     return std::make_unique<InPlaceKernel<Launch>>(name, inPlace, std::move(launch));
 }
 
-Status CreateBinary(const OperatorArgs& args, BinaryOpKind op, std::unique_ptr<Kernel>* out) {
+Status CreateBinary(const OperatorArgs& args, BinaryOp op, std::unique_ptr<Kernel>* out) {
     const TensorDesc &a = *args.inputs[0], &b = *args.inputs[1], &output = *args.outputs[0];
     INVALID_IF(b.dataType != a.dataType, "DML_OPERATOR_%s needs equal input data types (%s, %s).", args.schema.name,
                DataTypeName(a.dataType), DataTypeName(b.dataType));
@@ -326,8 +296,8 @@ Status CreateSelect(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
 }  // namespace
 
 Status CreateCudaBinary(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
-    BinaryOpKind op;
-    if (!BinaryOpOf(args.schema.type, &op)) {
+    BinaryOp op;
+    if (!BinaryOpOf(args.schema.type, &op) || op == BinaryOp::Add || op == BinaryOp::Pow) {
         return NoKernel("DML_OPERATOR_%s is not a binary arithmetic operator.", args.schema.name);
     }
     return CreateBinary(args, op, out);

@@ -25,6 +25,7 @@
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/vector_math.h"
 #include "dml/ops/elementwise_unary/cpu/unary.h"
+#include "dml/ops/elementwise_unary/unary_decode.h"
 
 namespace freedml::dml {
 namespace {
@@ -142,40 +143,39 @@ FloatRowFn PickFloatRow(bool scaleBias) {
     return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
 }
 
-FloatRowFn FloatRowFor(DML_OPERATOR_TYPE type, uint32_t roundingMode, bool scaleBias) {
-    switch (type) {
-        case DML_OPERATOR_ELEMENT_WISE_ABS: return PickFloatRow<FAbs>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_ACOS: return PickFloatRow<FAcos>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_ASIN: return PickFloatRow<FAsin>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_ATAN: return PickFloatRow<FAtan>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_CEIL: return PickFloatRow<FCeil>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_CLIP:
-        case DML_OPERATOR_ELEMENT_WISE_CLIP1: return PickFloatRow<FClip>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_COS: return PickFloatRow<FCos>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_EXP: return PickFloatRow<FExp>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_FLOOR: return PickFloatRow<FFloor>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_LOG: return PickFloatRow<FLog>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_CONSTANT_POW: return PickFloatRow<FPow>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_RECIP: return PickFloatRow<FRecip>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_SIN: return PickFloatRow<FSin>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_SQRT: return PickFloatRow<FSqrt>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_TAN: return PickFloatRow<FTan>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_THRESHOLD: return PickFloatRow<FThreshold>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_SIGN: return PickFloatRow<FSign>(false);
-        case DML_OPERATOR_ELEMENT_WISE_ERF: return PickFloatRow<FErf>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_SINH: return PickFloatRow<FSinh>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_COSH: return PickFloatRow<FCosh>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_TANH: return PickFloatRow<FTanh>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_ASINH: return PickFloatRow<FAsinh>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_ACOSH: return PickFloatRow<FAcosh>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_ATANH: return PickFloatRow<FAtanh>(scaleBias);
-        case DML_OPERATOR_ELEMENT_WISE_NEGATE: return PickFloatRow<FNegate>(false);
-        case DML_OPERATOR_ELEMENT_WISE_ROUND:
-            if (roundingMode == DML_ROUNDING_MODE_TOWARD_ZERO) return PickFloatRow<FRoundZero>(false);
-            if (roundingMode == DML_ROUNDING_MODE_TOWARD_INFINITY) return PickFloatRow<FRoundAway>(false);
-            return PickFloatRow<FRoundEven>(false);
-        default: return nullptr;
+FloatRowFn FloatRowFor(UnaryFloatOp op, bool scaleBias) {
+    using Op = UnaryFloatOp;
+    switch (op) {
+        case Op::Abs: return PickFloatRow<FAbs>(scaleBias);
+        case Op::Acos: return PickFloatRow<FAcos>(scaleBias);
+        case Op::Asin: return PickFloatRow<FAsin>(scaleBias);
+        case Op::Atan: return PickFloatRow<FAtan>(scaleBias);
+        case Op::Ceil: return PickFloatRow<FCeil>(scaleBias);
+        case Op::Clip: return PickFloatRow<FClip>(scaleBias);
+        case Op::Cos: return PickFloatRow<FCos>(scaleBias);
+        case Op::Exp: return PickFloatRow<FExp>(scaleBias);
+        case Op::Floor: return PickFloatRow<FFloor>(scaleBias);
+        case Op::Log: return PickFloatRow<FLog>(scaleBias);
+        case Op::Pow: return PickFloatRow<FPow>(scaleBias);
+        case Op::Recip: return PickFloatRow<FRecip>(scaleBias);
+        case Op::Sin: return PickFloatRow<FSin>(scaleBias);
+        case Op::Sqrt: return PickFloatRow<FSqrt>(scaleBias);
+        case Op::Tan: return PickFloatRow<FTan>(scaleBias);
+        case Op::Threshold: return PickFloatRow<FThreshold>(scaleBias);
+        case Op::Sign: return PickFloatRow<FSign>(false);
+        case Op::Erf: return PickFloatRow<FErf>(scaleBias);
+        case Op::Sinh: return PickFloatRow<FSinh>(scaleBias);
+        case Op::Cosh: return PickFloatRow<FCosh>(scaleBias);
+        case Op::Tanh: return PickFloatRow<FTanh>(scaleBias);
+        case Op::Asinh: return PickFloatRow<FAsinh>(scaleBias);
+        case Op::Acosh: return PickFloatRow<FAcosh>(scaleBias);
+        case Op::Atanh: return PickFloatRow<FAtanh>(scaleBias);
+        case Op::Negate: return PickFloatRow<FNegate>(false);
+        case Op::RoundZero: return PickFloatRow<FRoundZero>(false);
+        case Op::RoundAway: return PickFloatRow<FRoundAway>(false);
+        case Op::RoundEven: return PickFloatRow<FRoundEven>(false);
     }
+    return nullptr;
 }
 
 // ---- Typed rows ------------------------------------------------------------------------------------
@@ -256,6 +256,8 @@ private:
     void RunFill(std::byte* output) const;
 
     DML_OPERATOR_TYPE type_ = DML_OPERATOR_INVALID;
+    bool hasIntegerOp_ = false;  // an integer function of one tensor (integerOp_)
+    UnaryIntegerOp integerOp_ = UnaryIntegerOp::Abs;
     DML_TENSOR_DATA_TYPE inType_ = DML_TENSOR_DATA_TYPE_UNKNOWN, outType_ = DML_TENSOR_DATA_TYPE_UNKNOWN;
     std::vector<TensorDesc> inputs_;
     TensorDesc output_;
@@ -366,8 +368,10 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
             break;
     }
     if (floatOut && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD1) {
-        floatRow_ = FloatRowFor(type_, mode_, scaleBias != nullptr);
+        UnaryFloatOp op;
+        if (UnaryFloatOpOf(type_, mode_, &op)) floatRow_ = FloatRowFor(op, scaleBias != nullptr);
     }
+    hasIntegerOp_ = UnaryIntegerOpOf(type_, &integerOp_);
 
     // Loops over the output's shape; inputs have the same sizes (validated), broadcasting
     // through their own zero strides.
@@ -481,6 +485,7 @@ void UnaryKernel::RunInteger(const Ptrs2& bases) const {
             break;
     }
     // Integer arithmetic, wrapping where C++ would overflow.
+    if (!hasIntegerOp_) return;
     WithIntegerType(outType_, [&](auto tag) {
         using T = decltype(tag);
         using U = std::make_unsigned_t<T>;
@@ -488,25 +493,22 @@ void UnaryKernel::RunInteger(const Ptrs2& bases) const {
         auto map = [&](auto f) {
             run([=](const Ptrs2& p, uint64_t n, const Strides2& s) { MapRow<T, T>(p, n, s, f); });
         };
-        switch (type_) {
-            case DML_OPERATOR_ELEMENT_WISE_ABS:
+        switch (integerOp_) {
+            case UnaryIntegerOp::Abs:
                 return map([](T x) { return x < T(0) ? T(U(0) - U(x)) : x; });
-            case DML_OPERATOR_ELEMENT_WISE_NEGATE:
+            case UnaryIntegerOp::Negate:
                 return map([](T x) { return T(U(0) - U(x)); });
-            case DML_OPERATOR_ELEMENT_WISE_SIGN:
+            case UnaryIntegerOp::Sign:
                 return map([](T x) { return T(T(x > T(0)) - T(x < T(0))); });
-            case DML_OPERATOR_ELEMENT_WISE_CLIP:
-            case DML_OPERATOR_ELEMENT_WISE_CLIP1:
+            case UnaryIntegerOp::Clip:
                 return map([=](T x) {
                     T t = x > hi ? hi : x;
                     return t < lo ? lo : t;
                 });
-            case DML_OPERATOR_ELEMENT_WISE_THRESHOLD:
+            case UnaryIntegerOp::Threshold:
                 return map([=](T x) { return x < lo ? lo : x; });
-            case DML_OPERATOR_ELEMENT_WISE_LOGICAL_NOT:
+            case UnaryIntegerOp::LogicalNot:
                 return map([](T x) { return T(x == T(0)); });
-            default:
-                return;
         }
     });
 }

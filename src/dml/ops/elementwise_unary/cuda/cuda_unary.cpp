@@ -11,6 +11,7 @@
 
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cuda/cuda_common.h"
+#include "dml/ops/elementwise_unary/unary_decode.h"
 #include "dml/kernels/integer_math.h"
 #include "dml/ops/elementwise_unary/cuda/unary_ops.h"
 #include "dml/schema/families.h"
@@ -168,53 +169,6 @@ uint64_t ExtendedInteger(ElementType type, const DML_SCALAR_UNION& value) {
     return bits;
 }
 
-bool FloatOpOf(DML_OPERATOR_TYPE type, UnaryFloatOp* op) {
-    using Op = UnaryFloatOp;
-    switch (type) {
-        case DML_OPERATOR_ELEMENT_WISE_ABS: *op = Op::Abs; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ACOS: *op = Op::Acos; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ASIN: *op = Op::Asin; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ATAN: *op = Op::Atan; return true;
-        case DML_OPERATOR_ELEMENT_WISE_CEIL: *op = Op::Ceil; return true;
-        case DML_OPERATOR_ELEMENT_WISE_CLIP:
-        case DML_OPERATOR_ELEMENT_WISE_CLIP1: *op = Op::Clip; return true;
-        case DML_OPERATOR_ELEMENT_WISE_COS: *op = Op::Cos; return true;
-        case DML_OPERATOR_ELEMENT_WISE_EXP: *op = Op::Exp; return true;
-        case DML_OPERATOR_ELEMENT_WISE_FLOOR: *op = Op::Floor; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOG: *op = Op::Log; return true;
-        case DML_OPERATOR_ELEMENT_WISE_CONSTANT_POW: *op = Op::Pow; return true;
-        case DML_OPERATOR_ELEMENT_WISE_RECIP: *op = Op::Recip; return true;
-        case DML_OPERATOR_ELEMENT_WISE_SIN: *op = Op::Sin; return true;
-        case DML_OPERATOR_ELEMENT_WISE_SQRT: *op = Op::Sqrt; return true;
-        case DML_OPERATOR_ELEMENT_WISE_TAN: *op = Op::Tan; return true;
-        case DML_OPERATOR_ELEMENT_WISE_THRESHOLD: *op = Op::Threshold; return true;
-        case DML_OPERATOR_ELEMENT_WISE_SIGN: *op = Op::Sign; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ERF: *op = Op::Erf; return true;
-        case DML_OPERATOR_ELEMENT_WISE_SINH: *op = Op::Sinh; return true;
-        case DML_OPERATOR_ELEMENT_WISE_COSH: *op = Op::Cosh; return true;
-        case DML_OPERATOR_ELEMENT_WISE_TANH: *op = Op::Tanh; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ASINH: *op = Op::Asinh; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ACOSH: *op = Op::Acosh; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ATANH: *op = Op::Atanh; return true;
-        case DML_OPERATOR_ELEMENT_WISE_NEGATE: *op = Op::Negate; return true;
-        case DML_OPERATOR_ELEMENT_WISE_ROUND: *op = Op::RoundEven; return true;  // the mode picks the variant
-        default: return false;
-    }
-}
-
-bool IntegerOpOf(DML_OPERATOR_TYPE type, UnaryIntegerOp* op) {
-    switch (type) {
-        case DML_OPERATOR_ELEMENT_WISE_ABS: *op = UnaryIntegerOp::Abs; return true;
-        case DML_OPERATOR_ELEMENT_WISE_NEGATE: *op = UnaryIntegerOp::Negate; return true;
-        case DML_OPERATOR_ELEMENT_WISE_SIGN: *op = UnaryIntegerOp::Sign; return true;
-        case DML_OPERATOR_ELEMENT_WISE_CLIP:
-        case DML_OPERATOR_ELEMENT_WISE_CLIP1: *op = UnaryIntegerOp::Clip; return true;
-        case DML_OPERATOR_ELEMENT_WISE_THRESHOLD: *op = UnaryIntegerOp::Threshold; return true;
-        case DML_OPERATOR_ELEMENT_WISE_LOGICAL_NOT: *op = UnaryIntegerOp::LogicalNot; return true;
-        default: return false;
-    }
-}
-
 Status Unsupported(const OperatorArgs& args, const char* why) {
     const TensorDesc& output = *args.outputs[0];
     const TensorDesc* input = args.inputs.empty() ? nullptr : &*args.inputs[0];
@@ -233,7 +187,7 @@ Status PlanMath(const OperatorArgs& args, UnaryPlan* p) {
     INVALID_IF(p->inType != p->outType, "DML_OPERATOR_%s needs equal input and output data types (%s, %s).",
                args.schema.name, DataTypeName(args.inputs[0]->dataType), DataTypeName(args.outputs[0]->dataType));
     if (IsFloat16Or32(p->outType)) {
-        if (!FloatOpOf(type, &p->floatOp)) return Unsupported(args, "it is an integer operator");
+        if (!UnaryFloatOpOf(type, RoundingModeOf(type, args.desc), &p->floatOp)) return Unsupported(args, "it is an integer operator");
         p->route = Route::Float;
         UnaryFloatParams& f = p->floatParams;
         if (scaleBias) {
@@ -261,19 +215,13 @@ Status PlanMath(const OperatorArgs& args, UnaryPlan* p) {
                 f.exponent = args.As<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>().Exponent;
                 f.integralExponent = std::trunc(f.exponent) == f.exponent;
                 break;
-            case DML_OPERATOR_ELEMENT_WISE_ROUND: {
-                const uint32_t mode = args.As<DML_ELEMENT_WISE_ROUND_OPERATOR_DESC>().RoundingMode;
-                if (mode == DML_ROUNDING_MODE_TOWARD_ZERO) p->floatOp = UnaryFloatOp::RoundZero;
-                if (mode == DML_ROUNDING_MODE_TOWARD_INFINITY) p->floatOp = UnaryFloatOp::RoundAway;
-                break;
-            }
             default:
                 break;
         }
         return {};
     }
     if (!IsInteger(p->outType)) return Unsupported(args, "FreeDML computes it in float for FLOAT32 and FLOAT16 only");
-    if (!IntegerOpOf(type, &p->integerOp)) return Unsupported(args, "it is a floating-point operator");
+    if (!UnaryIntegerOpOf(type, &p->integerOp)) return Unsupported(args, "it is a floating-point operator");
     INVALID_IF(scaleBias != nullptr, "DML_OPERATOR_%s applies a ScaleBias only to floating-point tensors (%s given).",
                args.schema.name, DataTypeName(args.outputs[0]->dataType));
     p->route = Route::Integer;

@@ -6,15 +6,12 @@
 #pragma once
 
 #include "dml/kernels/cuda/ew_plan.h"
+#include "dml/ops/elementwise_unary/unary_op.h"
 
 namespace freedml::dml::cuda {
 
-// The floating-point functions of one tensor: FLOAT32 and FLOAT16, both computed in float
-// (FLOAT16 rounds once, to nearest even, when stored), with the formulas of the CPU kernels.
-enum class UnaryFloatOp : uint8_t {
-    Abs, Acos, Asin, Atan, Ceil, Cos, Exp, Floor, Log, Recip, Sin, Sqrt, Tan, Erf, Sinh, Cosh, Tanh, Asinh, Acosh,
-    Atanh, Negate, Sign, RoundEven, RoundZero, RoundAway, Clip, Threshold, Pow
-};
+// The floating-point functions (UnaryFloatOp, unary_op.h): FLOAT32 and FLOAT16, both computed in
+// float (FLOAT16 rounds once, to nearest even, when stored), with the formulas of the CPU kernels.
 
 struct UnaryFloatParams {
     bool scaleBias = false;  // x * scale + bias (two roundings, no fused multiply-add) before the function
@@ -24,8 +21,6 @@ struct UnaryFloatParams {
     bool integralExponent = false;
 };
 
-// The integer functions (input and output of one integer type); arithmetic wraps modulo 2^bits.
-enum class UnaryIntegerOp : uint8_t { Abs, Negate, Sign, Clip, Threshold, LogicalNot };
 
 // IS_NAN and the three IS_INFINITY modes, tested on the bits of a FLOAT32 or FLOAT16 input.
 enum class FloatClassTest : uint8_t { Nan, Infinity, PositiveInfinity, NegativeInfinity };
