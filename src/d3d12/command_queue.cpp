@@ -299,7 +299,7 @@ void CommandQueue::RemoveAfterException(Submission& submission) noexcept {
 void CommandQueue::RunExecute(Submission& submission) {
     if (Removed()) return;
     StateTrackingScope scope;  // one per ExecuteCommandLists: see commands.h
-    ExecutionContext context{device_, *stream_};
+    ExecutionContext context{device_, *stream_, &scope};
     for (ListRun& run : submission.lists) {
         for (auto& command : run.recording->commands) {
             if (Removed()) return;  // a removed device runs nothing more

@@ -89,7 +89,6 @@ std::string NamedObject(const char* kind, const std::string& name) {
 // ---- State tracking ----------------------------------------------------------------------------
 
 namespace {
-thread_local StateTrackingScope* currentScope = nullptr;
 
 bool IsBuffer(ResourceInternal& resource) { return resource.Desc().Dimension == D3D12_RESOURCE_DIMENSION_BUFFER; }
 
@@ -122,7 +121,7 @@ void TrackCopyAccess(ExecutionContext& context, const char* command, ResourceInt
         }
         return;
     }
-    StateTrackingScope* scope = StateTrackingScope::Current();
+    StateTrackingScope* scope = context.stateTracking;
     const D3D12_RESOURCE_STATES state = resource.TrackedState();
     StateTrackingScope::Touch* touch = scope ? scope->Find(resource.Id()) : nullptr;
     const bool firstUse = scope && !touch;
@@ -154,9 +153,6 @@ void TrackCopyAccess(ExecutionContext& context, const char* command, ResourceInt
 
 }  // namespace
 
-StateTrackingScope::StateTrackingScope() : previous_(currentScope) { currentScope = this; }
-StateTrackingScope::~StateTrackingScope() { currentScope = previous_; }
-StateTrackingScope* StateTrackingScope::Current() { return currentScope; }
 
 StateTrackingScope::Touch* StateTrackingScope::Find(uint64_t resourceId) {
     auto it = touched_.find(resourceId);
@@ -235,7 +231,7 @@ BarrierCommand::BarrierCommand(UINT count, const D3D12_RESOURCE_BARRIER* barrier
 
 void BarrierCommand::Execute(ExecutionContext& context) {
     if (!context.device.DebugLayerEnabled()) return;
-    StateTrackingScope* scope = StateTrackingScope::Current();
+    StateTrackingScope* scope = context.stateTracking;
     for (Transition& transition : transitions_) {
         // A split barrier changes the state at its END_ONLY half.
         if (transition.flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY) continue;

@@ -55,11 +55,11 @@ constexpr UINT kKnownStates =
 std::string NamedObject(const char* kind, const std::string& name);
 
 // What one ExecuteCommandLists has done to resource states so far (per resource id). The queue's
-// worker installs one for the duration of each ExecuteCommandLists.
+// worker makes one for each ExecuteCommandLists and hands it to the commands in their
+// ExecutionContext.
 class StateTrackingScope {
 public:
-    StateTrackingScope();
-    ~StateTrackingScope();
+    StateTrackingScope() = default;
     StateTrackingScope(const StateTrackingScope&) = delete;
     StateTrackingScope& operator=(const StateTrackingScope&) = delete;
 
@@ -67,15 +67,12 @@ public:
         bool promoted = false;                                 // its state came from a promotion
         D3D12_RESOURCE_STATES beforePromotion = D3D12_RESOURCE_STATE_COMMON;
     };
-    // The current scope of this thread (nullptr outside a queue's worker).
-    static StateTrackingScope* Current();
     // nullptr on the resource's first use in this ExecuteCommandLists.
     Touch* Find(uint64_t resourceId);
     Touch& Mark(uint64_t resourceId);
 
 private:
     std::unordered_map<uint64_t, Touch> touched_;
-    StateTrackingScope* previous_;
 };
 
 // A resource held by a command: the public reference keeps it alive until the command is

@@ -55,9 +55,13 @@ struct DescriptorRange {
 
 // ---- Commands ----------------------------------------------------------------------------------
 // What a recorded command sees when its queue runs it.
+class StateTrackingScope;  // commands.h: the debug layer's resource states of one ExecuteCommandLists
+
 struct ExecutionContext {
     DeviceInternal& device;
     backend::Stream& stream;
+    // What this ExecuteCommandLists has done to resource states so far (null: none tracked).
+    StateTrackingScope* stateTracking = nullptr;
 };
 
 // One recorded command (copy, barrier, DirectML dispatch). Command lists own them; queues run
