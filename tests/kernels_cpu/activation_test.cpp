@@ -112,28 +112,28 @@ TEST(Activation, ParsesDescs) {
     DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC elu{nullptr, nullptr, 1.6732632f, 1.0507009f};
     DML_OPERATOR_DESC desc{DML_OPERATOR_ACTIVATION_SCALED_ELU, &elu};
     FusedActivation a;
-    ASSERT_TRUE(MakeFusedActivation(&desc, &a).ok());
+    ASSERT_TRUE(DecodeFusedActivation(&desc, &a).ok());
     EXPECT_EQ(a.type, DML_OPERATOR_ACTIVATION_SCALED_ELU);
     EXPECT_EQ(a.alpha, 1.6732632f);
     EXPECT_EQ(a.gamma, 1.0507009f);
 
     DML_ACTIVATION_SHRINK_OPERATOR_DESC shrink{nullptr, nullptr, 0.1f, 0.2f};
     desc = {DML_OPERATOR_ACTIVATION_SHRINK, &shrink};
-    ASSERT_TRUE(MakeFusedActivation(&desc, &a).ok());
+    ASSERT_TRUE(DecodeFusedActivation(&desc, &a).ok());
     EXPECT_EQ(a.alpha, 0.1f);
     EXPECT_EQ(a.beta, 0.2f);
 
     DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC softplus{nullptr, nullptr, 3.0f};
     desc = {DML_OPERATOR_ACTIVATION_SOFTPLUS, &softplus};
-    ASSERT_TRUE(MakeFusedActivation(&desc, &a).ok());
+    ASSERT_TRUE(DecodeFusedActivation(&desc, &a).ok());
     EXPECT_EQ(a.alpha, 3.0f);
 
-    ASSERT_TRUE(MakeFusedActivation(nullptr, &a).ok());
+    ASSERT_TRUE(DecodeFusedActivation(nullptr, &a).ok());
     EXPECT_TRUE(a.IsNone());
 
     DML_ACTIVATION_SOFTMAX_OPERATOR_DESC softmax{nullptr, nullptr};
     desc = {DML_OPERATOR_ACTIVATION_SOFTMAX, &softmax};
-    Status status = MakeFusedActivation(&desc, &a);
+    Status status = DecodeFusedActivation(&desc, &a);
     EXPECT_FALSE(status.ok());
     EXPECT_NE(status.message().find("cannot be a fused activation"), std::string::npos);
 }

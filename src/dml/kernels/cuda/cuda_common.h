@@ -12,6 +12,7 @@
 #include "backend/cuda/cuda_backend.h"
 #include "dml/kernel.h"
 #include "dml/kernels/cuda/ew_plan.h"
+#include "dml/ops/activation/activation_params.h"
 #include "dml/tensor.h"
 
 namespace freedml::dml::cuda {
@@ -26,8 +27,11 @@ bool ToElementType(DML_TENSOR_DATA_TYPE type, ElementType* out);
 void BroadcastStrides(const TensorDesc& desc, const TensorDesc& shape, int64_t (&strides)[kMaxDims]);
 void OwnStrides(const TensorDesc& desc, int64_t (&strides)[kMaxDims]);
 
-// A FusedActivation desc (null: none). Refuses operators that cannot be fused.
+// A FusedActivation desc (null: none), decoded by the one activation decode
+// (ops/activation/activation_params.h) and put in the device code's terms.
 Status MakeActParams(const DML_OPERATOR_DESC* fused, ActParams* out);
+// Decoded activation parameters in the device code's terms.
+Status ToActParams(const ActivationParams& decoded, ActParams* out);
 const char* ActName(Act act);
 
 // Plans a copy of `from` (its own strides) into `to` (the same sizes) and one of a tensor into a

@@ -72,69 +72,40 @@ const char* ActName(Act act) {
     return kNames[int(act)];
 }
 
-Status MakeActParams(const DML_OPERATOR_DESC* fused, ActParams* out) {
-    *out = ActParams{};
-    if (!fused) return {};
-    INVALID_IF(!fused->Desc, "The fused activation (type %d) has a null Desc.", int(fused->Type));
-    ActParams a;
-    const void* d = fused->Desc;
-    auto as = [d](auto* typed) { return *static_cast<decltype(typed)>(d); };
-    switch (fused->Type) {
-        case DML_OPERATOR_ACTIVATION_IDENTITY: a.act = Act::None; break;
-        case DML_OPERATOR_ACTIVATION_LINEAR: {
-            auto v = as((const DML_ACTIVATION_LINEAR_OPERATOR_DESC*)nullptr);
-            a = {Act::Linear, v.Alpha, v.Beta};
-            break;
-        }
+Status ToActParams(const ActivationParams& decoded, ActParams* out) {
+    ActParams a{Act::None, decoded.alpha, decoded.beta, decoded.gamma};
+    switch (decoded.type) {
+        case DML_OPERATOR_INVALID:
+        case DML_OPERATOR_ACTIVATION_IDENTITY: a = ActParams{}; break;
+        case DML_OPERATOR_ACTIVATION_LINEAR: a.act = Act::Linear; break;
         case DML_OPERATOR_ACTIVATION_SIGMOID: a.act = Act::Sigmoid; break;
-        case DML_OPERATOR_ACTIVATION_HARD_SIGMOID: {
-            auto v = as((const DML_ACTIVATION_HARD_SIGMOID_OPERATOR_DESC*)nullptr);
-            a = {Act::HardSigmoid, v.Alpha, v.Beta};
-            break;
-        }
+        case DML_OPERATOR_ACTIVATION_HARD_SIGMOID: a.act = Act::HardSigmoid; break;
         case DML_OPERATOR_ACTIVATION_TANH: a.act = Act::Tanh; break;
-        case DML_OPERATOR_ACTIVATION_SCALED_TANH: {
-            auto v = as((const DML_ACTIVATION_SCALED_TANH_OPERATOR_DESC*)nullptr);
-            a = {Act::ScaledTanh, v.Alpha, v.Beta};
-            break;
-        }
+        case DML_OPERATOR_ACTIVATION_SCALED_TANH: a.act = Act::ScaledTanh; break;
         case DML_OPERATOR_ACTIVATION_RELU: a.act = Act::Relu; break;
-        case DML_OPERATOR_ACTIVATION_LEAKY_RELU:
-            a = {Act::LeakyRelu, as((const DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC*)nullptr).Alpha};
-            break;
-        case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU:
-            a = {Act::ThresholdedRelu, as((const DML_ACTIVATION_THRESHOLDED_RELU_OPERATOR_DESC*)nullptr).Alpha};
-            break;
-        case DML_OPERATOR_ACTIVATION_ELU: a = {Act::Elu, as((const DML_ACTIVATION_ELU_OPERATOR_DESC*)nullptr).Alpha}; break;
-        case DML_OPERATOR_ACTIVATION_CELU:
-            a = {Act::Celu, as((const DML_ACTIVATION_CELU_OPERATOR_DESC*)nullptr).Alpha};
-            break;
-        case DML_OPERATOR_ACTIVATION_SCALED_ELU: {
-            auto v = as((const DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC*)nullptr);
-            a = {Act::ScaledElu, v.Alpha, 0.0f, v.Gamma};
-            break;
-        }
-        case DML_OPERATOR_ACTIVATION_SOFTPLUS:
-            a = {Act::Softplus, as((const DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC*)nullptr).Steepness};
-            break;
-        case DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS: {
-            auto v = as((const DML_ACTIVATION_PARAMETRIC_SOFTPLUS_OPERATOR_DESC*)nullptr);
-            a = {Act::ParametricSoftplus, v.Alpha, v.Beta};
-            break;
-        }
+        case DML_OPERATOR_ACTIVATION_LEAKY_RELU: a.act = Act::LeakyRelu; break;
+        case DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU: a.act = Act::ThresholdedRelu; break;
+        case DML_OPERATOR_ACTIVATION_ELU: a.act = Act::Elu; break;
+        case DML_OPERATOR_ACTIVATION_CELU: a.act = Act::Celu; break;
+        case DML_OPERATOR_ACTIVATION_SCALED_ELU: a.act = Act::ScaledElu; break;
+        case DML_OPERATOR_ACTIVATION_SOFTPLUS: a.act = Act::Softplus; break;
+        case DML_OPERATOR_ACTIVATION_PARAMETRIC_SOFTPLUS: a.act = Act::ParametricSoftplus; break;
         case DML_OPERATOR_ACTIVATION_SOFTSIGN: a.act = Act::Softsign; break;
-        case DML_OPERATOR_ACTIVATION_SHRINK: {
-            auto v = as((const DML_ACTIVATION_SHRINK_OPERATOR_DESC*)nullptr);
-            a = {Act::Shrink, v.Bias, v.Threshold};
-            break;
-        }
+        case DML_OPERATOR_ACTIVATION_SHRINK: a.act = Act::Shrink; break;
         case DML_OPERATOR_ACTIVATION_GELU: a.act = Act::Gelu; break;
+        case DML_OPERATOR_ACTIVATION_SWISH: a.act = Act::Swish; break;
+        case DML_OPERATOR_ACTIVATION_HARD_SWISH: a.act = Act::HardSwish; break;
         default:
-            return NoKernel("The CUDA kernels cannot fuse operator type %d as an activation.",
-                         int(fused->Type));
+            return NoKernel("The CUDA kernels have no form of %s as an activation.", ActivationName(decoded.type));
     }
     *out = a;
     return {};
+}
+
+Status MakeActParams(const DML_OPERATOR_DESC* fused, ActParams* out) {
+    ActivationParams decoded;
+    FREEDML_TRY(DecodeFusedActivation(fused, &decoded));
+    return ToActParams(decoded, out);
 }
 
 // Each factory the operator table's CUDA column names, declared here with the one signature they

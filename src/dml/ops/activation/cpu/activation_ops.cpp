@@ -451,13 +451,6 @@ const Desc& DescOf(const OperatorArgs& args) {
     return args.As<Desc>();
 }
 
-// The fused-activation parameters of a standalone element-wise activation: the same desc with
-// its tensors, read through MakeFusedActivation (which ignores the tensor fields).
-Status FusedOf(const OperatorArgs& args, FusedActivation* out) {
-    const DML_OPERATOR_DESC desc{args.schema.type, args.desc};
-    return cpu::MakeFusedActivation(&desc, out);
-}
-
 template <class AxesDesc>
 void AxesOf(const OperatorArgs& args, bool* reduced) {
     const auto& desc = args.As<AxesDesc>();
@@ -525,16 +518,7 @@ Status Create(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
     }
 
     FusedActivation activation;
-    if (op == DML_OPERATOR_ACTIVATION_SWISH) {
-        activation.type = op;
-        activation.alpha = DescOf<DML_ACTIVATION_SWISH_OPERATOR_DESC>(args).SigmoidInputScale;
-    } else if (op == DML_OPERATOR_ACTIVATION_HARD_SWISH) {
-        activation.type = op;
-        activation.alpha = DescOf<DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC>(args).Alpha;
-        activation.beta = DescOf<DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC>(args).Beta;
-    } else {
-        FREEDML_TRY(FusedOf(args, &activation));
-    }
+    FREEDML_TRY(DecodeActivation(op, args.desc, &activation));
     *kernel = std::make_unique<UnaryFloatKernel>(input, output, activation);
     return {};
 }

@@ -125,23 +125,11 @@ Status TypeOf(const OperatorArgs& args, TypeSet set, ElementType* type) {
     return ok ? Status{} : Unsupported(args, dataType, set);
 }
 
-// The parameters of a standalone element-wise activation. The fusable ones read their desc as a
-// FusedActivation would (MakeActParams looks only at the parameters past the tensor fields).
+// The parameters of a standalone element-wise activation, from the one activation decode.
 Status ActParamsOf(const OperatorArgs& args, ActParams* act) {
-    switch (args.schema.type) {
-        case DML_OPERATOR_ACTIVATION_SWISH:
-            *act = {Act::Swish, args.As<DML_ACTIVATION_SWISH_OPERATOR_DESC>().SigmoidInputScale};
-            return {};
-        case DML_OPERATOR_ACTIVATION_HARD_SWISH: {
-            const auto& desc = args.As<DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC>();
-            *act = {Act::HardSwish, desc.Alpha, desc.Beta};
-            return {};
-        }
-        default: {
-            const DML_OPERATOR_DESC desc{args.schema.type, args.desc};
-            return MakeActParams(&desc, act);
-        }
-    }
+    ActivationParams decoded;
+    FREEDML_TRY(DecodeActivation(args.schema.type, args.desc, &decoded));
+    return ToActParams(decoded, act);
 }
 
 Status CreateUnary(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {

@@ -449,7 +449,7 @@ Status CreateCpuConvolution(const KernelContext&, const OperatorArgs& args, std:
         params.outputPadding[i] = desc.OutputPadding ? desc.OutputPadding[i] : 0;
     }
     params.groupCount = desc.GroupCount;
-    FREEDML_TRY(MakeFusedActivation(desc.FusedActivation, &params.activation));
+    FREEDML_TRY(DecodeFusedActivation(desc.FusedActivation, &params.activation));
     ConvolutionKernel kernel;
     FREEDML_TRY(kernel.Create(params));
     *out = AdaptKernel(args, std::move(kernel),

@@ -26,7 +26,7 @@ Status CreateCpuBinary(const KernelContext&, const OperatorArgs& args, std::uniq
         if (desc.ScaleBias) params.scaleBias = *desc.ScaleBias;
     }
     if (args.schema.type == DML_OPERATOR_ELEMENT_WISE_ADD1) {
-        FREEDML_TRY(MakeFusedActivation(args.As<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>().FusedActivation,
+        FREEDML_TRY(DecodeFusedActivation(args.As<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>().FusedActivation,
                                              &params.activation));
     }
     BinaryKernel kernel;

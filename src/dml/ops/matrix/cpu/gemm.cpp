@@ -352,7 +352,7 @@ Status CreateCpuGemm(const KernelContext&, const OperatorArgs& args, std::unique
     params.transB = desc.TransB;
     params.alpha = desc.Alpha;
     params.beta = desc.Beta;
-    FREEDML_TRY(MakeFusedActivation(desc.FusedActivation, &params.activation));
+    FREEDML_TRY(DecodeFusedActivation(desc.FusedActivation, &params.activation));
     GemmKernel kernel;
     FREEDML_TRY(kernel.Create(params));
     *out = AdaptKernel(args, std::move(kernel),
