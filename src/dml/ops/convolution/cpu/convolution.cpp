@@ -7,7 +7,6 @@
 
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
-#include "dml/kernels/cpu/onednn_util.h"
 #include "dml/kernels/cpu/thread_pool.h"
 
 namespace freedml::dml::cpu {
@@ -43,23 +42,6 @@ Spatial3 SpatialOf(const TensorDesc& desc, uint32_t dims) {
 }
 
 }  // namespace
-
-#ifdef FREEDML_HAVE_DNNL
-struct ConvolutionKernel::OneDnnState {
-    dnnl::primitive primitive;
-    dnnl::memory::desc srcMd, dstMd, weightsUserMd, weightsDenseMd, weightsMd, biasMd, scratchMd;
-    bool activationPass = false;
-    // Temporary resource layout for an unowned filter / bias.
-    uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0;
-};
-#else
-struct ConvolutionKernel::OneDnnState {};
-#endif
-
-ConvolutionKernel::ConvolutionKernel() = default;
-ConvolutionKernel::~ConvolutionKernel() = default;
-ConvolutionKernel::ConvolutionKernel(ConvolutionKernel&&) noexcept = default;
-ConvolutionKernel& ConvolutionKernel::operator=(ConvolutionKernel&&) noexcept = default;
 
 Status ConvolutionKernel::Create(const ConvolutionParams& params) {
     const TensorDesc &in = params.input, &filter = params.filter, &out = params.output;
@@ -99,7 +81,6 @@ Status ConvolutionKernel::Create(const ConvolutionParams& params) {
     params_ = params;
     inChannels_ = cin;
     outChannels_ = cout;
-    oneDnn_.reset();
     TryOneDnn();
 
     uint64_t offset = 0;
@@ -107,9 +88,7 @@ Status ConvolutionKernel::Create(const ConvolutionParams& params) {
     if (filter.OwnedByDml()) {
         filterOffset_ = offset;
         uint64_t size = filter.MinimumSizeInBytes();
-#ifdef FREEDML_HAVE_DNNL
-        if (oneDnn_) size = oneDnn_->weightsMd.get_size();
-#endif
+        if (oneDnn_) size = OneDnnOwnedFilterSize();
         offset = AlignUp(offset + size);
     }
     if (params.bias && params.bias->OwnedByDml()) {
@@ -118,119 +97,8 @@ Status ConvolutionKernel::Create(const ConvolutionParams& params) {
     }
     persistentSize_ = offset;
 
-    temporarySize_ = 0;
-#ifdef FREEDML_HAVE_DNNL
-    if (oneDnn_) {
-        OneDnnState& s = *oneDnn_;
-        uint64_t t = 0;
-        s.scratchOffset = t, t = AlignUp(t + s.scratchMd.get_size());
-        if (!filter.OwnedByDml()) {
-            s.weightsOffset = t, t = AlignUp(t + s.weightsMd.get_size());
-            if (params.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-                s.flipOffset = t, t = AlignUp(t + filter.ElementCount() * 4);
-            }
-        }
-        if (params.bias && !params.bias->OwnedByDml()) s.biasOffset = t, t = AlignUp(t + uint64_t(cout) * 4);
-        temporarySize_ = t;
-    }
-#endif
+    temporarySize_ = oneDnn_ ? PlanOneDnnTemporary() : 0;
     return Status::Ok();
-}
-
-void ConvolutionKernel::TryOneDnn() {
-#ifndef FREEDML_HAVE_DNNL
-    path_ = "reference (built without oneDNN)";
-#else
-    const ConvolutionParams& p = params_;
-    if (p.forceReference) {
-        path_ = "reference (forced)";
-        return;
-    }
-    if (p.output.dataType != DML_TENSOR_DATA_TYPE_FLOAT32) {
-        path_ = "reference (oneDNN path is FLOAT32 only)";
-        return;
-    }
-    if (!IsPacked(p.input) || !IsPacked(p.output)) {
-        path_ = "reference (Input or Output is not packed)";
-        return;
-    }
-    const uint32_t dims = p.dimensionCount, groups = p.groupCount;
-    const bool backward = p.direction == DML_CONVOLUTION_DIRECTION_BACKWARD;
-    const TensorDesc& f = p.filter;
-    auto toVector = [](const TensorDesc& d) {
-        std::vector<int64_t> sizes(d.sizes.begin(), d.sizes.begin() + d.rank);
-        std::vector<int64_t> strides(d.strides.begin(), d.strides.begin() + d.rank);
-        return std::make_pair(sizes, strides);
-    };
-    // oneDNN's logical weights: {[G,] OC/G, IC/G, spatial...} where OC are the output channels.
-    auto weightsMd = [&](const std::array<uint32_t, kMaxTensorRank>& fs) {
-        const int64_t icg = inChannels_ / groups, ocg = outChannels_ / groups;
-        std::vector<int64_t> wd, ws;
-        if (groups > 1) {
-            wd.push_back(groups);
-            ws.push_back(backward ? icg * fs[0] : ocg * fs[0]);
-        }
-        wd.push_back(ocg), ws.push_back(backward ? fs[1] : fs[0]);
-        wd.push_back(icg), ws.push_back(backward ? fs[0] : fs[1]);
-        for (uint32_t i = 0; i < dims; ++i) wd.push_back(f.sizes[2 + i]), ws.push_back(fs[2 + i]);
-        return onednn::Md(wd, ws);
-    };
-    try {
-        auto [srcDims, srcStrides] = toVector(p.input);
-        auto [dstDims, dstStrides] = toVector(p.output);
-        auto state = std::make_unique<OneDnnState>();
-        state->srcMd = onednn::Md(srcDims, srcStrides);
-        state->dstMd = onednn::Md(dstDims, dstStrides);
-        state->weightsUserMd = weightsMd(f.strides);
-        state->weightsDenseMd = weightsMd(PackedStrides(f.sizes, f.rank));
-        dnnl::memory::desc weightsAny(state->weightsUserMd.dims(), dnnl::memory::data_type::f32,
-                                      dnnl::memory::format_tag::any);
-        if (p.bias) state->biasMd = onednn::Md({int64_t(outChannels_)}, {1});
-        dnnl::memory::dims strides, dilations, padL, padR;
-        for (uint32_t i = 0; i < dims; ++i) {
-            strides.push_back(p.strides[i]);
-            dilations.push_back(int64_t(p.dilations[i]) - 1);  // oneDNN counts the gaps
-            padL.push_back(p.startPadding[i]);
-            padR.push_back(int64_t(p.endPadding[i]) - (backward ? int64_t(p.outputPadding[i]) : 0));
-        }
-        dnnl::primitive_attr attr;
-        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        dnnl::post_ops ops;
-        bool fused = onednn::AppendActivation(p.activation, ops);
-        if (fused) attr.set_post_ops(ops);
-        auto& engine = onednn::CpuEngine();
-        const auto inference = dnnl::prop_kind::forward_inference;
-        if (!backward) {
-            auto desc = p.bias ? dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct,
-                                                                 state->srcMd, weightsAny, state->biasMd, state->dstMd,
-                                                                 strides, dilations, padL, padR)
-                               : dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct,
-                                                                 state->srcMd, weightsAny, state->dstMd, strides,
-                                                                 dilations, padL, padR);
-            dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
-            state->weightsMd = pd.weights_desc();
-            state->scratchMd = pd.scratchpad_desc();
-            state->primitive = dnnl::convolution_forward(pd);
-            path_ = std::string("oneDNN convolution_forward (") + pd.impl_info_str() + ")";
-        } else {
-            auto desc = p.bias ? dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct,
-                                                                   state->srcMd, weightsAny, state->biasMd,
-                                                                   state->dstMd, strides, dilations, padL, padR)
-                               : dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct,
-                                                                   state->srcMd, weightsAny, state->dstMd, strides,
-                                                                   dilations, padL, padR);
-            dnnl::deconvolution_forward::primitive_desc pd(desc, attr, engine);
-            state->weightsMd = pd.weights_desc();
-            state->scratchMd = pd.scratchpad_desc();
-            state->primitive = dnnl::deconvolution_forward(pd);
-            path_ = std::string("oneDNN deconvolution_forward (") + pd.impl_info_str() + ")";
-        }
-        state->activationPass = !fused;
-        oneDnn_ = std::move(state);
-    } catch (const dnnl::error& e) {
-        path_ = std::string("reference (oneDNN refused: ") + e.what() + ")";
-    }
-#endif
 }
 
 void ConvolutionKernel::FlipFilter(const std::byte* filter, float* out) const {
@@ -252,32 +120,10 @@ void ConvolutionKernel::FlipFilter(const std::byte* filter, float* out) const {
 }
 
 void ConvolutionKernel::Initialize(TensorView filter, TensorView bias, std::byte* persistent) const {
-#ifdef FREEDML_HAVE_DNNL
     if (oneDnn_) {
-        const OneDnnState& s = *oneDnn_;
-        if (filterOffset_ != UINT64_MAX) {
-            dnnl::engine& engine = onednn::CpuEngine();
-            dnnl::stream stream(engine);
-            std::vector<float> flipped;
-            dnnl::memory source;
-            if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-                flipped.resize(params_.filter.ElementCount());
-                FlipFilter(filter.data, flipped.data());
-                source = dnnl::memory(s.weightsDenseMd, engine, flipped.data());
-            } else {
-                source = dnnl::memory(s.weightsUserMd, engine, filter.data);
-            }
-            dnnl::memory packed(s.weightsMd, engine, persistent + filterOffset_);
-            dnnl::reorder(source, packed).execute(stream, source, packed);
-            stream.wait();
-        }
-        if (biasOffset_ != UINT64_MAX) {
-            LoadFloats(params_.bias->dataType, bias.data, int64_t(params_.bias->strides[1]) * 4,
-                       reinterpret_cast<float*>(persistent + biasOffset_), outChannels_);
-        }
+        InitializeOneDnn(filter, bias, persistent);
         return;
     }
-#endif
     if (filterOffset_ != UINT64_MAX) {
         std::memcpy(persistent + filterOffset_, filter.data, params_.filter.MinimumSizeInBytes());
     }
@@ -292,46 +138,7 @@ void ConvolutionKernel::Execute(TensorView input, TensorView filter, TensorView 
         ExecuteReference(input.data, filterData, biasData, output.data);
         return;
     }
-#ifndef FREEDML_HAVE_DNNL
-    (void)temporary;
-#else
-    const OneDnnState& s = *oneDnn_;
-    dnnl::engine& engine = onednn::CpuEngine();
-    dnnl::stream stream(engine);
-    if (filterOffset_ == UINT64_MAX) {
-        // Unowned filter: prepare it in the temporary resource (flip, then oneDNN's layout).
-        dnnl::memory source;
-        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-            float* flipped = reinterpret_cast<float*>(temporary + s.flipOffset);
-            FlipFilter(filter.data, flipped);
-            source = dnnl::memory(s.weightsDenseMd, engine, flipped);
-        } else {
-            source = dnnl::memory(s.weightsUserMd, engine, filter.data);
-        }
-        if (source.get_desc() == s.weightsMd) {
-            filterData = static_cast<const std::byte*>(source.get_data_handle());
-        } else {
-            dnnl::memory packed(s.weightsMd, engine, temporary + s.weightsOffset);
-            dnnl::reorder(source, packed).execute(stream, source, packed);
-            filterData = temporary + s.weightsOffset;
-        }
-    }
-    if (params_.bias && biasOffset_ == UINT64_MAX) {
-        float* dense = reinterpret_cast<float*>(temporary + s.biasOffset);
-        LoadFloats(params_.bias->dataType, bias.data, int64_t(params_.bias->strides[1]) * 4, dense, outChannels_);
-        biasData = temporary + s.biasOffset;
-    }
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, dnnl::memory(s.srcMd, engine, input.data)},
-        {DNNL_ARG_WEIGHTS, dnnl::memory(s.weightsMd, engine, const_cast<std::byte*>(filterData))},
-        {DNNL_ARG_DST, dnnl::memory(s.dstMd, engine, output.data)},
-        {DNNL_ARG_SCRATCHPAD, dnnl::memory(s.scratchMd, engine, temporary + s.scratchOffset)},
-    };
-    if (params_.bias) args.emplace(DNNL_ARG_BIAS, dnnl::memory(s.biasMd, engine, const_cast<std::byte*>(biasData)));
-    s.primitive.execute(stream, args);
-    stream.wait();
-    if (s.activationPass) ApplyActivation(params_.activation, output);
-#endif
+    ExecuteOneDnn(input, filter, bias, output, filterData, biasData, temporary);
 }
 
 void ConvolutionKernel::ExecuteReference(const std::byte* input, const std::byte* filter, const std::byte* bias,

@@ -69,7 +69,13 @@ public:
 
 private:
     struct OneDnnState;
+    // oneDNN's part, in kernels/cpu/onednn.cpp (the one file that calls oneDNN).
     void TryOneDnn();
+    uint64_t OneDnnOwnedFilterSize() const;  // an owned filter's bytes in the persistent resource
+    uint64_t PlanOneDnnTemporary();          // lays out the temporary resource; returns its size
+    void InitializeOneDnn(TensorView filter, TensorView bias, std::byte* persistent) const;
+    void ExecuteOneDnn(TensorView input, TensorView filter, TensorView bias, TensorView output,
+                       const std::byte* filterData, const std::byte* biasData, std::byte* temporary) const;
     void ExecuteReference(const std::byte* input, const std::byte* filter, const std::byte* bias,
                           std::byte* output) const;
     // Copies the filter into packed floats in its own dimension order, spatially reversed.

@@ -7,7 +7,6 @@
 
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
-#include "dml/kernels/cpu/onednn_util.h"
 #include "dml/kernels/cpu/thread_pool.h"
 
 namespace freedml::dml::cpu {
@@ -27,25 +26,6 @@ int64_t BatchStride(const TensorDesc& desc, uint32_t d, uint32_t outSize) {
 }
 
 }  // namespace
-
-#ifdef FREEDML_HAVE_DNNL
-struct GemmKernel::OneDnnState {
-    dnnl::matmul primitive;
-    dnnl::memory::desc aMd, bMd, bUserMd, cMd, oMd, scratchMd;
-    bool bPacked = false;      // B owned and reordered into oneDNN's layout at Initialize
-    bool cBinary = false;      // C added by a binary post-op (Beta == 1)
-    bool cSum = false;         // C copied into the output, then a sum post-op scales it by Beta
-    bool activationPass = false;  // activation applied by our own pass after the primitive
-    LoopPlan<2> cCopy;         // output <- C, for cSum
-};
-#else
-struct GemmKernel::OneDnnState {};
-#endif
-
-GemmKernel::GemmKernel() = default;
-GemmKernel::~GemmKernel() = default;
-GemmKernel::GemmKernel(GemmKernel&&) noexcept = default;
-GemmKernel& GemmKernel::operator=(GemmKernel&&) noexcept = default;
 
 Status GemmKernel::Create(const GemmParams& params) {
     const TensorDesc &a = params.a, &b = params.b, &out = params.output;
@@ -100,7 +80,6 @@ Status GemmKernel::Create(const GemmParams& params) {
 
     params_ = params;
     g_ = g;
-    oneDnn_.reset();
     path_.clear();
     TryOneDnn();
 
@@ -111,141 +90,25 @@ Status GemmKernel::Create(const GemmParams& params) {
     if (b.OwnedByDml()) {
         bOffset_ = offset;
         uint64_t size = b.MinimumSizeInBytes();
-#ifdef FREEDML_HAVE_DNNL
-        if (oneDnn_ && oneDnn_->bPacked) size = oneDnn_->bMd.get_size();
-#endif
+        if (oneDnn_) size = OneDnnOwnedBSize(size);
         offset = AlignUp(offset + size);
     }
     if (params.c && params.c->OwnedByDml()) cOffset_ = offset, offset = AlignUp(offset + params.c->MinimumSizeInBytes());
     persistentSize_ = offset;
 
     if (oneDnn_) {
-#ifdef FREEDML_HAVE_DNNL
-        temporarySize_ = oneDnn_->scratchMd.get_size();
-#endif
+        temporarySize_ = OneDnnScratchSize();
     } else {
         temporarySize_ = (uint64_t(g.m) * g.k + uint64_t(g.k) * g.n) * sizeof(float);
     }
     return Status::Ok();
 }
 
-void GemmKernel::TryOneDnn() {
-#ifndef FREEDML_HAVE_DNNL
-    path_ = "reference (built without oneDNN)";
-#else
-    const GemmParams& p = params_;
-    const Geometry& g = g_;
-    if (p.forceReference) {
-        path_ = "reference (forced)";
-        return;
-    }
-    if (p.output.dataType != DML_TENSOR_DATA_TYPE_FLOAT32) {
-        path_ = "reference (oneDNN path is FLOAT32 only)";
-        return;
-    }
-    auto matrixOk = [](int64_t rowStride, int64_t colStride) {
-        return rowStride != 0 && colStride != 0 && (rowStride == 1 || colStride == 1);
-    };
-    if (!matrixOk(g.aM, g.aK) || !matrixOk(g.bK, g.bN) || !matrixOk(g.oM, g.oN)) {
-        path_ = "reference (a matrix has no unit stride)";
-        return;
-    }
-    for (uint32_t d = 0; d < g.batchRank; ++d) {
-        if (g.batchSizes[d] != 1 && g.oBatch[d] == 0) {
-            path_ = "reference (output batch stride 0)";
-            return;
-        }
-    }
-    // Logical oneDNN shapes: {batch..., rows, cols}; broadcast batch dimensions have size 1.
-    auto shape = [&](const std::array<int64_t, kMaxTensorRank>& batch, uint32_t rows, uint32_t cols, int64_t rs,
-                     int64_t cs, std::vector<int64_t>* dims, std::vector<int64_t>* strides) {
-        for (uint32_t d = 0; d < g.batchRank; ++d) {
-            bool broadcast = batch[d] == 0;
-            dims->push_back(broadcast ? 1 : g.batchSizes[d]);
-            strides->push_back(broadcast ? 1 : batch[d]);
-        }
-        dims->push_back(rows), dims->push_back(cols);
-        strides->push_back(rs ? rs : 1), strides->push_back(cs ? cs : 1);
-    };
-    std::vector<int64_t> ad, as, bd, bs, od, os, cd, cs;
-    shape(g.aBatch, g.m, g.k, g.aM, g.aK, &ad, &as);
-    shape(g.bBatch, g.k, g.n, g.bK, g.bN, &bd, &bs);
-    shape(g.oBatch, g.m, g.n, g.oM, g.oN, &od, &os);
-    const bool hasC = p.c && p.beta != 0.0f;
-    if (hasC) shape(g.cBatch, g.cM ? g.m : 1, g.cN ? g.n : 1, g.cM, g.cN, &cd, &cs);
-
-    auto state = std::make_unique<OneDnnState>();
-    state->aMd = onednn::Md(ad, as);
-    state->bUserMd = onednn::Md(bd, bs);
-    state->oMd = onednn::Md(od, os);
-    if (hasC) state->cMd = onednn::Md(cd, cs);
-    const bool packB = p.b.OwnedByDml();
-    dnnl::memory::desc bMd = packB ? dnnl::memory::desc(state->bUserMd.dims(), dnnl::memory::data_type::f32,
-                                                        dnnl::memory::format_tag::any)
-                                   : state->bUserMd;
-
-    // Strategies for C, best first: a binary add post-op (Beta == 1), or C copied into the
-    // output and a sum post-op with scale Beta.
-    std::vector<int> strategies;
-    if (!hasC) strategies = {0};
-    else if (p.beta == 1.0f) strategies = {1, 2};
-    else strategies = {2};
-    std::string failure;
-    for (int strategy : strategies) {
-        try {
-            dnnl::primitive_attr attr;
-            attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-            if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
-            dnnl::post_ops ops;
-            if (strategy == 1) ops.append_binary(dnnl::algorithm::binary_add, state->cMd);
-            if (strategy == 2) ops.append_sum(p.beta);
-            dnnl::post_ops withActivation = ops;
-            bool fused = onednn::AppendActivation(p.activation, withActivation);
-            attr.set_post_ops(fused ? withActivation : ops);
-            dnnl::matmul::desc desc(state->aMd, bMd, state->oMd);
-            dnnl::matmul::primitive_desc pd(desc, attr, onednn::CpuEngine());
-            state->primitive = dnnl::matmul(pd);
-            state->bMd = pd.weights_desc();
-            state->scratchMd = pd.scratchpad_desc();
-            state->bPacked = packB;
-            state->cBinary = strategy == 1;
-            state->cSum = strategy == 2;
-            state->activationPass = !fused;
-            if (state->cSum) {
-                std::array<uint32_t, kMaxTensorRank> cStrides{};
-                const uint32_t r = p.output.rank;
-                for (uint32_t d = 0; d < g.batchRank; ++d) cStrides[d] = uint32_t(g.cBatch[d]);
-                cStrides[r - 2] = uint32_t(g.cM);
-                cStrides[r - 1] = uint32_t(g.cN);
-                state->cCopy = MakeLoopPlan<2>(p.output.sizes.data(), r, {p.output.strides.data(), cStrides.data()},
-                                               {4u, 4u});
-            }
-            path_ = std::string("oneDNN matmul (") + pd.impl_info_str() + ")";
-            oneDnn_ = std::move(state);
-            return;
-        } catch (const dnnl::error& e) {
-            failure = e.what();
-        }
-    }
-    path_ = "reference (oneDNN refused: " + failure + ")";
-#endif
-}
-
 void GemmKernel::Initialize(TensorView a, TensorView b, TensorView c, std::byte* persistent) const {
     if (aOffset_ != UINT64_MAX) CopyOwned(a, persistent + aOffset_);
     if (cOffset_ != UINT64_MAX) CopyOwned(c, persistent + cOffset_);
     if (bOffset_ == UINT64_MAX) return;
-#ifdef FREEDML_HAVE_DNNL
-    if (oneDnn_ && oneDnn_->bPacked) {
-        dnnl::engine& engine = onednn::CpuEngine();
-        dnnl::stream stream(engine);
-        dnnl::memory user(oneDnn_->bUserMd, engine, b.data);
-        dnnl::memory packed(oneDnn_->bMd, engine, persistent + bOffset_);
-        dnnl::reorder(user, packed).execute(stream, user, packed);
-        stream.wait();
-        return;
-    }
-#endif
+    if (oneDnn_ && InitializeOneDnn(b, persistent)) return;
     CopyOwned(b, persistent + bOffset_);
 }
 
@@ -258,34 +121,7 @@ void GemmKernel::Execute(TensorView a, TensorView b, TensorView c, TensorView ou
         ExecuteReference(aData, bData, params_.beta != 0.0f ? cData : nullptr, output.data, temporary);
         return;
     }
-#ifdef FREEDML_HAVE_DNNL
-    const OneDnnState& s = *oneDnn_;
-    dnnl::engine& engine = onednn::CpuEngine();
-    dnnl::stream stream(engine);
-    if (s.cSum) {
-        RunLoopRows(s.cCopy, {output.data, const_cast<std::byte*>(cData)}, 0, s.cCopy.OuterCount(),
-                    [](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& st) {
-                        if (st[0] == 4 && st[1] == 4) {
-                            std::memcpy(p[0], p[1], n * 4);
-                            return;
-                        }
-                        for (uint64_t i = 0; i < n; ++i) std::memcpy(p[0] + int64_t(i) * st[0], p[1] + int64_t(i) * st[1], 4);
-                    });
-    }
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, dnnl::memory(s.aMd, engine, const_cast<std::byte*>(aData))},
-        {DNNL_ARG_WEIGHTS, dnnl::memory(s.bMd, engine, const_cast<std::byte*>(bData))},
-        {DNNL_ARG_DST, dnnl::memory(s.oMd, engine, output.data)},
-        {DNNL_ARG_SCRATCHPAD, dnnl::memory(s.scratchMd, engine, temporary)},
-    };
-    if (s.cBinary) {
-        args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
-                     dnnl::memory(s.cMd, engine, const_cast<std::byte*>(cData)));
-    }
-    s.primitive.execute(stream, args);
-    stream.wait();
-    if (s.activationPass) ApplyActivation(params_.activation, output);
-#endif
+    ExecuteOneDnn(aData, bData, cData, output, temporary);
 }
 
 void GemmKernel::ExecuteReference(const std::byte* aBase, const std::byte* bBase, const std::byte* cBase,

@@ -70,7 +70,13 @@ private:
 
     void ExecuteReference(const std::byte* a, const std::byte* b, const std::byte* c, std::byte* out,
                           std::byte* temporary) const;
+    // oneDNN's part, in kernels/cpu/onednn.cpp (the one file that calls oneDNN).
     void TryOneDnn();
+    uint64_t OneDnnOwnedBSize(uint64_t plainSize) const;  // an owned B's bytes in the persistent resource
+    uint64_t OneDnnScratchSize() const;
+    bool InitializeOneDnn(TensorView b, std::byte* persistent) const;  // true when it packed an owned B
+    void ExecuteOneDnn(const std::byte* a, const std::byte* b, const std::byte* c, TensorView output,
+                       std::byte* temporary) const;
 
     GemmParams params_;
     Geometry g_;
