@@ -1,0 +1,388 @@
+// CPU kernels of the reduction family: REDUCE, ARGMIN and ARGMAX.
+//
+// The shape is split once, at Create, into kept dimensions (one output element per index) and
+// reduced dimensions (one slice per output element), as the softmax kernels do. Each output
+// element then walks its slice in row-major order over the reduced dimensions, any strides:
+// - FLOAT32 accumulates in double and FLOAT16 in float, each rounded once to the output;
+// - the integer SUM, MULTIPLY, L1 and SUM_SQUARE wrap modulo 2^bits, MIN and MAX are exact;
+// - MIN and MAX pass over NaNs (D3D's min and max), giving NaN only for a slice of NaNs; every
+//   other float function lets a NaN reach its result;
+// - ARGMIN and ARGMAX count a NaN as the extreme value, and write the position in the slice
+//   (the flattened index over the reduced axes) of the first extreme element, or of the last with
+//   DML_AXIS_DIRECTION_DECREASING.
+#include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "dml/kernel.h"
+#include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/tensor_view.h"
+#include "dml/kernels/cpu/thread_pool.h"
+
+namespace freedml::dml {
+
+namespace {
+
+using cpu::LoopPlan;
+using cpu::MakeLoopPlan;
+using cpu::ParallelFor;
+using cpu::RunLoopRows;
+
+// DML_REDUCE_FUNCTION's values, in its order.
+enum class Fn : uint8_t { ArgMax, ArgMin, Average, L1, L2, LogSum, LogSumExp, Max, Min, Multiply, Sum, SumSquare };
+
+template <class T>
+inline T Load(const std::byte* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+}
+
+template <class T>
+inline void Store(std::byte* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+}
+
+// FLOAT16's storage, told apart from UINT16.
+struct Half {
+    uint16_t bits;
+};
+
+// How an element type is read and what it accumulates in.
+template <class T>
+struct TypeOf {
+    using Value = T;  // what comparisons see
+    using Acc = T;    // integers: the sums wrap in the type's unsigned twin (below)
+    static Value Read(const std::byte* p) { return Load<T>(p); }
+};
+template <>
+struct TypeOf<float> {
+    using Value = float;
+    using Acc = double;
+    static Value Read(const std::byte* p) { return Load<float>(p); }
+    static void Write(std::byte* p, double v) { Store(p, float(v)); }
+};
+template <>
+struct TypeOf<Half> {
+    using Value = float;
+    using Acc = float;
+    static Value Read(const std::byte* p) { return cpu::HalfToFloat(Load<uint16_t>(p)); }
+    static void Write(std::byte* p, float v) { Store(p, cpu::FloatToHalf(v)); }
+};
+
+// One planned reduction: the loops and what the slice function needs.
+struct Plan {
+    LoopPlan<2> outer;  // the kept dimensions: input, output
+    LoopPlan<1> inner;  // one slice's (reduced) dimensions: input
+    uint64_t sliceCount = 1;
+    uint64_t sliceTotal = 1;
+    bool lastTie = false;  // ARGMIN/ARGMAX: the last of equal extremes (DECREASING)
+    DML_TENSOR_DATA_TYPE indexType = DML_TENSOR_DATA_TYPE_UINT32;
+};
+
+using SliceFn = void (*)(const Plan& plan, const std::byte* in, std::byte* out);
+
+// Calls f(element) for each element of a slice, in row-major order over the reduced dimensions.
+template <class F>
+inline void ForSlice(const LoopPlan<1>& inner, const std::byte* base, F&& f) {
+    RunLoopRows(inner, {const_cast<std::byte*>(base)}, 0, inner.OuterCount(),
+                [&](const std::array<std::byte*, 1>& p, uint64_t count, const std::array<int64_t, 1>& s) {
+                    const std::byte* q = p[0];
+                    for (uint64_t i = 0; i < count; ++i, q += s[0]) f(q);
+                });
+}
+
+template <class V>
+inline bool IsNan(V v) {
+    if constexpr (std::is_floating_point_v<V>) {
+        return v != v;
+    } else {
+        return false;
+    }
+}
+
+void StoreIndex(DML_TENSOR_DATA_TYPE type, std::byte* out, uint64_t index) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_UINT32: Store(out, uint32_t(index)); break;
+        case DML_TENSOR_DATA_TYPE_INT32: Store(out, int32_t(index)); break;
+        case DML_TENSOR_DATA_TYPE_UINT64: Store(out, uint64_t(index)); break;
+        default: Store(out, int64_t(index)); break;
+    }
+}
+
+// ARGMAX / ARGMIN: a NaN beats every number; among equals the first wins, or the last when
+// plan.lastTie.
+template <bool kMax, class T>
+void ArgSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+    using V = typename TypeOf<T>::Value;
+    V best{};
+    uint64_t bestIndex = 0, k = 0;
+    const bool lastTie = plan.lastTie;
+    ForSlice(plan.inner, in, [&](const std::byte* p) {
+        const V x = TypeOf<T>::Read(p);
+        bool take;
+        if (k == 0) {
+            take = true;
+        } else {
+            const bool xNan = IsNan(x), bNan = IsNan(best);
+            if (xNan || bNan) {
+                take = xNan && (!bNan || lastTie);
+            } else {
+                take = (kMax ? x > best : x < best) || (lastTie && x == best);
+            }
+        }
+        if (take) {
+            best = x;
+            bestIndex = k;
+        }
+        ++k;
+    });
+    StoreIndex(plan.indexType, out, bestIndex);
+}
+
+// MAX / MIN: NaNs are passed over; a slice of NaNs gives NaN.
+template <bool kMax, class T>
+void ExtremeSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+    using V = typename TypeOf<T>::Value;
+    V best{};
+    bool first = true;
+    ForSlice(plan.inner, in, [&](const std::byte* p) {
+        const V x = TypeOf<T>::Read(p);
+        if (first || IsNan(best) || (kMax ? x > best : x < best)) best = x;
+        first = false;
+    });
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
+        TypeOf<T>::Write(out, best);
+    } else {
+        Store(out, best);
+    }
+}
+
+// The float functions other than MIN, MAX and the arg forms, accumulated in TypeOf<T>::Acc.
+template <Fn kFn, class T>
+void FloatSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+    using A = typename TypeOf<T>::Acc;
+    A result = 0;
+    if constexpr (kFn == Fn::LogSumExp) {
+        // max + log(sum(exp(x - max))): no overflow. A NaN gives NaN; an infinite maximum is the
+        // result (+inf, or -inf for a slice of only -inf).
+        A max = -std::numeric_limits<A>::infinity();
+        bool nan = false;
+        ForSlice(plan.inner, in, [&](const std::byte* p) {
+            const A x = TypeOf<T>::Read(p);
+            nan |= x != x;
+            max = x > max ? x : max;
+        });
+        if (nan) {
+            result = std::numeric_limits<A>::quiet_NaN();
+        } else if (std::isinf(max)) {
+            result = max;
+        } else {
+            A sum = 0;
+            ForSlice(plan.inner, in, [&](const std::byte* p) { sum += std::exp(A(TypeOf<T>::Read(p)) - max); });
+            result = max + std::log(sum);
+        }
+    } else {
+        A acc = kFn == Fn::Multiply ? A(1) : A(0);
+        ForSlice(plan.inner, in, [&](const std::byte* p) {
+            const A x = TypeOf<T>::Read(p);
+            if constexpr (kFn == Fn::Multiply) {
+                acc *= x;
+            } else if constexpr (kFn == Fn::L1) {
+                acc += std::fabs(x);
+            } else if constexpr (kFn == Fn::L2 || kFn == Fn::SumSquare) {
+                acc += x * x;
+            } else {  // Sum, Average, LogSum
+                acc += x;
+            }
+        });
+        if constexpr (kFn == Fn::Average) {
+            result = acc / A(plan.sliceCount);
+        } else if constexpr (kFn == Fn::L2) {
+            result = std::sqrt(acc);
+        } else if constexpr (kFn == Fn::LogSum) {
+            result = std::log(acc);
+        } else {
+            result = acc;
+        }
+    }
+    TypeOf<T>::Write(out, result);
+}
+
+// SUM, MULTIPLY, L1 and SUM_SQUARE of integers, modulo 2^bits.
+template <Fn kFn, class T>
+void IntegerSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+    using U = std::make_unsigned_t<T>;
+    static_assert(sizeof(U) >= sizeof(unsigned), "narrow types would promote to int");
+    U acc = kFn == Fn::Multiply ? U(1) : U(0);
+    ForSlice(plan.inner, in, [&](const std::byte* p) {
+        const T x = Load<T>(p);
+        const U u = U(x);
+        if constexpr (kFn == Fn::Multiply) {
+            acc *= u;
+        } else if constexpr (kFn == Fn::L1) {
+            acc += (std::is_signed_v<T> && x < 0) ? U(U(0) - u) : u;
+        } else if constexpr (kFn == Fn::SumSquare) {
+            acc += u * u;
+        } else {
+            acc += u;
+        }
+    });
+    Store(out, T(acc));
+}
+
+// The slice function of `fn` on element type T (null where the schema allows no such pair).
+template <class T>
+SliceFn Pick(Fn fn) {
+    constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>;
+    switch (fn) {
+        case Fn::ArgMax: return ArgSlice<true, T>;
+        case Fn::ArgMin: return ArgSlice<false, T>;
+        case Fn::Max: return ExtremeSlice<true, T>;
+        case Fn::Min: return ExtremeSlice<false, T>;
+        default: break;
+    }
+    if constexpr (kFloat) {
+        switch (fn) {
+            case Fn::Average: return FloatSlice<Fn::Average, T>;
+            case Fn::L1: return FloatSlice<Fn::L1, T>;
+            case Fn::L2: return FloatSlice<Fn::L2, T>;
+            case Fn::LogSum: return FloatSlice<Fn::LogSum, T>;
+            case Fn::LogSumExp: return FloatSlice<Fn::LogSumExp, T>;
+            case Fn::Multiply: return FloatSlice<Fn::Multiply, T>;
+            case Fn::Sum: return FloatSlice<Fn::Sum, T>;
+            case Fn::SumSquare: return FloatSlice<Fn::SumSquare, T>;
+            default: return nullptr;
+        }
+    } else if constexpr (sizeof(T) >= 4) {
+        switch (fn) {
+            case Fn::L1: return IntegerSlice<Fn::L1, T>;
+            case Fn::Multiply: return IntegerSlice<Fn::Multiply, T>;
+            case Fn::Sum: return IntegerSlice<Fn::Sum, T>;
+            case Fn::SumSquare: return IntegerSlice<Fn::SumSquare, T>;
+            default: return nullptr;
+        }
+    } else {
+        return nullptr;
+    }
+}
+
+SliceFn PickFor(DML_TENSOR_DATA_TYPE type, Fn fn) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: return Pick<float>(fn);
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return Pick<Half>(fn);
+        case DML_TENSOR_DATA_TYPE_INT64: return Pick<int64_t>(fn);
+        case DML_TENSOR_DATA_TYPE_INT32: return Pick<int32_t>(fn);
+        case DML_TENSOR_DATA_TYPE_INT16: return Pick<int16_t>(fn);
+        case DML_TENSOR_DATA_TYPE_INT8: return Pick<int8_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT64: return Pick<uint64_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT32: return Pick<uint32_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT16: return Pick<uint16_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT8: return Pick<uint8_t>(fn);
+        default: return nullptr;
+    }
+}
+
+class ReduceKernel final : public Kernel {
+public:
+    ReduceKernel(Plan plan, SliceFn slice) : plan_(plan), slice_(slice) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+
+    void Execute(const KernelBindings& b) override {
+        const LoopPlan<2>& outer = plan_.outer;
+        const uint64_t minSlices = std::max<uint64_t>(1, (uint64_t(1) << 14) / plan_.sliceCount);
+        ParallelFor(plan_.sliceTotal, minSlices, [&](uint64_t first, uint64_t last) {
+            // An odometer over the kept dimensions, from output element `first`.
+            std::array<uint64_t, kMaxTensorRank> index{};
+            uint64_t rest = first;
+            for (uint32_t d = outer.rank; d-- > 0;) {
+                index[d] = rest % outer.sizes[d];
+                rest /= outer.sizes[d];
+            }
+            const std::byte* in = b.inputs[0];
+            std::byte* out = b.outputs[0];
+            for (uint32_t d = 0; d < outer.rank; ++d) {
+                in += int64_t(index[d]) * outer.byteStrides[0][d];
+                out += int64_t(index[d]) * outer.byteStrides[1][d];
+            }
+            for (uint64_t e = first; e < last; ++e) {
+                slice_(plan_, in, out);
+                for (uint32_t d = outer.rank; d-- > 0;) {
+                    if (++index[d] < outer.sizes[d]) {
+                        in += outer.byteStrides[0][d];
+                        out += outer.byteStrides[1][d];
+                        break;
+                    }
+                    in -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[0][d];
+                    out -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[1][d];
+                    index[d] = 0;
+                }
+            }
+        });
+    }
+
+private:
+    Plan plan_;
+    SliceFn slice_;
+};
+
+Status Create(const OperatorArgs& args, Fn fn, uint32_t axisCount, const UINT* axes, bool lastTie,
+              std::unique_ptr<Kernel>* kernel) {
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& output = *args.outputs[0];
+    const SliceFn slice = PickFor(input.dataType, fn);
+    if (!slice) {
+        return NoKernel("DML_OPERATOR_%s has no CPU kernel for this function on data type %s.", args.schema.name,
+                        DataTypeName(input.dataType));
+    }
+    bool reduced[kMaxTensorRank] = {};
+    for (uint32_t i = 0; i < axisCount; ++i) reduced[axes[i]] = true;
+    std::array<uint32_t, kMaxTensorRank> keptSizes{}, reducedSizes{};
+    for (uint32_t d = 0; d < input.rank; ++d) {
+        keptSizes[d] = reduced[d] ? 1 : input.sizes[d];
+        reducedSizes[d] = reduced[d] ? input.sizes[d] : 1;
+    }
+    Plan plan;
+    plan.outer = MakeLoopPlan<2>(keptSizes.data(), input.rank, {input.strides.data(), output.strides.data()},
+                                 {ElementSizeInBytes(input.dataType), ElementSizeInBytes(output.dataType)});
+    plan.inner = MakeLoopPlan<1>(reducedSizes.data(), input.rank, {input.strides.data()},
+                                 {ElementSizeInBytes(input.dataType)});
+    plan.sliceCount = cpu::ElementCountOf(reducedSizes, input.rank);
+    plan.sliceTotal = cpu::ElementCountOf(keptSizes, input.rank);
+    plan.lastTie = lastTie;
+    plan.indexType = output.dataType;
+    *kernel = std::make_unique<ReduceKernel>(plan, slice);
+    return {};
+}
+
+}  // namespace
+
+namespace cpu {
+
+Status CreateCpuReduce(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const auto& desc = args.As<DML_REDUCE_OPERATOR_DESC>();
+    return Create(args, Fn(desc.Function), desc.AxisCount, desc.Axes, false, kernel);
+}
+
+Status CreateCpuArgMin(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const auto& desc = args.As<DML_ARGMIN_OPERATOR_DESC>();
+    return Create(args, Fn::ArgMin, desc.AxisCount, desc.Axes, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                  kernel);
+}
+
+Status CreateCpuArgMax(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const auto& desc = args.As<DML_ARGMAX_OPERATOR_DESC>();
+    return Create(args, Fn::ArgMax, desc.AxisCount, desc.Axes, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                  kernel);
+}
+
+}  // namespace cpu
+
+}  // namespace freedml::dml
