@@ -1,9 +1,10 @@
 // Reduction operators: REDUCE (every DML_REDUCE_FUNCTION over any set of axes), ARGMIN and
-// ARGMAX (index of the extreme element over a set of axes, ties broken by AxisDirection).
+// ARGMAX (index of the extreme element over a set of axes, ties broken by AxisDirection), and the
+// scans CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT (running tallies along one axis).
 //
-// Each keeps the input's rank: the output has size 1 on every reduced axis and the input's size on
-// every other. The data types follow the reference pages' tables for the highest feature level
-// (dml/schema/catalog.cpp has them).
+// The reductions keep the input's rank: the output has size 1 on every reduced axis and the input's
+// size on every other. The scans' output has the input's sizes and data type. The data types follow
+// the reference pages' tables for the highest feature level (dml/schema/catalog.cpp has them).
 #include "dml/schema/families.h"
 
 namespace freedml::dml {
@@ -170,7 +171,39 @@ ARG_SCHEMA(ARGMAX);
 
 #undef ARG_SCHEMA
 
-const OperatorSchema* const kSchemas[] = {&kReduce, &kARGMIN, &kARGMAX};
+// CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT: Axis inside the input's dimensions, input and output
+// of one data type and one shape.
+template <class Desc>
+Status ValidateScan(const OperatorArgs& args) {
+    const uint32_t axis = args.As<Desc>().Axis;
+    const uint32_t rank = args.inputs[0]->rank;
+    INVALID_IF(axis >= rank, "Axis (%u) must be less than InputTensor's DimensionCount (%u).", axis, rank);
+    FREEDML_TRY(ValidateDataTypeIn(args, kArithmeticTypes));
+    FREEDML_TRY(ValidateSameDataType(args));
+    return ValidateSameSizes(args);
+}
+
+#define SCAN_SCHEMA(NAME, LEVEL, EXCLUSIVE)                                                            \
+    const OperatorSchema k##NAME{                                                                      \
+        .type = DML_OPERATOR_##NAME,                                                                   \
+        .name = #NAME,                                                                                 \
+        .featureLevel = LEVEL,                                                                         \
+        .descSize = sizeof(DML_##NAME##_OPERATOR_DESC),                                                \
+        .fields = {DML_FIELD(DML_##NAME##_OPERATOR_DESC, InputTensor, InputTensor),                    \
+                   DML_FIELD(DML_##NAME##_OPERATOR_DESC, OutputTensor, OutputTensor),                  \
+                   DML_FIELD(DML_##NAME##_OPERATOR_DESC, Axis, UInt),                                  \
+                   DML_FIELD(DML_##NAME##_OPERATOR_DESC, AxisDirection, Enum, .enumType = &kAxisDirection), \
+                   DML_FIELD(DML_##NAME##_OPERATOR_DESC, EXCLUSIVE, Bool)},                            \
+        .supportsInPlaceExecution = true,                                                              \
+        .validate = ValidateScan<DML_##NAME##_OPERATOR_DESC>,                                          \
+    }
+
+SCAN_SCHEMA(CUMULATIVE_SUMMATION, DML_FEATURE_LEVEL_2_1, HasExclusiveSum);
+SCAN_SCHEMA(CUMULATIVE_PRODUCT, DML_FEATURE_LEVEL_3_1, HasExclusiveProduct);
+
+#undef SCAN_SCHEMA
+
+const OperatorSchema* const kSchemas[] = {&kReduce, &kARGMIN, &kARGMAX, &kCUMULATIVE_SUMMATION, &kCUMULATIVE_PRODUCT};
 
 }  // namespace
 

@@ -1,4 +1,5 @@
-// CPU kernels of the reduction family: REDUCE, ARGMIN and ARGMAX.
+// CPU kernels of the reduction family: REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION and
+// CUMULATIVE_PRODUCT.
 //
 // The shape is split once, at Create, into kept dimensions (one output element per index) and
 // reduced dimensions (one slice per output element), as the softmax kernels do. Each output
@@ -10,6 +11,9 @@
 // - ARGMIN and ARGMAX count a NaN as the extreme value, and write the position in the slice
 //   (the flattened index over the reduced axes) of the first extreme element, or of the last with
 //   DML_AXIS_DIRECTION_DECREASING.
+// The cumulative scans walk each line along their axis in the chosen direction, with the same
+// accumulators (each output rounded once from the running double or float tally; integers wrap).
+// Each element is read before it is written, so a scan runs in place over the same layout.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
 
 #include <algorithm>
@@ -288,6 +292,38 @@ SliceFn PickFor(DML_TENSOR_DATA_TYPE type, Fn fn) {
     }
 }
 
+// Calls f(input, output) for elements [first, last) of `outer` in row-major order: an odometer
+// over its dimensions that moves both addresses by their strides.
+template <class F>
+void ForEachOuter(const LoopPlan<2>& outer, const std::byte* inBase, std::byte* outBase, uint64_t first, uint64_t last,
+                  F&& f) {
+    std::array<uint64_t, kMaxTensorRank> index{};
+    uint64_t rest = first;
+    for (uint32_t d = outer.rank; d-- > 0;) {
+        index[d] = rest % outer.sizes[d];
+        rest /= outer.sizes[d];
+    }
+    const std::byte* in = inBase;
+    std::byte* out = outBase;
+    for (uint32_t d = 0; d < outer.rank; ++d) {
+        in += int64_t(index[d]) * outer.byteStrides[0][d];
+        out += int64_t(index[d]) * outer.byteStrides[1][d];
+    }
+    for (uint64_t e = first; e < last; ++e) {
+        f(in, out);
+        for (uint32_t d = outer.rank; d-- > 0;) {
+            if (++index[d] < outer.sizes[d]) {
+                in += outer.byteStrides[0][d];
+                out += outer.byteStrides[1][d];
+                break;
+            }
+            in -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[0][d];
+            out -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[1][d];
+            index[d] = 0;
+        }
+    }
+}
+
 class ReduceKernel final : public Kernel {
 public:
     ReduceKernel(Plan plan, SliceFn slice) : plan_(plan), slice_(slice) {}
@@ -296,35 +332,10 @@ public:
     void Initialize(const KernelBindings&) override {}
 
     void Execute(const KernelBindings& b) override {
-        const LoopPlan<2>& outer = plan_.outer;
         const uint64_t minSlices = std::max<uint64_t>(1, (uint64_t(1) << 14) / plan_.sliceCount);
         ParallelFor(plan_.sliceTotal, minSlices, [&](uint64_t first, uint64_t last) {
-            // An odometer over the kept dimensions, from output element `first`.
-            std::array<uint64_t, kMaxTensorRank> index{};
-            uint64_t rest = first;
-            for (uint32_t d = outer.rank; d-- > 0;) {
-                index[d] = rest % outer.sizes[d];
-                rest /= outer.sizes[d];
-            }
-            const std::byte* in = b.inputs[0];
-            std::byte* out = b.outputs[0];
-            for (uint32_t d = 0; d < outer.rank; ++d) {
-                in += int64_t(index[d]) * outer.byteStrides[0][d];
-                out += int64_t(index[d]) * outer.byteStrides[1][d];
-            }
-            for (uint64_t e = first; e < last; ++e) {
-                slice_(plan_, in, out);
-                for (uint32_t d = outer.rank; d-- > 0;) {
-                    if (++index[d] < outer.sizes[d]) {
-                        in += outer.byteStrides[0][d];
-                        out += outer.byteStrides[1][d];
-                        break;
-                    }
-                    in -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[0][d];
-                    out -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[1][d];
-                    index[d] = 0;
-                }
-            }
+            ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
+                         [&](const std::byte* in, std::byte* out) { slice_(plan_, in, out); });
         });
     }
 
@@ -362,6 +373,117 @@ Status Create(const OperatorArgs& args, Fn fn, uint32_t axisCount, const UINT* a
     return {};
 }
 
+// ---- CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT ------------------------------------------------------
+
+struct ScanPlan {
+    LoopPlan<2> outer;  // every dimension but the axis: input, output
+    uint64_t length = 1;  // the axis
+    int64_t inStride = 0, outStride = 0;  // bytes along the axis
+    uint64_t lines = 1;
+    bool decreasing = false, exclusive = false;
+};
+
+using ScanFn = void (*)(const ScanPlan& plan, const std::byte* in, std::byte* out);
+
+// What a scan accumulates in: TypeOf's Acc for floats, the unsigned twin of an integer (it wraps).
+template <class T, bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>>
+struct ScanAcc {
+    using type = std::make_unsigned_t<T>;
+};
+template <class T>
+struct ScanAcc<T, true> {
+    using type = typename TypeOf<T>::Acc;
+};
+
+template <bool kProduct, class T>
+void ScanLine(const ScanPlan& plan, const std::byte* in, std::byte* out) {
+    constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>;
+    using A = typename ScanAcc<T>::type;
+    A acc = kProduct ? A(1) : A(0);
+    const uint64_t n = plan.length;
+    int64_t inStep = plan.inStride, outStep = plan.outStride;
+    if (plan.decreasing) {
+        in += int64_t(n - 1) * inStep;
+        out += int64_t(n - 1) * outStep;
+        inStep = -inStep;
+        outStep = -outStep;
+    }
+    for (uint64_t i = 0; i < n; ++i, in += inStep, out += outStep) {
+        A x;
+        if constexpr (kFloat) {
+            x = A(TypeOf<T>::Read(in));
+        } else {
+            x = A(Load<T>(in));
+        }
+        const A before = acc;
+        acc = kProduct ? A(acc * x) : A(acc + x);
+        const A result = plan.exclusive ? before : acc;
+        if constexpr (kFloat) {
+            TypeOf<T>::Write(out, result);
+        } else {
+            Store(out, T(result));
+        }
+    }
+}
+
+template <bool kProduct>
+ScanFn PickScan(DML_TENSOR_DATA_TYPE type) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: return ScanLine<kProduct, float>;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return ScanLine<kProduct, Half>;
+        case DML_TENSOR_DATA_TYPE_INT64: return ScanLine<kProduct, int64_t>;
+        case DML_TENSOR_DATA_TYPE_INT32: return ScanLine<kProduct, int32_t>;
+        case DML_TENSOR_DATA_TYPE_UINT64: return ScanLine<kProduct, uint64_t>;
+        case DML_TENSOR_DATA_TYPE_UINT32: return ScanLine<kProduct, uint32_t>;
+        default: return nullptr;
+    }
+}
+
+class ScanKernel final : public Kernel {
+public:
+    ScanKernel(ScanPlan plan, ScanFn line) : plan_(plan), line_(line) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+
+    void Execute(const KernelBindings& b) override {
+        const uint64_t minLines = std::max<uint64_t>(1, (uint64_t(1) << 14) / plan_.length);
+        ParallelFor(plan_.lines, minLines, [&](uint64_t first, uint64_t last) {
+            ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
+                         [&](const std::byte* in, std::byte* out) { line_(plan_, in, out); });
+        });
+    }
+
+private:
+    ScanPlan plan_;
+    ScanFn line_;
+};
+
+Status CreateScan(const OperatorArgs& args, bool product, uint32_t axis, bool decreasing, bool exclusive,
+                  std::unique_ptr<Kernel>* kernel) {
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& output = *args.outputs[0];
+    const ScanFn line = product ? PickScan<true>(input.dataType) : PickScan<false>(input.dataType);
+    if (!line) {
+        return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name,
+                        DataTypeName(input.dataType));
+    }
+    const uint32_t size = ElementSizeInBytes(input.dataType);
+    std::array<uint32_t, kMaxTensorRank> outerSizes{};
+    for (uint32_t d = 0; d < input.rank; ++d) outerSizes[d] = d == axis ? 1 : input.sizes[d];
+    ScanPlan plan;
+    plan.outer = MakeLoopPlan<2>(outerSizes.data(), input.rank, {input.strides.data(), output.strides.data()},
+                                 {size, size});
+    plan.length = input.sizes[axis];
+    plan.inStride = int64_t(input.strides[axis]) * size;
+    plan.outStride = int64_t(output.strides[axis]) * size;
+    plan.lines = cpu::ElementCountOf(outerSizes, input.rank);
+    plan.decreasing = decreasing;
+    plan.exclusive = exclusive;
+    *kernel = std::make_unique<ScanKernel>(plan, line);
+    return {};
+}
+
 }  // namespace
 
 namespace cpu {
@@ -381,6 +503,17 @@ Status CreateCpuArgMax(const KernelContext&, const OperatorArgs& args, std::uniq
     const auto& desc = args.As<DML_ARGMAX_OPERATOR_DESC>();
     return Create(args, Fn::ArgMax, desc.AxisCount, desc.Axes, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
                   kernel);
+}
+
+Status CreateCpuCumulative(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    if (args.schema.type == DML_OPERATOR_CUMULATIVE_PRODUCT) {
+        const auto& desc = args.As<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>();
+        return CreateScan(args, true, desc.Axis, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                          desc.HasExclusiveProduct, kernel);
+    }
+    const auto& desc = args.As<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC>();
+    return CreateScan(args, false, desc.Axis, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                      desc.HasExclusiveSum, kernel);
 }
 
 }  // namespace cpu

@@ -1,9 +1,10 @@
-// Device code of REDUCE, ARGMIN and ARGMAX.
+// Device code of REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT.
 //
 // Each output element (one index of the kept dimensions) reduces its slice in one thread when the
 // slice is short, else in one warp: lane j folds elements j, j + 32, ... in increasing order, then
 // the lanes combine their states through a butterfly. Every combine is commutative (ARGMIN and
 // ARGMAX break ties by index), so each lane ends with the same result and lane 0 stores it.
+// The scans give each line along the axis to one thread.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -340,7 +341,75 @@ cudaError_t LaunchFunction(const ReducePlan& plan, void* out, const void* in, La
     return cudaErrorInvalidValue;
 }
 
+// ---- CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT --------------------------------------------------
+
+template <bool kProduct, class T>
+__global__ void __launch_bounds__(kBlockThreads) ScanLines(ScanPlan plan, T* out, const T* in) {
+    using A = typename SumTypeOf<T>::type;
+    const uint64_t step = uint64_t(gridDim.x) * kBlockThreads;
+    for (uint64_t r = uint64_t(blockIdx.x) * kBlockThreads + threadIdx.x; r < plan.lines.count; r += step) {
+        int64_t o[2];
+        Offsets(plan.lines, r, o);
+        int64_t outStep = plan.outStride, inStep = plan.inStride;
+        T* y = out + o[0];
+        const T* x = in + o[1];
+        if (plan.decreasing) {
+            y += int64_t(plan.length - 1) * outStep;
+            x += int64_t(plan.length - 1) * inStep;
+            outStep = -outStep;
+            inStep = -inStep;
+        }
+        A acc = kProduct ? A(1) : A(0);
+        for (uint64_t i = 0; i < plan.length; ++i, x += inStep, y += outStep) {
+            A v;
+            if constexpr (kIsFloat<T>) {
+                v = A(LoadAs(x));
+            } else {
+                v = A(*x);
+            }
+            const A before = acc;
+            if constexpr (kProduct) {
+                acc = A(acc * v);
+            } else {
+                acc = A(acc + v);
+            }
+            const A result = plan.exclusive ? before : acc;
+            if constexpr (kIsFloat<T>) {
+                StoreAs(y, typename ComputeOf<T>::type(result));
+            } else {
+                *y = T(result);
+            }
+        }
+    }
+}
+
+template <class T>
+cudaError_t LaunchScanTyped(const ScanPlan& plan, void* outBytes, const void* inBytes, LaunchTarget launch) {
+    if (plan.lines.count == 0 || plan.length == 0) return cudaSuccess;
+    T* out = static_cast<T*>(outBytes);
+    const T* in = static_cast<const T*>(inBytes);
+    const int blocks = launch.Blocks(plan.lines.count, kBlockThreads);
+    if (plan.product) {
+        ScanLines<true, T><<<blocks, kBlockThreads, 0, launch.stream>>>(plan, out, in);
+    } else {
+        ScanLines<false, T><<<blocks, kBlockThreads, 0, launch.stream>>>(plan, out, in);
+    }
+    return cudaGetLastError();
+}
+
 }  // namespace
+
+cudaError_t LaunchScan(const ScanPlan& plan, void* out, const void* in, LaunchTarget launch) {
+    switch (plan.type) {
+        case ElementType::F32: return LaunchScanTyped<float>(plan, out, in, launch);
+        case ElementType::F16: return LaunchScanTyped<__half>(plan, out, in, launch);
+        case ElementType::I64: return LaunchScanTyped<int64_t>(plan, out, in, launch);
+        case ElementType::I32: return LaunchScanTyped<int32_t>(plan, out, in, launch);
+        case ElementType::U64: return LaunchScanTyped<uint64_t>(plan, out, in, launch);
+        case ElementType::U32: return LaunchScanTyped<uint32_t>(plan, out, in, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
 
 cudaError_t LaunchReduce(const ReducePlan& given, void* out, const void* in, LaunchTarget launch) {
     ReducePlan plan = given;

@@ -1,4 +1,5 @@
-// Plain launch description of the reduction operators (REDUCE, ARGMIN, ARGMAX), shared by the
+// Plain launch descriptions of the reduction operators (REDUCE, ARGMIN, ARGMAX and the cumulative
+// scans), shared by the
 // planning code (cuda_reduction.cpp) and the device code (reduction_ops.cu, which never sees
 // DirectML.h).
 #pragma once
@@ -28,5 +29,22 @@ struct ReducePlan {
 // FLOAT32 accumulates in double, FLOAT16 in float; integer sums and products wrap; MIN and MAX
 // pass over NaNs; ARGMIN and ARGMAX count a NaN as the extreme (as the CPU kernels do).
 cudaError_t LaunchReduce(const ReducePlan& plan, void* out, const void* in, LaunchTarget launch);
+
+// CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT: `lines` walks every dimension but the axis
+// (operand 0 the output, 1 the input); each line has `length` elements, `outStride` and
+// `inStride` apart (elements). A line reads each element before writing it, so the input may be
+// the output itself through the same layout.
+struct ScanPlan {
+    bool product = false;
+    bool decreasing = false;
+    bool exclusive = false;
+    ElementType type = ElementType::F32;
+    EwPlan<2> lines;
+    uint64_t length = 1;
+    int64_t outStride = 0, inStride = 0;
+};
+
+// F32 accumulates in double, F16 in float (each output rounded once); integers wrap.
+cudaError_t LaunchScan(const ScanPlan& plan, void* out, const void* in, LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda
