@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Conformance cases of DML_OPERATOR_REDUCE (every DML_REDUCE_FUNCTION), DML_OPERATOR_ARGMIN and
-DML_OPERATOR_ARGMAX, computed with numpy.
+"""Conformance cases of DML_OPERATOR_REDUCE (every DML_REDUCE_FUNCTION), DML_OPERATOR_ARGMIN,
+DML_OPERATOR_ARGMAX, DML_OPERATOR_CUMULATIVE_SUMMATION and DML_OPERATOR_CUMULATIVE_PRODUCT, computed
+with numpy.
 
 Run once to (re)write cases/reduction_*.json. Expected values are computed in float64 (integers
 with Python's exact integers) on the exact input values and rounded once to the output type;
@@ -16,6 +17,10 @@ Semantics the references encode (FreeDML's choices where DirectML's pages are si
   NaNs gives NaN. The other float functions let any NaN reach the result.
 - Integer SUM, MULTIPLY, L1 and SUM_SQUARE wrap modulo 2^bits (L1 of the most negative value is
   itself, as its absolute value wraps).
+- CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT write the running tally along Axis, from the last
+  element backwards with DML_AXIS_DIRECTION_DECREASING, without the current element when exclusive
+  (the first tally is then 0, or 1 for the product), as the CUMULATIVE_SUMMATION page's examples
+  show. Integer tallies wrap modulo 2^bits.
 - FLOAT16 accumulates in float32, which is exact for the sums of the values used here up to the
   last few bits; FLOAT16 sums carry a small absolute tolerance for results near zero.
 """
@@ -271,3 +276,83 @@ for op in ("ARGMIN", "ARGMAX"):
         x = rng.integers(0, 5, size=(2, 70)).astype(np.float32)
         cases.append(case(op, op, "FLOAT32", x, [1], "UINT32", decreasing=decreasing, suffix=tag + "_long"))
 write_cases(__file__, "reduction_arg", cases)
+
+# ---- CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT -----------------------------------------------------
+
+
+def scan_reference(product, x, axis, decreasing, exclusive, dtype):
+    """The running tally of `x` along `axis` (float64, or exact integers wrapped to `dtype`)."""
+    moved = np.moveaxis(x, axis, -1)
+    lines = moved.reshape(-1, moved.shape[-1])
+    out = []
+    for line in lines:
+        seq = list(line[::-1]) if decreasing else list(line)
+        if dtype in FLOATS:
+            acc, tallies = 1.0 if product else 0.0, []
+            for v in seq:
+                before = acc
+                with np.errstate(all="ignore"):
+                    acc = acc * float(v) if product else acc + float(v)
+                tallies.append(before if exclusive else acc)
+        else:
+            acc, tallies = 1 if product else 0, []
+            for v in seq:
+                before = acc
+                acc = acc * int(v) if product else acc + int(v)
+                tallies.append(wrap(before if exclusive else acc, dtype))
+        out.append(tallies[::-1] if decreasing else tallies)
+    result = np.array(out, dtype=np.float64 if dtype in FLOATS else object).reshape(moved.shape)
+    result = np.moveaxis(result, -1, axis)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return result.astype(NP[dtype])
+
+
+def scan_case(product, dtype, x, axis, decreasing, exclusive, strides_in=None, strides_out=None, suffix=""):
+    op = "CUMULATIVE_PRODUCT" if product else "CUMULATIVE_SUMMATION"
+    want = scan_reference(product, x, axis, decreasing, exclusive, dtype)
+    desc = {"type": f"DML_OPERATOR_{op}", "InputTensor": tensor(dtype, x.shape, strides_in),
+            "OutputTensor": tensor(dtype, x.shape, strides_out), "Axis": axis,
+            "AxisDirection": "DML_AXIS_DIRECTION_DECREASING" if decreasing else "DML_AXIS_DIRECTION_INCREASING",
+            ("HasExclusiveProduct" if product else "HasExclusiveSum"): exclusive}
+    if dtype not in FLOATS:
+        tol = {"ulps": 0}
+    elif dtype == "FLOAT32":
+        tol = {"ulps": 2}
+    else:
+        tol = {"ulps": 1} if product else {"ulps": 1, "absolute": 1e-4}
+    memory = x.ravel() if strides_in is None else strided_memory(x, strides_in)
+    name = (f"{op}_{dtype}_{'x'.join(map(str, x.shape))}_axis{axis}"
+            f"{'_decreasing' if decreasing else ''}{'_exclusive' if exclusive else ''}{suffix}")
+    return {"name": name, "operator": desc, "inputs": {"InputTensor": values(memory, dtype)},
+            "outputs": {"OutputTensor": {"values": values(want, dtype), **tol}}}
+
+
+SCAN_SHAPES = [((2, 3, 4), 2), ((2, 3, 4), 0), ((3, 40), 1), ((5,), 0)]
+cases = []
+for product in (False, True):
+    function = "MULTIPLY" if product else "SUM"
+    for dtype in ARITHMETIC:
+        shapes = SCAN_SHAPES if dtype == "FLOAT32" else SCAN_SHAPES[:3:2]
+        for shape, axis in shapes:
+            for decreasing in (False, True):
+                for exclusive in (False, True):
+                    x = make_input(dtype, shape, function)
+                    cases.append(scan_case(product, dtype, x, axis, decreasing, exclusive))
+    # A transposed, padded input and a padded output.
+    x = make_input("FLOAT32", (3, 4, 5), function)
+    cases.append(scan_case(product, "FLOAT32", x, 1, False, False, strides_in=[1, 15, 3], strides_out=[24, 6, 1],
+                           suffix="_strided"))
+    cases.append(scan_case(product, "FLOAT32", x, 2, True, True, strides_in=[1, 15, 3], suffix="_strided"))
+    # NaN and infinities reach every later tally; 0 * inf is NaN.
+    edge = np.array([[1.0, np.nan, 2.0, 3.0], [np.inf, 1.0, -np.inf, 2.0], [0.0, np.inf, 2.0, -1.0],
+                     [3e38, 3e38, -3e38, 1.0]], dtype=np.float32)
+    for decreasing in (False, True):
+        cases.append(scan_case(product, "FLOAT32", edge, 1, decreasing, False, suffix="_edges"))
+        cases.append(scan_case(product, "FLOAT16", edge[:3].astype(np.float16), 1, decreasing, True, suffix="_edges"))
+# The CUMULATIVE_SUMMATION page's example input, along its last axis.
+x = np.array([[[[2, 1, 3, 5], [3, 8, 7, 3], [9, 6, 2, 4]]]], dtype=np.float32)
+for decreasing in (False, True):
+    for exclusive in (False, True):
+        cases.append(scan_case(False, "FLOAT32", x, 3, decreasing, exclusive, suffix="_page"))
+        cases.append(scan_case(True, "FLOAT32", x, 3, decreasing, exclusive, suffix="_page"))
+write_cases(__file__, "reduction_cumulative", cases)
