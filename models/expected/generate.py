@@ -217,6 +217,13 @@ def dml_reduce(m):
             "argmax": last_max}
 
 
+def dml_cumulative_product(m):
+    b = f64(m, "B", (2, 3))
+    # Exclusive and from the end: each element gets the sum of those after it in its row.
+    after = np.cumsum(b[:, ::-1], axis=1)[:, ::-1] - b
+    return {"product": np.cumprod(f64(m, "A")), "reversedExclusive": after, "inPlace": np.cumsum(f64(m, "inPlace"))}
+
+
 REFERENCES = {
     "hello_directml": hello_directml,
     "element_wise_identity": element_wise_identity,
@@ -235,6 +242,7 @@ REFERENCES = {
     "chain": chain,
     "npy_input": npy_input,
     "dml_reduce": dml_reduce,
+    "dml_cumulative_product": dml_cumulative_product,
 }
 
 

@@ -1,6 +1,6 @@
-// REDUCE, ARGMIN and ARGMAX through the public API: invalid descs are refused with messages that
-// name the field, and tensors large enough that the thread pool splits the output elements are
-// reduced as float64 references computed here say.
+// REDUCE, ARGMIN, ARGMAX and the cumulative scans through the public API: invalid descs are
+// refused with messages that name the field, tensors large enough that the thread pool splits the
+// work give what float64 references computed here say, and the scans run in place (H2).
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -61,6 +61,43 @@ TEST_F(ReductionTest, InvalidDescsAreRefused) {
     refused(DML_OPERATOR_ARGMIN, &a, "AxisDirection (2)");
     DML_ARGMAX_OPERATOR_DESC m{&in.desc, &u32out.desc, 1, outside, DML_AXIS_DIRECTION_DECREASING};
     refused(DML_OPERATOR_ARGMAX, &m, "outside");
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC c{&in.desc, &in.desc, 3, DML_AXIS_DIRECTION_INCREASING, FALSE};
+    refused(DML_OPERATOR_CUMULATIVE_SUMMATION, &c, "Axis (3) must be less than");
+    c = {&in.desc, &out.desc, 1, DML_AXIS_DIRECTION_INCREASING, FALSE};
+    refused(DML_OPERATOR_CUMULATIVE_SUMMATION, &c, "must match");
+    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cp{&i8in.desc, &i8in.desc, 1, DML_AXIS_DIRECTION_INCREASING, FALSE};
+    refused(DML_OPERATOR_CUMULATIVE_PRODUCT, &cp, "INT8");
+}
+
+// A scan bound in place: first through the output's own layout, then through a transposed view of
+// the same bytes (whose reads would race with the writes unless the input is snapshotted).
+TEST_F(ReductionTest, CumulativeSummationInPlace) {
+    const UINT n = 67;
+    const auto x = RandomFloats(size_t(n) * n, 9);
+    for (bool transposed : {false, true}) {
+        SCOPED_TRACE(transposed);
+        Tensor packed(DML_TENSOR_DATA_TYPE_FLOAT32, {n, n});
+        Tensor view(DML_TENSOR_DATA_TYPE_FLOAT32, {n, n}, transposed ? std::vector<UINT>{1, n} : std::vector<UINT>{});
+        const UINT axis = 1;
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{&view.desc, &packed.desc, axis, DML_AXIS_DIRECTION_DECREASING,
+                                                    TRUE};
+        auto op = Compile(DML_OPERATOR_CUMULATIVE_SUMMATION, &desc);
+        ASSERT_TRUE(op) << Messages();
+        auto persistent = Initialize(op.Get());
+        auto buffer = Buffer(packed.Bytes());
+        Upload(buffer.Get(), x);
+        DML_BUFFER_BINDING binding{buffer.Get(), 0, packed.Bytes()};
+        Dispatch(op.Get(), {BufferBinding(&binding)}, {BufferBinding(&binding)}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+        const auto y = ReadbackAs<float>(buffer.Get(), x.size());
+        for (UINT r = 0; r < n; ++r) {
+            double tally = 0;  // exclusive, from the last column backwards
+            for (UINT c = n; c-- > 0;) {
+                ASSERT_NEAR(y[size_t(r) * n + c], tally, 1e-5 * std::fabs(tally) + 1e-5) << r << ", " << c;
+                tally += x[transposed ? size_t(c) * n + r : size_t(r) * n + c];
+            }
+        }
+    }
 }
 
 // SUM over the last axis (packed slices) and over the first (strided slices), and ARGMAX over
