@@ -356,3 +356,24 @@ for decreasing in (False, True):
         cases.append(scan_case(False, "FLOAT32", x, 3, decreasing, exclusive, suffix="_page"))
         cases.append(scan_case(True, "FLOAT32", x, 3, decreasing, exclusive, suffix="_page"))
 write_cases(__file__, "reduction_cumulative", cases)
+
+# ---- REDUCE over outer axes of packed tensors ------------------------------------------------------------
+# Neighbouring outputs read neighbouring inputs while each slice's elements lie apart: the layout
+# the CPU kernel reduces in blocks of outputs. Rows longer than a block, and several rows.
+
+cases = []
+for function, types in FUNCTIONS.items():
+    arg = function in ("ARGMAX", "ARGMIN")
+    for dtype in ("FLOAT32", "FLOAT16", "INT32"):
+        if dtype not in types:
+            continue
+        shapes = [((3, 4, 5), [1]), ((4, 3, 2, 5), [1, 2]), ((2, 3, 2, 3), [0, 2])]
+        if dtype == "FLOAT32":
+            shapes.append(((2, 260), [0]))  # a row longer than a block
+        for shape, axes in shapes:
+            cases.append(case("REDUCE", function, dtype, make_input(dtype, shape, function), axes,
+                              "INT64" if arg else None, suffix="_outer"))
+for op in ("ARGMIN", "ARGMAX"):
+    x = rng.integers(0, 3, size=(3, 260)).astype(np.float32)
+    cases.append(case(op, op, "FLOAT32", x, [0], "UINT32", decreasing=True, suffix="_outer"))
+write_cases(__file__, "reduction_outer", cases)

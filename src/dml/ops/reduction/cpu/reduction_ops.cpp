@@ -3,7 +3,9 @@
 //
 // The shape is split once, at Create, into kept dimensions (one output element per index) and
 // reduced dimensions (one slice per output element), as the softmax kernels do. Each output
-// element then walks its slice in row-major order over the reduced dimensions, any strides:
+// element then walks its slice in row-major order over the reduced dimensions, any strides; where
+// a slice's elements lie apart but neighbouring outputs read neighbouring inputs (a reduction over
+// an outer axis), blocks of outputs walk their slices together so the input is read row by row.
 // - FLOAT32 accumulates in double and FLOAT16 in float, each rounded once to the output;
 // - the integer SUM, MULTIPLY, L1 and SUM_SQUARE wrap modulo 2^bits, MIN and MAX are exact;
 // - MIN and MAX pass over NaNs (D3D's min and max), giving NaN only for a slice of NaNs; every
@@ -79,7 +81,7 @@ struct TypeOf<Half> {
     static void Write(std::byte* p, float v) { Store(p, cpu::FloatToHalf(v)); }
 };
 
-// One planned reduction: the loops and what the slice function needs.
+// One planned reduction: the loops and what the slice states need.
 struct Plan {
     LoopPlan<2> outer;  // the kept dimensions: input, output
     LoopPlan<1> inner;  // one slice's (reduced) dimensions: input
@@ -87,9 +89,16 @@ struct Plan {
     uint64_t sliceTotal = 1;
     bool lastTie = false;  // ARGMIN/ARGMAX: the last of equal extremes (DECREASING)
     DML_TENSOR_DATA_TYPE indexType = DML_TENSOR_DATA_TYPE_UINT32;
+    // Neighbouring output elements along the innermost kept dimension read neighbouring input
+    // elements, while a slice's own elements lie apart (a reduction over an outer axis): blocks of
+    // output elements then walk their slices together, reading the input row by row.
+    bool blocked = false;
 };
 
-using SliceFn = void (*)(const Plan& plan, const std::byte* in, std::byte* out);
+constexpr uint64_t kBlock = 256;  // output elements reduced together when blocked (1 KiB rows of FLOAT32)
+
+// Reduces `count` output elements (1, or up to kBlock neighbours when blocked) from `in` to `out`.
+using RunFn = void (*)(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count);
 
 // Calls f(element) for each element of a slice, in row-major order over the reduced dimensions.
 template <class F>
@@ -119,112 +128,133 @@ void StoreIndex(DML_TENSOR_DATA_TYPE type, std::byte* out, uint64_t index) {
     }
 }
 
+// Each function is a state fed one slice element at a time (Add, with the element's position k
+// in the slice, increasing) and written once (Store).
+
 // ARGMAX / ARGMIN: a NaN beats every number; among equals the first wins, or the last when
 // plan.lastTie.
 template <bool kMax, class T>
-void ArgSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+struct ArgState {
     using V = typename TypeOf<T>::Value;
     V best{};
-    uint64_t bestIndex = 0, k = 0;
-    const bool lastTie = plan.lastTie;
-    ForSlice(plan.inner, in, [&](const std::byte* p) {
+    uint64_t bestIndex = 0;
+    bool any = false;
+
+    void Add(const Plan& plan, const std::byte* p, uint64_t k) {
         const V x = TypeOf<T>::Read(p);
-        bool take;
-        if (k == 0) {
-            take = true;
-        } else {
+        bool take = !any;
+        if (any) {
             const bool xNan = IsNan(x), bNan = IsNan(best);
             if (xNan || bNan) {
-                take = xNan && (!bNan || lastTie);
+                take = xNan && (!bNan || plan.lastTie);
             } else {
-                take = (kMax ? x > best : x < best) || (lastTie && x == best);
+                take = (kMax ? x > best : x < best) || (plan.lastTie && x == best);
             }
         }
         if (take) {
             best = x;
             bestIndex = k;
+            any = true;
         }
-        ++k;
-    });
-    StoreIndex(plan.indexType, out, bestIndex);
-}
+    }
+    void Store(const Plan& plan, std::byte* out) const { StoreIndex(plan.indexType, out, bestIndex); }
+};
 
 // MAX / MIN: NaNs are passed over; a slice of NaNs gives NaN.
 template <bool kMax, class T>
-void ExtremeSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+struct ExtremeState {
     using V = typename TypeOf<T>::Value;
     V best{};
-    bool first = true;
-    ForSlice(plan.inner, in, [&](const std::byte* p) {
-        const V x = TypeOf<T>::Read(p);
-        if (first || IsNan(best) || (kMax ? x > best : x < best)) best = x;
-        first = false;
-    });
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
-        TypeOf<T>::Write(out, best);
-    } else {
-        Store(out, best);
-    }
-}
+    bool any = false;
 
-// The float functions other than MIN, MAX and the arg forms, accumulated in TypeOf<T>::Acc.
+    void Add(const Plan&, const std::byte* p, uint64_t) {
+        const V x = TypeOf<T>::Read(p);
+        if (!any || IsNan(best) || (kMax ? x > best : x < best)) best = x;
+        any = true;
+    }
+    void Store(const Plan&, std::byte* out) const {
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
+            TypeOf<T>::Write(out, best);
+        } else {
+            ::freedml::dml::Store(out, best);
+        }
+    }
+};
+
+// SUM, AVERAGE, L1, L2, LOG_SUM, SUM_SQUARE and MULTIPLY of floats, in TypeOf<T>::Acc. Four
+// partial tallies (by position) keep a long slice from waiting on one chain of additions.
 template <Fn kFn, class T>
-void FloatSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+struct FloatState {
     using A = typename TypeOf<T>::Acc;
-    A result = 0;
-    if constexpr (kFn == Fn::LogSumExp) {
-        // max + log(sum(exp(x - max))): no overflow. A NaN gives NaN; an infinite maximum is the
-        // result (+inf, or -inf for a slice of only -inf).
-        A max = -std::numeric_limits<A>::infinity();
-        bool nan = false;
-        ForSlice(plan.inner, in, [&](const std::byte* p) {
-            const A x = TypeOf<T>::Read(p);
-            nan |= x != x;
-            max = x > max ? x : max;
-        });
+    static constexpr A kStart = kFn == Fn::Multiply ? A(1) : A(0);
+    A acc[4] = {kStart, kStart, kStart, kStart};
+
+    void Add(const Plan&, const std::byte* p, uint64_t k) {
+        const A x = TypeOf<T>::Read(p);
+        A& a = acc[k & 3];
+        if constexpr (kFn == Fn::Multiply) {
+            a *= x;
+        } else if constexpr (kFn == Fn::L1) {
+            a += std::fabs(x);
+        } else if constexpr (kFn == Fn::L2 || kFn == Fn::SumSquare) {
+            a += x * x;
+        } else {  // Sum, Average, LogSum
+            a += x;
+        }
+    }
+    void Store(const Plan& plan, std::byte* out) const {
+        A total = kFn == Fn::Multiply ? (acc[0] * acc[1]) * (acc[2] * acc[3]) : (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        if constexpr (kFn == Fn::Average) {
+            total /= A(plan.sliceCount);
+        } else if constexpr (kFn == Fn::L2) {
+            total = std::sqrt(total);
+        } else if constexpr (kFn == Fn::LogSum) {
+            total = std::log(total);
+        }
+        TypeOf<T>::Write(out, total);
+    }
+};
+
+// LOG_SUM_EXP in one pass: max + log(sum(exp(x - max))), the sum rescaled whenever the maximum
+// grows, so nothing overflows. A NaN gives NaN; an infinite maximum is the result (+inf, or -inf
+// for a slice of only -inf).
+template <class T>
+struct LogSumExpState {
+    using A = typename TypeOf<T>::Acc;
+    A max = -std::numeric_limits<A>::infinity();
+    A sum = 0;
+    bool nan = false;
+
+    void Add(const Plan&, const std::byte* p, uint64_t) {
+        const A x = TypeOf<T>::Read(p);
+        if (x != x) {
+            nan = true;
+        } else if (x > max) {
+            sum = sum * std::exp(max - x) + A(1);
+            max = x;
+        } else if (x != -std::numeric_limits<A>::infinity()) {  // -inf adds nothing (and -inf - -inf is NaN)
+            sum += std::exp(x - max);
+        }
+    }
+    void Store(const Plan&, std::byte* out) const {
+        A result = max + std::log(sum);
         if (nan) {
             result = std::numeric_limits<A>::quiet_NaN();
         } else if (std::isinf(max)) {
             result = max;
-        } else {
-            A sum = 0;
-            ForSlice(plan.inner, in, [&](const std::byte* p) { sum += std::exp(A(TypeOf<T>::Read(p)) - max); });
-            result = max + std::log(sum);
         }
-    } else {
-        A acc = kFn == Fn::Multiply ? A(1) : A(0);
-        ForSlice(plan.inner, in, [&](const std::byte* p) {
-            const A x = TypeOf<T>::Read(p);
-            if constexpr (kFn == Fn::Multiply) {
-                acc *= x;
-            } else if constexpr (kFn == Fn::L1) {
-                acc += std::fabs(x);
-            } else if constexpr (kFn == Fn::L2 || kFn == Fn::SumSquare) {
-                acc += x * x;
-            } else {  // Sum, Average, LogSum
-                acc += x;
-            }
-        });
-        if constexpr (kFn == Fn::Average) {
-            result = acc / A(plan.sliceCount);
-        } else if constexpr (kFn == Fn::L2) {
-            result = std::sqrt(acc);
-        } else if constexpr (kFn == Fn::LogSum) {
-            result = std::log(acc);
-        } else {
-            result = acc;
-        }
+        TypeOf<T>::Write(out, result);
     }
-    TypeOf<T>::Write(out, result);
-}
+};
 
 // SUM, MULTIPLY, L1 and SUM_SQUARE of integers, modulo 2^bits.
 template <Fn kFn, class T>
-void IntegerSlice(const Plan& plan, const std::byte* in, std::byte* out) {
+struct IntegerState {
     using U = std::make_unsigned_t<T>;
     static_assert(sizeof(U) >= sizeof(unsigned), "narrow types would promote to int");
     U acc = kFn == Fn::Multiply ? U(1) : U(0);
-    ForSlice(plan.inner, in, [&](const std::byte* p) {
+
+    void Add(const Plan&, const std::byte* p, uint64_t) {
         const T x = Load<T>(p);
         const U u = U(x);
         if constexpr (kFn == Fn::Multiply) {
@@ -236,39 +266,59 @@ void IntegerSlice(const Plan& plan, const std::byte* in, std::byte* out) {
         } else {
             acc += u;
         }
+    }
+    void Store(const Plan&, std::byte* out) const { ::freedml::dml::Store(out, T(acc)); }
+};
+
+template <class S>
+void Run(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) {
+    if (count == 1) {
+        S state{};
+        uint64_t k = 0;
+        ForSlice(plan.inner, in, [&](const std::byte* p) { state.Add(plan, p, k++); });
+        state.Store(plan, out);
+        return;
+    }
+    // Blocked: element b of the block is `b` input steps and `b` output steps from the first.
+    S states[kBlock]{};
+    const int64_t inStep = plan.outer.InnerStride(0), outStep = plan.outer.InnerStride(1);
+    uint64_t k = 0;
+    ForSlice(plan.inner, in, [&](const std::byte* p) {
+        for (uint64_t b = 0; b < count; ++b) states[b].Add(plan, p + int64_t(b) * inStep, k);
+        ++k;
     });
-    Store(out, T(acc));
+    for (uint64_t b = 0; b < count; ++b) states[b].Store(plan, out + int64_t(b) * outStep);
 }
 
-// The slice function of `fn` on element type T (null where the schema allows no such pair).
+// The runner of `fn` on element type T (null where the schema allows no such pair).
 template <class T>
-SliceFn Pick(Fn fn) {
+RunFn Pick(Fn fn) {
     constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>;
     switch (fn) {
-        case Fn::ArgMax: return ArgSlice<true, T>;
-        case Fn::ArgMin: return ArgSlice<false, T>;
-        case Fn::Max: return ExtremeSlice<true, T>;
-        case Fn::Min: return ExtremeSlice<false, T>;
+        case Fn::ArgMax: return Run<ArgState<true, T>>;
+        case Fn::ArgMin: return Run<ArgState<false, T>>;
+        case Fn::Max: return Run<ExtremeState<true, T>>;
+        case Fn::Min: return Run<ExtremeState<false, T>>;
         default: break;
     }
     if constexpr (kFloat) {
         switch (fn) {
-            case Fn::Average: return FloatSlice<Fn::Average, T>;
-            case Fn::L1: return FloatSlice<Fn::L1, T>;
-            case Fn::L2: return FloatSlice<Fn::L2, T>;
-            case Fn::LogSum: return FloatSlice<Fn::LogSum, T>;
-            case Fn::LogSumExp: return FloatSlice<Fn::LogSumExp, T>;
-            case Fn::Multiply: return FloatSlice<Fn::Multiply, T>;
-            case Fn::Sum: return FloatSlice<Fn::Sum, T>;
-            case Fn::SumSquare: return FloatSlice<Fn::SumSquare, T>;
+            case Fn::Average: return Run<FloatState<Fn::Average, T>>;
+            case Fn::L1: return Run<FloatState<Fn::L1, T>>;
+            case Fn::L2: return Run<FloatState<Fn::L2, T>>;
+            case Fn::LogSum: return Run<FloatState<Fn::LogSum, T>>;
+            case Fn::LogSumExp: return Run<LogSumExpState<T>>;
+            case Fn::Multiply: return Run<FloatState<Fn::Multiply, T>>;
+            case Fn::Sum: return Run<FloatState<Fn::Sum, T>>;
+            case Fn::SumSquare: return Run<FloatState<Fn::SumSquare, T>>;
             default: return nullptr;
         }
     } else if constexpr (sizeof(T) >= 4) {
         switch (fn) {
-            case Fn::L1: return IntegerSlice<Fn::L1, T>;
-            case Fn::Multiply: return IntegerSlice<Fn::Multiply, T>;
-            case Fn::Sum: return IntegerSlice<Fn::Sum, T>;
-            case Fn::SumSquare: return IntegerSlice<Fn::SumSquare, T>;
+            case Fn::L1: return Run<IntegerState<Fn::L1, T>>;
+            case Fn::Multiply: return Run<IntegerState<Fn::Multiply, T>>;
+            case Fn::Sum: return Run<IntegerState<Fn::Sum, T>>;
+            case Fn::SumSquare: return Run<IntegerState<Fn::SumSquare, T>>;
             default: return nullptr;
         }
     } else {
@@ -276,7 +326,7 @@ SliceFn Pick(Fn fn) {
     }
 }
 
-SliceFn PickFor(DML_TENSOR_DATA_TYPE type, Fn fn) {
+RunFn PickFor(DML_TENSOR_DATA_TYPE type, Fn fn) {
     switch (type) {
         case DML_TENSOR_DATA_TYPE_FLOAT32: return Pick<float>(fn);
         case DML_TENSOR_DATA_TYPE_FLOAT16: return Pick<Half>(fn);
@@ -326,30 +376,54 @@ void ForEachOuter(const LoopPlan<2>& outer, const std::byte* inBase, std::byte* 
 
 class ReduceKernel final : public Kernel {
 public:
-    ReduceKernel(Plan plan, SliceFn slice) : plan_(plan), slice_(slice) {}
+    ReduceKernel(Plan plan, RunFn run) : plan_(plan), run_(run) {}
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
 
     void Execute(const KernelBindings& b) override {
-        const uint64_t minSlices = std::max<uint64_t>(1, (uint64_t(1) << 14) / plan_.sliceCount);
-        ParallelFor(plan_.sliceTotal, minSlices, [&](uint64_t first, uint64_t last) {
-            ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
-                         [&](const std::byte* in, std::byte* out) { slice_(plan_, in, out); });
+        const uint64_t work = uint64_t(1) << 14;  // elements read per task, at least
+        if (!plan_.blocked) {
+            const uint64_t minSlices = std::max<uint64_t>(1, work / plan_.sliceCount);
+            ParallelFor(plan_.sliceTotal, minSlices, [&](uint64_t first, uint64_t last) {
+                ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
+                             [&](const std::byte* in, std::byte* out) { run_(plan_, in, out, 1); });
+            });
+            return;
+        }
+        // Blocks of kBlock output elements along each row of the innermost kept dimension.
+        const LoopPlan<2>& outer = plan_.outer;
+        const uint64_t rowLength = outer.InnerCount();
+        const uint64_t blocksPerRow = (rowLength + kBlock - 1) / kBlock;
+        const uint64_t minBlocks = std::max<uint64_t>(1, work / (plan_.sliceCount * kBlock));
+        ParallelFor(outer.OuterCount() * blocksPerRow, minBlocks, [&](uint64_t first, uint64_t last) {
+            for (uint64_t i = first; i < last; ++i) {
+                const uint64_t start = (i % blocksPerRow) * kBlock;
+                uint64_t row = i / blocksPerRow;
+                const std::byte* in = b.inputs[0] + int64_t(start) * outer.InnerStride(0);
+                std::byte* out = b.outputs[0] + int64_t(start) * outer.InnerStride(1);
+                for (uint32_t d = outer.rank - 1; d-- > 0;) {
+                    const uint64_t index = row % outer.sizes[d];
+                    row /= outer.sizes[d];
+                    in += int64_t(index) * outer.byteStrides[0][d];
+                    out += int64_t(index) * outer.byteStrides[1][d];
+                }
+                run_(plan_, in, out, std::min(kBlock, rowLength - start));
+            }
         });
     }
 
 private:
     Plan plan_;
-    SliceFn slice_;
+    RunFn run_;
 };
 
 Status Create(const OperatorArgs& args, Fn fn, uint32_t axisCount, const UINT* axes, bool lastTie,
               std::unique_ptr<Kernel>* kernel) {
     const TensorDesc& input = *args.inputs[0];
     const TensorDesc& output = *args.outputs[0];
-    const SliceFn slice = PickFor(input.dataType, fn);
-    if (!slice) {
+    const RunFn run = PickFor(input.dataType, fn);
+    if (!run) {
         return NoKernel("DML_OPERATOR_%s has no CPU kernel for this function on data type %s.", args.schema.name,
                         DataTypeName(input.dataType));
     }
@@ -360,16 +434,19 @@ Status Create(const OperatorArgs& args, Fn fn, uint32_t axisCount, const UINT* a
         keptSizes[d] = reduced[d] ? 1 : input.sizes[d];
         reducedSizes[d] = reduced[d] ? input.sizes[d] : 1;
     }
+    const uint32_t inSize = ElementSizeInBytes(input.dataType);
     Plan plan;
     plan.outer = MakeLoopPlan<2>(keptSizes.data(), input.rank, {input.strides.data(), output.strides.data()},
-                                 {ElementSizeInBytes(input.dataType), ElementSizeInBytes(output.dataType)});
-    plan.inner = MakeLoopPlan<1>(reducedSizes.data(), input.rank, {input.strides.data()},
-                                 {ElementSizeInBytes(input.dataType)});
+                                 {inSize, ElementSizeInBytes(output.dataType)});
+    plan.inner = MakeLoopPlan<1>(reducedSizes.data(), input.rank, {input.strides.data()}, {inSize});
     plan.sliceCount = cpu::ElementCountOf(reducedSizes, input.rank);
     plan.sliceTotal = cpu::ElementCountOf(keptSizes, input.rank);
     plan.lastTie = lastTie;
     plan.indexType = output.dataType;
-    *kernel = std::make_unique<ReduceKernel>(plan, slice);
+    const bool slicesPacked = plan.inner.rank == 1 && plan.inner.InnerStride(0) == int64_t(inSize);
+    plan.blocked = plan.outer.rank >= 1 && plan.outer.InnerStride(0) == int64_t(inSize) && plan.sliceCount > 1 &&
+                   !slicesPacked;
+    *kernel = std::make_unique<ReduceKernel>(plan, run);
     return {};
 }
 
