@@ -208,6 +208,22 @@ def npy_input(m):
     return {"samples": samples, "Out": samples + f64(m, "offsets", (1, 3))}
 
 
+def dml_reduce(m):
+    x = f64(m, "x", (3, 4))
+    y = f64(m, "y", (3, 4))
+    # ARGMAX with DECREASING ties: the last maximum of each column, i.e. the first from the end.
+    last_max = (y.shape[0] - 1) - np.argmax(y[::-1], axis=0)
+    return {"sum": x.sum(axis=1), "logSumExp": np.logaddexp.reduce(x.ravel()), "min": y.min(axis=1),
+            "argmax": last_max}
+
+
+def dml_cumulative_product(m):
+    b = f64(m, "B", (2, 3))
+    # Exclusive and from the end: each element gets the sum of those after it in its row.
+    after = np.cumsum(b[:, ::-1], axis=1)[:, ::-1] - b
+    return {"product": np.cumprod(f64(m, "A")), "reversedExclusive": after, "inPlace": np.cumsum(f64(m, "inPlace"))}
+
+
 REFERENCES = {
     "hello_directml": hello_directml,
     "element_wise_identity": element_wise_identity,
@@ -225,6 +241,8 @@ REFERENCES = {
     "join": join,
     "chain": chain,
     "npy_input": npy_input,
+    "dml_reduce": dml_reduce,
+    "dml_cumulative_product": dml_cumulative_product,
 }
 
 
