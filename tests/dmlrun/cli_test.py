@@ -192,9 +192,9 @@ CASES = {
     "unknown operator": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(type="DML_OPERATOR_FROBNICATE")), [], 1,
                          ["dispatchables.gemm.type: 'DML_OPERATOR_FROBNICATE' is not a DirectML operator type FreeDML "
                           "knows; FreeDML runs", "GEMM"], []),
-    "graph compile": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(dmlCompileType="DmlCompileGraph")), [], 1,
-                      ["dispatchables.gemm.dmlCompileType: DmlCompileGraph needs the DirectML graph API",
-                       "FreeDML does not implement yet"], []),
+    "unknown compile type": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(dmlCompileType="DmlCompileJit")), [], 1,
+                             ["dispatchables.gemm.dmlCompileType: expected DmlCompileOp or DmlCompileGraph, found "
+                              "'DmlCompileJit'"], []),
     "hlsl": (edit(GEMM, lambda m: m["dispatchables"].update(
         add={"type": "hlsl", "sourcePath": "a.hlsl", "compiler": "dxc", "compilerArgs": []})), [], 1,
         ["dispatchables.add.type: \"hlsl\" dispatchables are not supported"], []),

@@ -327,6 +327,39 @@ private:
         return heap;
     }
 
+    // DxDispatch's DmlCompileGraph: the operator as a graph of one node. Graph input and output k
+    // are the operator's k-th input and output binding, so the dispatchable binds as it would
+    // compiled alone; an absent optional input is a graph input nobody reads.
+    void CompileAsGraph(const Dispatchable& dispatchable, IDMLOperator* op, ComPtr<IDMLCompiledOperator>* compiled) {
+        const std::string name = "'" + dispatchable.name + "'";
+        ComPtr<IDMLDevice1> dml1;
+        Check(dml_.As(&dml1), dispatchable.path, "QueryInterface(IDMLDevice1) for dispatchable " + name);
+        DML_OPERATOR_GRAPH_NODE_DESC node{op, dispatchable.name.c_str()};
+        DML_GRAPH_NODE_DESC nodeDesc{DML_GRAPH_NODE_TYPE_OPERATOR, &node};
+        std::vector<DML_INPUT_GRAPH_EDGE_DESC> inputEdges;
+        std::vector<DML_OUTPUT_GRAPH_EDGE_DESC> outputEdges;
+        UINT inputCount = 0, outputCount = 0;
+        for (const auto& point : dispatchable.op->Inputs()) {
+            const size_t slots = point.given ? point.tensors.size() : (point.isArray ? 0 : 1);
+            for (size_t t = 0; t < slots; ++t, ++inputCount) {
+                if (point.given) inputEdges.push_back({inputCount, 0, inputCount, nullptr});
+            }
+        }
+        for (const auto& point : dispatchable.op->Outputs()) {
+            const size_t slots = point.given ? point.tensors.size() : (point.isArray ? 0 : 1);
+            for (size_t t = 0; t < slots; ++t, ++outputCount) {
+                if (point.given) outputEdges.push_back({0, outputCount, outputCount, nullptr});
+            }
+        }
+        std::vector<DML_GRAPH_EDGE_DESC> inputs, outputs;
+        for (auto& edge : inputEdges) inputs.push_back({DML_GRAPH_EDGE_TYPE_INPUT, &edge});
+        for (auto& edge : outputEdges) outputs.push_back({DML_GRAPH_EDGE_TYPE_OUTPUT, &edge});
+        DML_GRAPH_DESC graph{inputCount, outputCount, 1, &nodeDesc, static_cast<UINT>(inputs.size()), inputs.data(),
+                             static_cast<UINT>(outputs.size()), outputs.data(), 0, nullptr};
+        Check(dml1->CompileGraph(&graph, dispatchable.executionFlags, IID_PPV_ARGS(compiled->GetAddressOf())),
+              dispatchable.path, "IDMLDevice1::CompileGraph for dispatchable " + name, true);
+    }
+
     void PrepareDispatchable(size_t index) {
         const Dispatchable& dispatchable = model_.dispatchables[index];
         const JsonPath& path = dispatchable.path;
@@ -336,8 +369,12 @@ private:
         Check(dml_->CreateOperator(&dispatchable.op->Desc(), IID_PPV_ARGS(&op)), path,
               "IDMLDevice::CreateOperator for dispatchable " + name, true);
         Prepared prepared;
-        Check(dml_->CompileOperator(op.Get(), dispatchable.executionFlags, IID_PPV_ARGS(&prepared.compiled)), path,
-              "IDMLDevice::CompileOperator for dispatchable " + name, true);
+        if (dispatchable.compileAsGraph) {
+            CompileAsGraph(dispatchable, op.Get(), &prepared.compiled);
+        } else {
+            Check(dml_->CompileOperator(op.Get(), dispatchable.executionFlags, IID_PPV_ARGS(&prepared.compiled)), path,
+                  "IDMLDevice::CompileOperator for dispatchable " + name, true);
+        }
         prepared.compiled->SetName(WideName(dispatchable.name).c_str());
 
         ComPtr<IDMLOperatorInitializer> initializer;

@@ -255,12 +255,10 @@ private:
         }
         if (const Json* compile = FindMember(value, "dmlCompileType")) {
             const std::string& kind = ExpectString(*compile, path / "dmlCompileType", "DmlCompileOp or DmlCompileGraph");
-            if (kind == "DmlCompileGraph") {
-                throw ModelError(path / "dmlCompileType", "DmlCompileGraph needs the DirectML graph API "
-                                                          "(IDMLDevice1::CompileGraph), which FreeDML does not implement "
-                                                          "yet; use DmlCompileOp.");
+            if (kind != "DmlCompileOp" && kind != "DmlCompileGraph") {
+                throw ModelError(path / "dmlCompileType", "expected DmlCompileOp or DmlCompileGraph, found '" + kind + "'.");
             }
-            if (kind != "DmlCompileOp") throw ModelError(path / "dmlCompileType", "expected DmlCompileOp or DmlCompileGraph.");
+            dispatchable.compileAsGraph = kind == "DmlCompileGraph";
         }
         if (const Json* flags = FindMember(value, "executionFlags")) {
             const JsonPath flagsPath = path / "executionFlags";

@@ -54,6 +54,9 @@ struct Dispatchable {
     JsonPath path;
     std::unique_ptr<BuiltOperator> op;
     DML_EXECUTION_FLAGS executionFlags = DML_EXECUTION_FLAG_NONE;
+    // "dmlCompileType": "DmlCompileGraph": compiled through IDMLDevice1::CompileGraph as a graph of
+    // this one operator (graph input and output k are its k-th input and output binding).
+    bool compileAsGraph = false;
     std::vector<Binding> initBindings;  // OWNED_BY_DML inputs, bound when the operator is initialized
 };
 
