@@ -56,7 +56,8 @@ start=$(date +%s)
 src=/tmp/freedml-src
 rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
-for d in $src/tests/*/; do case $(basename "$d") in conformance|cuda|dml|d3d12_exec) ;; *) rm -rf "$d" ;; esac; done
+keep="conformance cuda dml d3d12_exec graph elementwise_binary elementwise_unary reduction"
+for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
 build=build-gpu
 bench=ON
