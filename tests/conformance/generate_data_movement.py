@@ -1,6 +1,7 @@
 """Conformance cases of the data movement operators SLICE, SLICE1, PADDING, PADDING1, TILE,
-SPACE_TO_DEPTH(1) and DEPTH_TO_SPACE(1), computed with numpy (slicing, np.pad, np.tile, reshapes
-and transposes), plus the examples of the DirectML reference pages.
+SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), GATHER, GATHER_ELEMENTS, GATHER_ND and GATHER_ND1, computed
+with numpy (slicing, np.pad, np.tile, reshapes and transposes, np.take, np.take_along_axis, and
+ONNX's GatherND written out as loops), plus the examples of the DirectML reference pages.
 
 Run once to (re)write cases/data_movement_*.json. The values FreeDML must produce come from numpy
 here, never from FreeDML.
@@ -274,7 +275,109 @@ def depth_space_cases():
     return cases
 
 
+# ---- GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1 ---------------------------------------------------
+
+INDEX_TYPES = ["INT64", "INT32", "UINT64", "UINT32"]
+
+
+def indices(index_type, shape, n):
+    """Indices into a dimension of n elements; signed types get negative ones too (-n to -1 count
+    from the end, as the pages define from feature level 3.0)."""
+    low = -n if index_type.startswith("INT") else 0
+    return rng.integers(low, n, size=shape).astype(NP[index_type])
+
+
+def padded_shape(shape, rank):
+    return [1] * (rank - len(shape)) + list(shape)
+
+
+def gather_cases():
+    cases = []
+
+    def add(name, op, x, idx, index_type, expected, dtype, in_strides=None):
+        if in_strides:
+            in_desc, in_values = stored(dtype, x, in_strides)
+        else:
+            in_desc, in_values = tensor(dtype, x.shape), values(x, dtype)
+        op = dict(op)
+        op["InputTensor"] = in_desc
+        op["IndicesTensor"] = tensor(index_type, idx.shape)
+        op["OutputTensor"] = tensor(dtype, expected.shape)
+        cases.append({"name": name, "operator": op,
+                      "inputs": {"InputTensor": in_values, "IndicesTensor": values(idx, index_type)},
+                      "outputs": {"OutputTensor": {"values": values(expected, dtype)}}})
+
+    def gather(name, dtype, x, axis, idx_shape, index_dims, index_type, in_strides=None):
+        rank = x.ndim
+        idx = indices(index_type, padded_shape(idx_shape, rank), x.shape[axis])
+        original = idx.reshape(idx_shape).astype(np.int64)
+        taken = np.take(x, original, axis=axis)  # numpy wraps negative indices from the end
+        # DirectML right-aligns the result to the tensors' rank (leading ones dropped or added).
+        shape = list(taken.shape)
+        while len(shape) > rank:
+            assert shape[0] == 1
+            shape.pop(0)
+        expected = taken.reshape(padded_shape(shape, rank))
+        add(name, {"type": "DML_OPERATOR_GATHER", "Axis": axis, "IndexDimensions": index_dims}, x, idx, index_type,
+            expected, dtype, in_strides)
+
+    for dtype in ALL:
+        gather(f"GATHER_{dtype}_embedding", dtype, random(dtype, (1, 1, 10, 4)), 2, (2, 3), 2, "INT32")
+    for index_type in INDEX_TYPES:
+        gather(f"GATHER_INT16_axis1_{index_type}", "INT16", random("INT16", (2, 5, 3)), 1, (4,), 1, index_type)
+        gather(f"GATHER_FLOAT32_axis0_{index_type}", "FLOAT32", random("FLOAT32", (6, 2, 3)), 0, (1, 4), 2,
+               index_type)
+    gather("GATHER_UINT8_scalar_index", "UINT8", random("UINT8", (2, 5, 3)), 1, (), 0, "INT64")
+    gather("GATHER_FLOAT64_last_axis", "FLOAT64", random("FLOAT64", (1, 3, 4)), 2, (5,), 1, "UINT32")
+    gather("GATHER_FLOAT16_strided_input", "FLOAT16", random("FLOAT16", (1, 4, 3)), 1, (2,), 1, "INT64",
+           in_strides=[12, 1, 4])
+
+    def gather_elements(name, dtype, x, axis, idx_shape, index_type, in_strides=None):
+        idx = indices(index_type, idx_shape, x.shape[axis])
+        window = x[tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(idx_shape))]
+        expected = np.take_along_axis(window, idx.astype(np.int64) % x.shape[axis], axis=axis)
+        add(name, {"type": "DML_OPERATOR_GATHER_ELEMENTS", "Axis": axis}, x, idx, index_type, expected, dtype,
+            in_strides)
+
+    for dtype in ALL:
+        gather_elements(f"GATHER_ELEMENTS_{dtype}", dtype, random(dtype, (3, 4)), 1, (3, 6), "INT64")
+    for index_type in INDEX_TYPES:
+        gather_elements(f"GATHER_ELEMENTS_INT32_axis0_smaller_{index_type}", "INT32", random("INT32", (4, 5, 2)), 0,
+                        (3, 2, 2), index_type)
+    gather_elements("GATHER_ELEMENTS_UINT16_strided_input", "UINT16", random("UINT16", (3, 4)), 0, (5, 4), "INT32",
+                    in_strides=[1, 3])
+
+    def gather_nd(name, dtype, x_shape, idx_shape, batch, index_type, rank=4, nd1=True):
+        """x_shape and idx_shape are the original shapes; both are padded to `rank`."""
+        x = random(dtype, x_shape)
+        q = idx_shape[-1]
+        idx = np.empty(idx_shape, dtype=NP[index_type])
+        for d in range(q):
+            idx[..., d] = indices(index_type, idx_shape[:-1], x_shape[batch + d])
+        out_shape = list(idx_shape[:-1]) + list(x_shape[batch + q:])
+        expected = np.empty(out_shape, dtype=x.dtype)
+        for p in np.ndindex(*idx_shape[:-1]):
+            coords = tuple(int(v) % x_shape[batch + k] for k, v in enumerate(idx[p]))
+            expected[p] = x[tuple(p[:batch]) + coords]
+        op = {"type": "DML_OPERATOR_GATHER_ND1" if nd1 else "DML_OPERATOR_GATHER_ND",
+              "InputDimensionCount": len(x_shape), "IndicesDimensionCount": len(idx_shape)}
+        if nd1:
+            op["BatchDimensionCount"] = batch
+        add(name, op, x.reshape(padded_shape(x_shape, rank)), idx.reshape(padded_shape(idx_shape, rank)), index_type,
+            expected.reshape(padded_shape(out_shape, rank)), dtype)
+
+    for dtype in ALL:
+        gather_nd(f"GATHER_ND_{dtype}", dtype, (3, 4, 5), (2, 2), 0, "INT64", nd1=False)
+        gather_nd(f"GATHER_ND1_{dtype}_batch1", dtype, (2, 3, 4), (2, 3, 1), 1, "INT32")
+    for index_type in INDEX_TYPES:
+        gather_nd(f"GATHER_ND_FLOAT32_full_tuple_{index_type}", "FLOAT32", (3, 4), (5, 2), 0, index_type, nd1=False)
+        gather_nd(f"GATHER_ND1_UINT8_batch2_{index_type}", "UINT8", (2, 2, 3, 4), (2, 2, 2, 1), 2, index_type)
+    gather_nd("GATHER_ND1_INT16_batch0_rows", "INT16", (4, 3), (2, 1), 0, "INT32")
+    return cases
+
+
 write_cases(__file__, "data_movement_slice", slice_cases())
 write_cases(__file__, "data_movement_padding", padding_cases())
 write_cases(__file__, "data_movement_tile", tile_cases())
 write_cases(__file__, "data_movement_depth_space", depth_space_cases())
+write_cases(__file__, "data_movement_gather", gather_cases())

@@ -100,9 +100,12 @@ public:
             switch (field.kind) {
                 case FieldKind::UInt: {
                     CountOf role = CountRole(schema_, field);
+                    // No batch dimensions: GATHER_ND1 needs fewer than its other dimension counts.
+                    const bool batch = std::strstr(field.name, "BatchDimensionCount") != nullptr;
                     Store<uint32_t>(desc, field.offset,
                                     role == CountOf::Tensors  ? profile_.tensorArrayCount
                                     : role == CountOf::Values ? profile_.arrayCount
+                                    : batch                   ? 0u
                                                               : profile_.uintValue);
                     break;
                 }

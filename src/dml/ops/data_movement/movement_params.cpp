@@ -205,4 +205,107 @@ IndexMap DecodeIndexMap(const OperatorArgs& args) {
     }
 }
 
+namespace {
+
+// GATHER_ND and GATHER_ND1 (batchCount 0 for GATHER_ND), following ONNX's GatherND, which the pages
+// describe: output = the batch dimensions, the indices' other dimensions but the last, then the
+// input's dimensions after the batch and the indexed ones. Counts are of the tensors' original
+// ranks, right-aligned in their DimensionCount.
+std::vector<GatherDim> GatherNdDims(const TensorDesc& in, const TensorDesc& idx, uint32_t inCount, uint32_t idxCount,
+                                    uint32_t batchCount) {
+    const uint32_t r = in.rank, ib = r - inCount, xb = r - idxCount, q = idx.sizes[r - 1];
+    std::vector<GatherDim> dims;
+    for (uint32_t j = 0; j < batchCount; ++j) dims.push_back({idx.sizes[xb + j], in.strides[ib + j], idx.strides[xb + j]});
+    for (uint32_t k = xb + batchCount; k + 1 < r; ++k) dims.push_back({idx.sizes[k], 0, idx.strides[k]});
+    for (uint32_t d = ib + batchCount + q; d < r; ++d) dims.push_back({in.sizes[d], in.strides[d], 0});
+    return dims;
+}
+
+}  // namespace
+
+std::vector<GatherDim> GatherOutputDims(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const uint32_t r = in.rank;
+    std::vector<GatherDim> dims;
+    switch (args.schema.type) {
+        case DML_OPERATOR_GATHER: {
+            const auto& desc = args.As<DML_GATHER_OPERATOR_DESC>();
+            for (uint32_t d = 0; d < desc.Axis; ++d) dims.push_back({in.sizes[d], in.strides[d], 0});
+            for (uint32_t k = r - desc.IndexDimensions; k < r; ++k) dims.push_back({idx.sizes[k], 0, idx.strides[k]});
+            for (uint32_t d = desc.Axis + 1; d < r; ++d) dims.push_back({in.sizes[d], in.strides[d], 0});
+            break;
+        }
+        case DML_OPERATOR_GATHER_ELEMENTS: {
+            const uint32_t axis = args.As<DML_GATHER_ELEMENTS_OPERATOR_DESC>().Axis;
+            for (uint32_t d = 0; d < r; ++d) {
+                dims.push_back({idx.sizes[d], d == axis ? 0 : int64_t(in.strides[d]), idx.strides[d]});
+            }
+            break;
+        }
+        case DML_OPERATOR_GATHER_ND: {
+            const auto& desc = args.As<DML_GATHER_ND_OPERATOR_DESC>();
+            dims = GatherNdDims(in, idx, desc.InputDimensionCount, desc.IndicesDimensionCount, 0);
+            break;
+        }
+        case DML_OPERATOR_GATHER_ND1: {
+            const auto& desc = args.As<DML_GATHER_ND1_OPERATOR_DESC>();
+            dims = GatherNdDims(in, idx, desc.InputDimensionCount, desc.IndicesDimensionCount,
+                                desc.BatchDimensionCount);
+            break;
+        }
+        default:
+            break;
+    }
+    return dims;
+}
+
+GatherMap DecodeGatherMap(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    GatherMap map;
+    map.rank = out.rank;
+    map.count = 1;
+    // Right-align the page's dimensions to the output's: leading ones dropped (validation made them
+    // 1) or leading dimensions of 1 added.
+    std::vector<GatherDim> dims = GatherOutputDims(args);
+    while (dims.size() > out.rank) dims.erase(dims.begin());
+    while (dims.size() < out.rank) dims.insert(dims.begin(), GatherDim{1, 0, 0});
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        map.outSizes[d] = out.sizes[d];
+        map.outStrides[d] = out.strides[d];
+        map.inStrides[d] = dims[d].inStride;
+        map.idxStrides[d] = dims[d].idxStride;
+        map.count *= out.sizes[d];
+    }
+    auto component = [&](uint32_t k, uint32_t dim) {
+        map.componentSizes[k] = in.sizes[dim];
+        map.componentStrides[k] = in.strides[dim];
+    };
+    const uint32_t r = in.rank;
+    switch (args.schema.type) {
+        case DML_OPERATOR_GATHER:
+            component(0, args.As<DML_GATHER_OPERATOR_DESC>().Axis);
+            break;
+        case DML_OPERATOR_GATHER_ELEMENTS:
+            component(0, args.As<DML_GATHER_ELEMENTS_OPERATOR_DESC>().Axis);
+            break;
+        case DML_OPERATOR_GATHER_ND:
+        case DML_OPERATOR_GATHER_ND1: {
+            const bool nd1 = args.schema.type == DML_OPERATOR_GATHER_ND1;
+            const uint32_t inCount = nd1 ? args.As<DML_GATHER_ND1_OPERATOR_DESC>().InputDimensionCount
+                                         : args.As<DML_GATHER_ND_OPERATOR_DESC>().InputDimensionCount;
+            const uint32_t batch = nd1 ? args.As<DML_GATHER_ND1_OPERATOR_DESC>().BatchDimensionCount : 0;
+            map.tupleSize = idx.sizes[r - 1];
+            map.tupleStride = idx.strides[r - 1];
+            for (uint32_t k = 0; k < map.tupleSize; ++k) component(k, r - inCount + batch + k);
+            break;
+        }
+        default:
+            break;
+    }
+    return map;
+}
+
 }  // namespace freedml::dml

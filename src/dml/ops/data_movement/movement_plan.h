@@ -6,6 +6,8 @@
 //    one strided copy does it.
 //  - IndexMap: each output coordinate maps, dimension by dimension, to an input coordinate or to a
 //    constant (padding, tiling).
+//  - GatherMap: each output element reads a tuple of indices from the indices tensor, which pick
+//    the input coordinates of some dimensions; the others pass through (the GATHER operators).
 #pragma once
 
 #include <cstdint>
@@ -78,6 +80,44 @@ FREEDML_MOVEMENT_HD inline int64_t MapCoordinate(MapMode mode, int64_t i, int64_
             return ((i % n) + n) % n;
     }
     return -1;
+}
+
+// The GATHER operators. For output coordinate c (over outSizes, right-aligned as DirectML lays the
+// output out): the index tuple starts at indices element sum_d c[d] * idxStrides[d], component k at
+// + k * tupleStride; component k picks the coordinate of an input dimension of componentSizes[k]
+// elements and stride componentStrides[k]; the other input dimensions follow c through inStrides.
+// All strides in elements.
+struct GatherMap {
+    uint32_t rank = 0;
+    uint64_t count = 0;  // output elements
+    uint32_t outSizes[kMovementMaxDims] = {};
+    int64_t outStrides[kMovementMaxDims] = {};
+    int64_t inStrides[kMovementMaxDims] = {};
+    int64_t idxStrides[kMovementMaxDims] = {};
+    uint32_t tupleSize = 1;
+    int64_t tupleStride = 0;
+    int64_t componentSizes[kMovementMaxDims] = {};
+    int64_t componentStrides[kMovementMaxDims] = {};
+};
+
+// Index value `v` along a dimension of `n` elements: a negative index counts from the end (the
+// pages: from feature level 3.0, with signed index types). An index still outside [0, n) gives no
+// defined result in DirectML, which only promises reads inside the input; FreeDML clamps it.
+FREEDML_MOVEMENT_HD inline int64_t ClampIndex(int64_t v, int64_t n) {
+    if (v < 0) v += n;
+    return v < 0 ? 0 : (v >= n ? n - 1 : v);
+}
+FREEDML_MOVEMENT_HD inline int64_t ClampIndex(uint64_t v, int64_t n) {
+    return v >= uint64_t(n) ? n - 1 : int64_t(v);
+}
+// An index of the IndicesTensor's type I (INT32, INT64, UINT32, UINT64).
+template <class I>
+FREEDML_MOVEMENT_HD inline int64_t ClampIndexOf(I v, int64_t n) {
+    if constexpr (I(-1) < I(0)) {
+        return ClampIndex(int64_t(v), n);
+    } else {
+        return ClampIndex(uint64_t(v), n);
+    }
 }
 
 }  // namespace freedml::dml

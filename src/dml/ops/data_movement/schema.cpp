@@ -1,11 +1,13 @@
 // Data movement operators: SPLIT and JOIN (cut a tensor along one axis, join pieces along one),
 // SLICE and SLICE1 (a strided window of the input), PADDING and PADDING1 (the input surrounded by
-// a constant or by mirrored or repeated edges), TILE (the input repeated along each dimension) and
-// the space/depth permutations SPACE_TO_DEPTH(1) and DEPTH_TO_SPACE(1). Each moves elements
+// a constant or by mirrored or repeated edges), TILE (the input repeated along each dimension),
+// the space/depth permutations SPACE_TO_DEPTH(1) and DEPTH_TO_SPACE(1), and GATHER,
+// GATHER_ELEMENTS, GATHER_ND and GATHER_ND1 (elements or blocks picked by an indices tensor). Each moves elements
 // without looking at their values; the data types follow the reference pages' tables at the
 // highest feature level (dml/schema/catalog.cpp has them).
 #include <cstdlib>
 
+#include "dml/ops/data_movement/movement_params.h"
 #include "dml/schema/families.h"
 
 namespace freedml::dml {
@@ -340,9 +342,192 @@ FREEDML_DEPTH_SPACE_SCHEMA(kDepthToSpace1, DEPTH_TO_SPACE1, DML_DEPTH_TO_SPACE1_
                            , DML_FIELD(DML_DEPTH_TO_SPACE1_OPERATOR_DESC, Order, Enum, .enumType = &kDepthSpaceOrder));
 #undef FREEDML_DEPTH_SPACE_SCHEMA
 
+constexpr Types kIndexTypes = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64,
+                               DML_TENSOR_DATA_TYPE_UINT32};
+
+std::string TypeList(Types types) {
+    std::string list;
+    for (auto type : types) list += (list.empty() ? "" : ", ") + std::string(DataTypeName(type));
+    return list;
+}
+
+// InputTensor and OutputTensor of one of the ten-plus-one value types, IndicesTensor of an index
+// type, all three of one DimensionCount.
+Status ValidateGatherTensors(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    bool known = false;
+    for (auto t : kAllTypes) known |= t == in.dataType;
+    INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in.dataType),
+               args.schema.name, TypeList(kAllTypes).c_str());
+    INVALID_IF(out.dataType != in.dataType, "OutputTensor has data type %s, but InputTensor is %s; they must match.",
+               DataTypeName(out.dataType), DataTypeName(in.dataType));
+    bool index = false;
+    for (auto t : kIndexTypes) index |= t == idx.dataType;
+    INVALID_IF(!index, "IndicesTensor has data type %s; DML_OPERATOR_%s takes indices as %s.",
+               DataTypeName(idx.dataType), args.schema.name, TypeList(kIndexTypes).c_str());
+    INVALID_IF(idx.rank != in.rank || out.rank != in.rank,
+               "InputTensor, IndicesTensor and OutputTensor have %u, %u and %u dimensions; they must match.", in.rank,
+               idx.rank, out.rank);
+    return {};
+}
+
+// OutputTensor has the sizes the page gives, right-aligned to its dimension count: extra leading
+// dimensions must be 1, missing ones are 1.
+Status ValidateGatherOutput(const OperatorArgs& args) {
+    const TensorDesc& out = *args.outputs[0];
+    std::vector<GatherDim> dims = GatherOutputDims(args);
+    std::string want = "{";
+    for (size_t i = 0; i < dims.size(); ++i) want += (i ? ", " : "") + std::to_string(dims[i].size);
+    want += "}";
+    while (dims.size() > out.rank) {
+        INVALID_IF(dims.front().size != 1,
+                   "The output sizes DML_OPERATOR_%s gives (%s) have more than OutputTensor's %u dimensions and a "
+                   "leading one that is not 1.",
+                   args.schema.name, want.c_str(), out.rank);
+        dims.erase(dims.begin());
+    }
+    while (dims.size() < out.rank) dims.insert(dims.begin(), GatherDim{1, 0, 0});
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        INVALID_IF(out.sizes[d] != dims[d].size,
+                   "OutputTensor has sizes %s; DML_OPERATOR_%s gives %s here (right-aligned to %u dimensions).",
+                   SizesToString(out).c_str(), args.schema.name, want.c_str(), out.rank);
+    }
+    return {};
+}
+
+// Dimensions before a tensor's original rank (the count the desc gives) are padding and must be 1.
+Status ValidateLeadingOnes(const TensorDesc& tensor, const char* name, uint32_t count, const char* countName) {
+    INVALID_IF(count == 0 || count > tensor.rank, "%s (%u) must be 1 to %s's DimensionCount (%u).", countName, count,
+               name, tensor.rank);
+    for (uint32_t d = 0; d + count < tensor.rank; ++d) {
+        INVALID_IF(tensor.sizes[d] != 1,
+                   "%s has sizes %s; with %s %u its leading dimension %u is padding and must be 1.", name,
+                   SizesToString(tensor).c_str(), countName, count, d);
+    }
+    return {};
+}
+
+Status ValidateGather(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_GATHER_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateGatherTensors(args));
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    INVALID_IF(desc.Axis >= in.rank, "Axis (%u) must be below InputTensor's DimensionCount (%u).", desc.Axis,
+               in.rank);
+    INVALID_IF(desc.IndexDimensions >= idx.rank, "IndexDimensions (%u) must be below IndicesTensor's DimensionCount (%u).",
+               desc.IndexDimensions, idx.rank);
+    // The page: IndicesTensor's dimensions before the last IndexDimensions are ignored; FreeDML asks
+    // them to be 1, so that no index goes unread.
+    for (uint32_t d = 0; d + desc.IndexDimensions < idx.rank; ++d) {
+        INVALID_IF(idx.sizes[d] != 1,
+                   "IndicesTensor has sizes %s; with IndexDimensions %u its dimension %u must be 1.",
+                   SizesToString(idx).c_str(), desc.IndexDimensions, d);
+    }
+    return ValidateGatherOutput(args);
+}
+
+Status ValidateGatherElements(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_GATHER_ELEMENTS_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateGatherTensors(args));
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    INVALID_IF(desc.Axis >= in.rank, "Axis (%u) must be below InputTensor's DimensionCount (%u).", desc.Axis,
+               in.rank);
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        INVALID_IF(d != desc.Axis && idx.sizes[d] > in.sizes[d],
+                   "IndicesTensor has sizes %s, larger than InputTensor's %s in dimension %u, which is not the Axis "
+                   "(%u).",
+                   SizesToString(idx).c_str(), SizesToString(in).c_str(), d, desc.Axis);
+    }
+    return ValidateGatherOutput(args);
+}
+
+Status ValidateGatherNd(const OperatorArgs& args, uint32_t inCount, uint32_t idxCount, uint32_t batchCount) {
+    FREEDML_TRY(ValidateGatherTensors(args));
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    FREEDML_TRY(ValidateLeadingOnes(in, "InputTensor", inCount, "InputDimensionCount"));
+    FREEDML_TRY(ValidateLeadingOnes(idx, "IndicesTensor", idxCount, "IndicesDimensionCount"));
+    const uint32_t r = in.rank, q = idx.sizes[r - 1];
+    INVALID_IF(batchCount >= idxCount || batchCount >= inCount,
+               "BatchDimensionCount (%u) must be below IndicesDimensionCount (%u) and InputDimensionCount (%u).",
+               batchCount, idxCount, inCount);
+    INVALID_IF(q == 0 || batchCount + q > inCount,
+               "IndicesTensor's last dimension (%u, the coordinates per index tuple) must be 1 to %u "
+               "(InputDimensionCount %u less BatchDimensionCount %u).",
+               q, inCount - batchCount, inCount, batchCount);
+    for (uint32_t j = 0; j < batchCount; ++j) {
+        const uint32_t a = in.sizes[r - inCount + j], b = idx.sizes[r - idxCount + j];
+        INVALID_IF(a != b, "Batch dimension %u has size %u in InputTensor and %u in IndicesTensor; they must match.",
+                   j, a, b);
+    }
+    return ValidateGatherOutput(args);
+}
+
+Status ValidateGatherNd0(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_GATHER_ND_OPERATOR_DESC>();
+    return ValidateGatherNd(args, desc.InputDimensionCount, desc.IndicesDimensionCount, 0);
+}
+
+Status ValidateGatherNd1(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_GATHER_ND1_OPERATOR_DESC>();
+    return ValidateGatherNd(args, desc.InputDimensionCount, desc.IndicesDimensionCount, desc.BatchDimensionCount);
+}
+
+#define FREEDML_GATHER_FIELDS(Desc)                                                                  \
+    DML_FIELD(Desc, InputTensor, InputTensor), DML_FIELD(Desc, IndicesTensor, InputTensor),         \
+        DML_FIELD(Desc, OutputTensor, OutputTensor)
+
+const OperatorSchema kGather{
+    .type = DML_OPERATOR_GATHER,
+    .name = "GATHER",
+    .featureLevel = DML_FEATURE_LEVEL_1_0,
+    .descSize = sizeof(DML_GATHER_OPERATOR_DESC),
+    .fields = {FREEDML_GATHER_FIELDS(DML_GATHER_OPERATOR_DESC), DML_FIELD(DML_GATHER_OPERATOR_DESC, Axis, UInt),
+               DML_FIELD(DML_GATHER_OPERATOR_DESC, IndexDimensions, UInt)},
+    .validate = ValidateGather,
+};
+
+const OperatorSchema kGatherElements{
+    .type = DML_OPERATOR_GATHER_ELEMENTS,
+    .name = "GATHER_ELEMENTS",
+    .featureLevel = DML_FEATURE_LEVEL_2_1,
+    .descSize = sizeof(DML_GATHER_ELEMENTS_OPERATOR_DESC),
+    .fields = {FREEDML_GATHER_FIELDS(DML_GATHER_ELEMENTS_OPERATOR_DESC),
+               DML_FIELD(DML_GATHER_ELEMENTS_OPERATOR_DESC, Axis, UInt)},
+    .validate = ValidateGatherElements,
+};
+
+const OperatorSchema kGatherNd{
+    .type = DML_OPERATOR_GATHER_ND,
+    .name = "GATHER_ND",
+    .featureLevel = DML_FEATURE_LEVEL_2_1,
+    .descSize = sizeof(DML_GATHER_ND_OPERATOR_DESC),
+    .fields = {FREEDML_GATHER_FIELDS(DML_GATHER_ND_OPERATOR_DESC),
+               DML_FIELD(DML_GATHER_ND_OPERATOR_DESC, InputDimensionCount, UInt),
+               DML_FIELD(DML_GATHER_ND_OPERATOR_DESC, IndicesDimensionCount, UInt)},
+    .validate = ValidateGatherNd0,
+};
+
+const OperatorSchema kGatherNd1{
+    .type = DML_OPERATOR_GATHER_ND1,
+    .name = "GATHER_ND1",
+    .featureLevel = DML_FEATURE_LEVEL_3_0,
+    .descSize = sizeof(DML_GATHER_ND1_OPERATOR_DESC),
+    .fields = {FREEDML_GATHER_FIELDS(DML_GATHER_ND1_OPERATOR_DESC),
+               DML_FIELD(DML_GATHER_ND1_OPERATOR_DESC, InputDimensionCount, UInt),
+               DML_FIELD(DML_GATHER_ND1_OPERATOR_DESC, IndicesDimensionCount, UInt),
+               DML_FIELD(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount, UInt)},
+    .validate = ValidateGatherNd1,
+};
+#undef FREEDML_GATHER_FIELDS
+
 const OperatorSchema* const kSchemas[] = {&kSlice,         &kSplit,         &kJoin,          &kPadding,
                                           &kSpaceToDepth,  &kDepthToSpace,  &kTile,          &kSlice1,
-                                          &kDepthToSpace1, &kSpaceToDepth1, &kPadding1};
+                                          &kDepthToSpace1, &kSpaceToDepth1, &kPadding1,    &kGather,
+                                          &kGatherElements, &kGatherNd,    &kGatherNd1};
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // CPU kernels of SLICE, SLICE1, the space/depth operators (one strided copy through a view of the
 // input that movement_params.cpp computes), PADDING, PADDING1 and TILE (an index map: each output
-// coordinate reads an input coordinate chosen per dimension, or the padding constant). Every data
+// coordinate reads an input coordinate chosen per dimension, or the padding constant), and the
+// GATHER operators (GatherMap: index tuples read per output element). Every data
 // type of 8 to 64 bits, any strides: they move elements by size.
 #include <cstring>
 #include <vector>
@@ -115,6 +116,71 @@ private:
     std::array<std::vector<int64_t>, kMovementMaxDims> tables_;
 };
 
+// Loads an index of the IndicesTensor's type, signed or unsigned as that type is.
+template <class I>
+int64_t IndexAt(const std::byte* p, int64_t n) {
+    I v;
+    std::memcpy(&v, p, sizeof(I));
+    return ClampIndexOf(v, n);
+}
+
+// The GATHER operators: per output element, the index tuple's offset and the pass-through part of
+// the input offset follow the output coordinate; each index then adds its dimension's stride.
+class GatherKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        FREEDML_TRY(ElementBytesOf(args, &bytes_));
+        map_ = DecodeGatherMap(args);
+        indexType_ = args.inputs[1]->dataType;
+        return {};
+    }
+    void Execute(TensorView input, TensorView indices, TensorView output) const {
+        switch (indexType_) {
+            case DML_TENSOR_DATA_TYPE_INT64: return RunIndex<int64_t>(input.data, indices.data, output.data);
+            case DML_TENSOR_DATA_TYPE_INT32: return RunIndex<int32_t>(input.data, indices.data, output.data);
+            case DML_TENSOR_DATA_TYPE_UINT64: return RunIndex<uint64_t>(input.data, indices.data, output.data);
+            default: return RunIndex<uint32_t>(input.data, indices.data, output.data);
+        }
+    }
+
+private:
+    template <class I>
+    void RunIndex(const std::byte* in, const std::byte* idx, std::byte* out) const {
+        switch (bytes_) {
+            case 1: return Run<uint8_t, I>(in, idx, out);
+            case 2: return Run<uint16_t, I>(in, idx, out);
+            case 4: return Run<uint32_t, I>(in, idx, out);
+            default: return Run<uint64_t, I>(in, idx, out);
+        }
+    }
+    template <class T, class I>
+    void Run(const std::byte* in, const std::byte* idx, std::byte* out) const {
+        const GatherMap& m = map_;
+        ParallelFor(m.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) {
+                uint64_t rest = i;
+                int64_t inOffset = 0, idxOffset = 0, outOffset = 0;
+                for (uint32_t d = m.rank; d-- > 0;) {
+                    const int64_t c = int64_t(rest % m.outSizes[d]);
+                    rest /= m.outSizes[d];
+                    inOffset += c * m.inStrides[d];
+                    idxOffset += c * m.idxStrides[d];
+                    outOffset += c * m.outStrides[d];
+                }
+                for (uint32_t k = 0; k < m.tupleSize; ++k) {
+                    const std::byte* p = idx + (idxOffset + int64_t(k) * m.tupleStride) * int64_t(sizeof(I));
+                    inOffset += IndexAt<I>(p, m.componentSizes[k]) * m.componentStrides[k];
+                }
+                std::memcpy(out + outOffset * int64_t(sizeof(T)), in + inOffset * int64_t(sizeof(T)), sizeof(T));
+            }
+        });
+    }
+
+    GatherMap map_;
+    DML_TENSOR_DATA_TYPE indexType_ = DML_TENSOR_DATA_TYPE_UINT32;
+    uint32_t bytes_ = 0;
+};
+
 template <class Impl>
 Status CreateUnaryMovement(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     Impl kernel;
@@ -135,6 +201,16 @@ Status CreateCpuMovementCopy(const KernelContext&, const OperatorArgs& args, std
 
 Status CreateCpuIndexMap(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     return CreateUnaryMovement<IndexMapKernel>(args, out);
+}
+
+Status CreateCpuGather(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    GatherKernel kernel;
+    FREEDML_TRY(kernel.Create(args));
+    const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
+    *out = MakeStateless(std::move(kernel), [a](const GatherKernel& k, const KernelBindings& b) {
+        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
 }
 
 }  // namespace freedml::dml::cpu
