@@ -179,6 +179,11 @@ def padding_cases():
                 continue
             add(f"PADDING1_{dtype}_{mode[17:]}", "DML_OPERATOR_PADDING1", dtype, x, mode, [2, 0, 3], [1, 5, 0], 0,
                 {"PaddingValueDataType": dtype, "PaddingValue": 0})
+    # The PADDING1 page's four examples (value 9 for CONSTANT), on its {1, 1, 4, 4} input.
+    page = np.array([1, 2, 3, 4, 5, 6, 7, 8] * 2, dtype=np.float32).reshape(1, 1, 4, 4)
+    for mode in list(MODES)[:4]:
+        add(f"PADDING1_page_{mode[17:]}", "DML_OPERATOR_PADDING1", "FLOAT32", page, mode, [0, 0, 1, 2], [0, 0, 3, 4],
+            np.float32(9), {"PaddingValueDataType": "FLOAT32", "PaddingValue": 9})
     return cases
 
 

@@ -200,8 +200,7 @@ Status ValidatePadding1(const OperatorArgs& args) {
     const auto& desc = args.As<DML_PADDING1_OPERATOR_DESC>();
     FREEDML_TRY(
         ValidatePaddingShape(args, desc.PaddingMode, desc.DimensionCount, desc.StartPadding, desc.EndPadding));
-    // The page does not say whether the value may have another type than the tensors; FreeDML asks
-    // for the same type, as the FILL_VALUE operators do.
+    // The page: the value's type must be OutputTensor's.
     INVALID_IF(desc.PaddingValueDataType != args.outputs[0]->dataType,
                "PaddingValueDataType (%s) must match OutputTensor's data type (%s).",
                DataTypeName(desc.PaddingValueDataType), DataTypeName(args.outputs[0]->dataType));
