@@ -203,11 +203,6 @@ def chain(m):
     return {"hidden": hidden, "logits": logits, "out": out}, {"files": files}
 
 
-def dml_split(m):
-    parts = np.split(f64(m, "A"), 3)
-    return {"Out1": parts[0], "Out2": parts[1], "Out3": parts[2]}
-
-
 def dml_gemm_graph(m):
     # Beta 1 without a C tensor: the output is A x B alone.
     return {"output": gemm(f64(m, "A", (32, 32)), f64(m, "B", (32, 32)))}
@@ -241,6 +236,16 @@ def dml_cumulative_product(m):
     return {"product": np.cumprod(f64(m, "A")), "reversedExclusive": after, "inPlace": np.cumsum(f64(m, "inPlace"))}
 
 
+def dml_split(m):
+    out1, out2, out3 = np.split(f64(m, "A"), 3)
+    return {"Out1": out1, "Out2": out2, "Out3": out3}, {"rtol": 0, "atol": 0}
+
+
+def dml_slice(m):
+    grid = f64(m, "grid", (5, 5))
+    return {"output": grid[1:4, 1:5:2]}, {"rtol": 0, "atol": 0}
+
+
 REFERENCES = {
     "hello_directml": hello_directml,
     "element_wise_identity": element_wise_identity,
@@ -261,6 +266,7 @@ REFERENCES = {
     "npy_input": npy_input,
     "dml_reduce": dml_reduce,
     "dml_cumulative_product": dml_cumulative_product,
+    "dml_slice": dml_slice,
     "dml_split": dml_split,
     "dml_gemm_graph": dml_gemm_graph,
 }

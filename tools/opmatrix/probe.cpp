@@ -100,9 +100,12 @@ public:
             switch (field.kind) {
                 case FieldKind::UInt: {
                     CountOf role = CountRole(schema_, field);
+                    // No batch dimensions: GATHER_ND1 needs fewer than its other dimension counts.
+                    const bool batch = std::strstr(field.name, "BatchDimensionCount") != nullptr;
                     Store<uint32_t>(desc, field.offset,
                                     role == CountOf::Tensors  ? profile_.tensorArrayCount
                                     : role == CountOf::Values ? profile_.arrayCount
+                                    : batch                   ? 0u
                                                               : profile_.uintValue);
                     break;
                 }
@@ -144,9 +147,11 @@ public:
                     break;
                 case FieldKind::UIntArray:
                 case FieldKind::IntArray: {
-                    // Padding of zero keeps every output {1,1,1,1}; strides, windows and axes of one.
-                    const bool padding = std::strstr(field.name, "Padding") != nullptr;
-                    Store<const uint32_t*>(desc, field.offset, MakeWords(count, padding ? 0u : 1u));
+                    // Padding and slice offsets of zero keep every output {1,1,1,1} and every read
+                    // inside the input; strides, windows, repeats and axes of one.
+                    const bool zero =
+                        std::strstr(field.name, "Padding") != nullptr || std::strstr(field.name, "Offsets") != nullptr;
+                    Store<const uint32_t*>(desc, field.offset, MakeWords(count, zero ? 0u : 1u));
                     break;
                 }
                 case FieldKind::FloatArray: {

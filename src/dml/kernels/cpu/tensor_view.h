@@ -69,9 +69,10 @@ struct LoopPlan {
 };
 
 // `strides[k]` are operand k's strides in elements over `sizes` (rank dimensions); a zero stride
-// broadcasts. Merges dimension i into i+1 when every operand steps contiguously across them.
-template <size_t N>
-LoopPlan<N> MakeLoopPlan(const uint32_t* sizes, uint32_t rank, const std::array<const uint32_t*, N>& strides,
+// broadcasts (and with Stride = int64_t a negative one walks backwards). Merges dimension i into
+// i+1 when every operand steps contiguously across them.
+template <size_t N, class Stride = uint32_t>
+LoopPlan<N> MakeLoopPlan(const uint32_t* sizes, uint32_t rank, const std::array<const Stride*, N>& strides,
                          const std::array<uint32_t, N>& elementSizes) {
     LoopPlan<N> plan;
     for (uint32_t d = 0; d < rank; ++d) {

@@ -1,37 +1,11 @@
 #include "dml/ops/data_movement/cpu/join_split.h"
 
-#include <cstring>
-
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/data_movement/cpu/strided_copy.h"
 
 namespace freedml::dml::cpu {
 namespace {
-
-template <class T>
-void CopyStrided(std::byte* dst, int64_t ds, const std::byte* src, int64_t ss, uint64_t n) {
-    for (uint64_t i = 0; i < n; ++i) {
-        T v;
-        std::memcpy(&v, src + int64_t(i) * ss, sizeof(T));
-        std::memcpy(dst + int64_t(i) * ds, &v, sizeof(T));
-    }
-}
-
-// The copy of one row of elements of `size` bytes (strides in bytes; a packed row is a memcpy).
-auto CopyRowOf(uint32_t size) {
-    return [size](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
-        if (s[0] == int64_t(size) && s[1] == int64_t(size)) {
-            std::memcpy(p[0], p[1], n * size);
-            return;
-        }
-        switch (size) {
-            case 1: return CopyStrided<uint8_t>(p[0], s[0], p[1], s[1], n);
-            case 2: return CopyStrided<uint16_t>(p[0], s[0], p[1], s[1], n);
-            case 4: return CopyStrided<uint32_t>(p[0], s[0], p[1], s[1], n);
-            default: return CopyStrided<uint64_t>(p[0], s[0], p[1], s[1], n);
-        }
-    };
-}
 
 // The same copy with its operands swapped: from operand 0 into operand 1.
 auto ReversedCopyRowOf(uint32_t size) {

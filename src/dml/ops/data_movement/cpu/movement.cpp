@@ -1,0 +1,216 @@
+// CPU kernels of SLICE, SLICE1, the space/depth operators (one strided copy through a view of the
+// input that movement_params.cpp computes), PADDING, PADDING1 and TILE (an index map: each output
+// coordinate reads an input coordinate chosen per dimension, or the padding constant), and the
+// GATHER operators (GatherMap: index tuples read per output element). Every data
+// type of 8 to 64 bits, any strides: they move elements by size.
+#include <cstring>
+#include <vector>
+
+#include "dml/kernels/cpu/kernel_adapter.h"
+#include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/data_movement/cpu/strided_copy.h"
+#include "dml/ops/data_movement/movement_params.h"
+
+namespace freedml::dml::cpu {
+namespace {
+
+Status ElementBytesOf(const OperatorArgs& args, uint32_t* bytes) {
+    const DML_TENSOR_DATA_TYPE type = args.outputs[0]->dataType;
+    *bytes = ElementSizeInBytes(type);
+    INVALID_IF(*bytes == 0 || type == DML_TENSOR_DATA_TYPE_UINT4 || type == DML_TENSOR_DATA_TYPE_INT4,
+               "DML_OPERATOR_%s does not support data type %s on the CPU.", args.schema.name, DataTypeName(type));
+    return {};
+}
+
+class CopyKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        FREEDML_TRY(ElementBytesOf(args, &bytes_));
+        const MovementCopy copy = DecodeMovementCopy(args);
+        plan_ = MakeLoopPlan<2, int64_t>(copy.sizes, copy.rank, {copy.outStrides, copy.inStrides}, {bytes_, bytes_});
+        inOffsetBytes_ = copy.inOffset * int64_t(bytes_);
+        return {};
+    }
+    void Execute(TensorView input, TensorView output) const {
+        ParallelLoop(plan_, {output.data, input.data + inOffsetBytes_}, CopyRowOf(bytes_));
+    }
+
+private:
+    LoopPlan<2> plan_;  // operands: output, input
+    int64_t inOffsetBytes_ = 0;
+    uint32_t bytes_ = 0;
+};
+
+// The index map with one table per dimension (byte offset into the input of each output
+// coordinate, -1 for the constant), so a row costs one table read per element.
+class IndexMapKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        FREEDML_TRY(ElementBytesOf(args, &bytes_));
+        const IndexMap map = DecodeIndexMap(args);
+        rank_ = map.rank;
+        constantBits_ = map.constantBits;
+        for (uint32_t d = 0; d < rank_; ++d) {
+            sizes_[d] = map.outSizes[d];
+            outStrideBytes_[d] = map.outStrides[d] * bytes_;
+            std::vector<int64_t>& table = tables_[d];
+            table.resize(map.outSizes[d]);
+            for (uint32_t o = 0; o < map.outSizes[d]; ++o) {
+                const int64_t i = MapCoordinate(map.mode, int64_t(o) - map.start[d], map.inSizes[d]);
+                table[o] = i < 0 ? -1 : i * map.inStrides[d] * bytes_;
+            }
+        }
+        return {};
+    }
+    void Execute(TensorView input, TensorView output) const {
+        switch (bytes_) {
+            case 1: return Run<uint8_t>(input.data, output.data);
+            case 2: return Run<uint16_t>(input.data, output.data);
+            case 4: return Run<uint32_t>(input.data, output.data);
+            default: return Run<uint64_t>(input.data, output.data);
+        }
+    }
+
+private:
+    template <class T>
+    void Run(const std::byte* in, std::byte* out) const {
+        T constant;
+        std::memcpy(&constant, &constantBits_, sizeof(T));  // little-endian: the low bytes
+        const uint32_t last = rank_ - 1;
+        const uint64_t width = sizes_[last];
+        uint64_t rows = 1;
+        for (uint32_t d = 0; d < last; ++d) rows *= sizes_[d];
+        const int64_t* lastTable = tables_[last].data();
+        const int64_t lastStride = outStrideBytes_[last];
+        ParallelFor(rows, std::max<uint64_t>(1, (1u << 14) / std::max<uint64_t>(width, 1)), [&](uint64_t begin,
+                                                                                                uint64_t end) {
+            for (uint64_t row = begin; row < end; ++row) {
+                // The row's outer coordinates, from the innermost outer dimension outwards.
+                int64_t inOffset = 0, outOffset = 0;
+                bool constantRow = false;
+                uint64_t rest = row;
+                for (uint32_t d = last; d-- > 0;) {
+                    const uint64_t c = rest % sizes_[d];
+                    rest /= sizes_[d];
+                    const int64_t t = tables_[d][c];
+                    constantRow |= t < 0;
+                    inOffset += t;
+                    outOffset += int64_t(c) * outStrideBytes_[d];
+                }
+                std::byte* o = out + outOffset;
+                for (uint64_t j = 0; j < width; ++j, o += lastStride) {
+                    const int64_t t = lastTable[j];
+                    T v = constant;
+                    if (!constantRow && t >= 0) std::memcpy(&v, in + inOffset + t, sizeof(T));
+                    std::memcpy(o, &v, sizeof(T));
+                }
+            }
+        });
+    }
+
+    uint32_t rank_ = 0;
+    uint32_t bytes_ = 0;
+    uint64_t constantBits_ = 0;
+    std::array<uint64_t, kMovementMaxDims> sizes_{};
+    std::array<int64_t, kMovementMaxDims> outStrideBytes_{};
+    std::array<std::vector<int64_t>, kMovementMaxDims> tables_;
+};
+
+// Loads an index of the IndicesTensor's type, signed or unsigned as that type is.
+template <class I>
+int64_t IndexAt(const std::byte* p, int64_t n) {
+    I v;
+    std::memcpy(&v, p, sizeof(I));
+    return ClampIndexOf(v, n);
+}
+
+// The GATHER operators: per output element, the index tuple's offset and the pass-through part of
+// the input offset follow the output coordinate; each index then adds its dimension's stride.
+class GatherKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        FREEDML_TRY(ElementBytesOf(args, &bytes_));
+        map_ = DecodeGatherMap(args);
+        indexType_ = args.inputs[1]->dataType;
+        return {};
+    }
+    void Execute(TensorView input, TensorView indices, TensorView output) const {
+        switch (indexType_) {
+            case DML_TENSOR_DATA_TYPE_INT64: return RunIndex<int64_t>(input.data, indices.data, output.data);
+            case DML_TENSOR_DATA_TYPE_INT32: return RunIndex<int32_t>(input.data, indices.data, output.data);
+            case DML_TENSOR_DATA_TYPE_UINT64: return RunIndex<uint64_t>(input.data, indices.data, output.data);
+            default: return RunIndex<uint32_t>(input.data, indices.data, output.data);
+        }
+    }
+
+private:
+    template <class I>
+    void RunIndex(const std::byte* in, const std::byte* idx, std::byte* out) const {
+        switch (bytes_) {
+            case 1: return Run<uint8_t, I>(in, idx, out);
+            case 2: return Run<uint16_t, I>(in, idx, out);
+            case 4: return Run<uint32_t, I>(in, idx, out);
+            default: return Run<uint64_t, I>(in, idx, out);
+        }
+    }
+    template <class T, class I>
+    void Run(const std::byte* in, const std::byte* idx, std::byte* out) const {
+        const GatherMap& m = map_;
+        ParallelFor(m.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) {
+                uint64_t rest = i;
+                int64_t inOffset = 0, idxOffset = 0, outOffset = 0;
+                for (uint32_t d = m.rank; d-- > 0;) {
+                    const int64_t c = int64_t(rest % m.outSizes[d]);
+                    rest /= m.outSizes[d];
+                    inOffset += c * m.inStrides[d];
+                    idxOffset += c * m.idxStrides[d];
+                    outOffset += c * m.outStrides[d];
+                }
+                for (uint32_t k = 0; k < m.tupleSize; ++k) {
+                    const std::byte* p = idx + (idxOffset + int64_t(k) * m.tupleStride) * int64_t(sizeof(I));
+                    inOffset += IndexAt<I>(p, m.componentSizes[k]) * m.componentStrides[k];
+                }
+                std::memcpy(out + outOffset * int64_t(sizeof(T)), in + inOffset * int64_t(sizeof(T)), sizeof(T));
+            }
+        });
+    }
+
+    GatherMap map_;
+    DML_TENSOR_DATA_TYPE indexType_ = DML_TENSOR_DATA_TYPE_UINT32;
+    uint32_t bytes_ = 0;
+};
+
+template <class Impl>
+Status CreateUnaryMovement(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    Impl kernel;
+    FREEDML_TRY(kernel.Create(args));
+    const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
+    *out = MakeStateless(std::move(kernel), [a](const Impl& k, const KernelBindings& b) {
+        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
+}
+
+}  // namespace
+
+// The factories the operator table names (dml/ops/operators.def).
+Status CreateCpuMovementCopy(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    return CreateUnaryMovement<CopyKernel>(args, out);
+}
+
+Status CreateCpuIndexMap(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    return CreateUnaryMovement<IndexMapKernel>(args, out);
+}
+
+Status CreateCpuGather(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    GatherKernel kernel;
+    FREEDML_TRY(kernel.Create(args));
+    const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
+    *out = MakeStateless(std::move(kernel), [a](const GatherKernel& k, const KernelBindings& b) {
+        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
+}
+
+}  // namespace freedml::dml::cpu

@@ -1,0 +1,118 @@
+// CUDA kernels of SLICE, SLICE1 and the space/depth operators (one strided copy, LaunchCopy,
+// through the view of the input movement_params.cpp computes; negative strides read backwards)
+// and of PADDING, PADDING1 and TILE (the index map of movement_ops.cu) and the GATHER operators
+// (LaunchGather). Every 8- to 64-bit data type, any strides.
+#include "dml/kernels/cuda/cuda_common.h"
+#include "dml/ops/data_movement/cuda/movement_launch.h"
+#include "dml/ops/data_movement/movement_params.h"
+
+namespace freedml::dml::cuda {
+
+namespace {
+
+Status ElementBytesOf(const OperatorArgs& args, uint32_t* bytes) {
+    ElementType type;
+    const DML_TENSOR_DATA_TYPE dataType = args.outputs[0]->dataType;
+    if (!ToElementType(dataType, &type)) {
+        return NoKernel("DML_OPERATOR_%s does not support data type %s on CUDA.", args.schema.name,
+                        DataTypeName(dataType));
+    }
+    *bytes = ElementBytes(type);
+    return {};
+}
+
+class MovementCopyKernel final : public Kernel {
+public:
+    MovementCopyKernel(const char* name, EwPlan<2> plan, int64_t inOffsetBytes, uint32_t bytes)
+        : name_(name), plan_(plan), inOffsetBytes_(inOffsetBytes), bytes_(bytes) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchCopy(plan_, bytes_, b.outputs[0], b.inputs[0] + inOffsetBytes_, stream.Launch()), name_);
+    }
+
+private:
+    const char* name_;
+    EwPlan<2> plan_;  // operands: output, input
+    int64_t inOffsetBytes_;
+    uint32_t bytes_;
+};
+
+class IndexMapKernel final : public Kernel {
+public:
+    IndexMapKernel(const char* name, const IndexMap& map, uint32_t bytes) : name_(name), map_(map), bytes_(bytes) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchIndexMap(map_, bytes_, b.outputs[0], b.inputs[0], stream.Launch()), name_);
+    }
+
+private:
+    const char* name_;
+    IndexMap map_;
+    uint32_t bytes_;
+};
+
+class GatherKernel final : public Kernel {
+public:
+    GatherKernel(const char* name, const GatherMap& map, uint32_t bytes, uint32_t indexBytes, bool indexSigned)
+        : name_(name), map_(map), bytes_(bytes), indexBytes_(indexBytes), indexSigned_(indexSigned) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchGather(map_, bytes_, indexBytes_, indexSigned_, b.outputs[0], b.inputs[0], b.inputs[1],
+                                  stream.Launch()),
+                     name_);
+    }
+
+private:
+    const char* name_;
+    GatherMap map_;
+    uint32_t bytes_, indexBytes_;
+    bool indexSigned_;
+};
+
+}  // namespace
+
+Status CreateCudaMovementCopy(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    uint32_t bytes = 0;
+    FREEDML_TRY(ElementBytesOf(args, &bytes));
+    const MovementCopy copy = DecodeMovementCopy(args);
+    int64_t strides[2][kMaxDims] = {};
+    for (uint32_t d = 0; d < copy.rank; ++d) {
+        strides[0][d] = copy.outStrides[d];
+        strides[1][d] = copy.inStrides[d];
+    }
+    const EwPlan<2> plan = MakeEwPlan<2>(copy.sizes, copy.rank, strides);
+    *out = std::make_unique<MovementCopyKernel>(args.schema.name, plan, copy.inOffset * int64_t(bytes), bytes);
+    return {};
+}
+
+Status CreateCudaIndexMap(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    uint32_t bytes = 0;
+    FREEDML_TRY(ElementBytesOf(args, &bytes));
+    *out = std::make_unique<IndexMapKernel>(args.schema.name, DecodeIndexMap(args), bytes);
+    return {};
+}
+
+}  // namespace freedml::dml::cuda
+
+namespace freedml::dml::cuda {
+
+Status CreateCudaGather(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    uint32_t bytes = 0;
+    FREEDML_TRY(ElementBytesOf(args, &bytes));
+    const DML_TENSOR_DATA_TYPE indexType = args.inputs[1]->dataType;
+    const bool indexSigned = indexType == DML_TENSOR_DATA_TYPE_INT64 || indexType == DML_TENSOR_DATA_TYPE_INT32;
+    *out = std::make_unique<GatherKernel>(args.schema.name, DecodeGatherMap(args), bytes,
+                                          ElementSizeInBytes(indexType), indexSigned);
+    return {};
+}
+
+}  // namespace freedml::dml::cuda

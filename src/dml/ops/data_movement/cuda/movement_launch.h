@@ -1,0 +1,23 @@
+// The launchers of the data movement index map and gather (movement_ops.cu), shared by the planning code and
+// the device code; it does not include DirectML.h.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "dml/kernels/cuda/ew_plan.h"
+#include "dml/ops/data_movement/movement_plan.h"
+
+namespace freedml::dml::cuda {
+
+// out[c] = in[map(c)] or the map's constant, for elements of `elementBytes` (1, 2, 4 or 8) bytes:
+// PADDING, PADDING1, TILE.
+cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch);
+
+// The GATHER operators: out[c] = in[gathered(c)] for elements of `elementBytes` bytes and indices of
+// `indexBytes` (4 or 8) bytes, signed or not.
+cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
+                         const void* in, const void* indices, LaunchTarget launch);
+
+}  // namespace freedml::dml::cuda

@@ -1,0 +1,106 @@
+// Device code of the data movement index map (PADDING, PADDING1, TILE) and of the GATHER
+// operators: one thread per output
+// element in a grid-stride loop, the input coordinate found dimension by dimension by
+// MapCoordinate, the same function the CPU kernel builds its tables with.
+#include "dml/ops/data_movement/cuda/movement_launch.h"
+
+namespace freedml::dml::cuda {
+
+namespace {
+
+constexpr int kMapThreads = 256;
+
+template <class T>
+__global__ void __launch_bounds__(kMapThreads) IndexMapKernel(IndexMap map, T* out, const T* in) {
+    T constant;
+    memcpy(&constant, &map.constantBits, sizeof(T));  // little-endian: the low bytes
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        uint64_t rest = i;
+        int64_t inOffset = 0, outOffset = 0;
+        bool isConstant = false;
+        for (int d = int(map.rank) - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            outOffset += c * map.outStrides[d];
+            const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
+            isConstant |= source < 0;
+            inOffset += source * map.inStrides[d];
+        }
+        out[outOffset] = isConstant ? constant : in[inOffset];
+    }
+}
+
+template <class T>
+cudaError_t LaunchTyped(const IndexMap& map, void* out, const void* in, LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    IndexMapKernel<T><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+        map, static_cast<T*>(out), static_cast<const T*>(in));
+    return cudaGetLastError();
+}
+
+template <class T, class I>
+__global__ void __launch_bounds__(kMapThreads) GatherKernel(GatherMap map, T* out, const T* in, const I* indices) {
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        uint64_t rest = i;
+        int64_t inOffset = 0, idxOffset = 0, outOffset = 0;
+        for (int d = int(map.rank) - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            inOffset += c * map.inStrides[d];
+            idxOffset += c * map.idxStrides[d];
+            outOffset += c * map.outStrides[d];
+        }
+        for (uint32_t k = 0; k < map.tupleSize; ++k) {
+            const I v = indices[idxOffset + int64_t(k) * map.tupleStride];
+            inOffset += ClampIndexOf(v, map.componentSizes[k]) * map.componentStrides[k];
+        }
+        out[outOffset] = in[inOffset];
+    }
+}
+
+template <class T, class I>
+cudaError_t LaunchGatherTyped(const GatherMap& map, void* out, const void* in, const void* indices,
+                              LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    GatherKernel<T, I><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+        map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const I*>(indices));
+    return cudaGetLastError();
+}
+
+template <class I>
+cudaError_t LaunchGatherIndexed(const GatherMap& map, uint32_t elementBytes, void* out, const void* in,
+                                const void* indices, LaunchTarget launch) {
+    switch (elementBytes) {
+        case 1: return LaunchGatherTyped<uint8_t, I>(map, out, in, indices, launch);
+        case 2: return LaunchGatherTyped<uint16_t, I>(map, out, in, indices, launch);
+        case 4: return LaunchGatherTyped<uint32_t, I>(map, out, in, indices, launch);
+        case 8: return LaunchGatherTyped<uint64_t, I>(map, out, in, indices, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+}  // namespace
+
+cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
+                         const void* in, const void* indices, LaunchTarget launch) {
+    if (indexBytes == 8) {
+        return indexSigned ? LaunchGatherIndexed<int64_t>(map, elementBytes, out, in, indices, launch)
+                           : LaunchGatherIndexed<uint64_t>(map, elementBytes, out, in, indices, launch);
+    }
+    return indexSigned ? LaunchGatherIndexed<int32_t>(map, elementBytes, out, in, indices, launch)
+                       : LaunchGatherIndexed<uint32_t>(map, elementBytes, out, in, indices, launch);
+}
+
+cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
+    switch (elementBytes) {
+        case 1: return LaunchTyped<uint8_t>(map, out, in, launch);
+        case 2: return LaunchTyped<uint16_t>(map, out, in, launch);
+        case 4: return LaunchTyped<uint32_t>(map, out, in, launch);
+        case 8: return LaunchTyped<uint64_t>(map, out, in, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+}  // namespace freedml::dml::cuda

@@ -1,0 +1,311 @@
+#include "dml/ops/data_movement/movement_params.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "dml/kernels/cpu/float16.h"
+
+namespace freedml::dml {
+
+namespace {
+
+// SLICE and SLICE1: output coordinate c reads start + stride * c along each dimension.
+MovementCopy SliceCopy(const TensorDesc& in, const TensorDesc& out, const uint32_t* starts, const int64_t* steps) {
+    MovementCopy copy;
+    copy.rank = out.rank;
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        copy.sizes[d] = out.sizes[d];
+        copy.outStrides[d] = out.strides[d];
+        copy.inStrides[d] = steps[d] * int64_t(in.strides[d]);
+        copy.inOffset += int64_t(starts[d]) * in.strides[d];
+    }
+    return copy;
+}
+
+// The four space/depth operators as one permutation of blocks. The loop runs over the space
+// side viewed as {N, C, H, by, W, bx} (C the smaller channel count, by and bx the position in a
+// block); the depth side's channel of (c, by, bx) is (by * b + bx) * C + c in DEPTH_COLUMN_ROW
+// order and (c * b + by) * b + bx in COLUMN_ROW_DEPTH order.
+MovementCopy DepthSpaceCopy(const TensorDesc& space, const TensorDesc& depth, uint32_t b,
+                            DML_DEPTH_SPACE_ORDER order, bool spaceIsOutput) {
+    const int64_t c = space.sizes[1];
+    const int64_t s[4] = {space.strides[0], space.strides[1], space.strides[2], space.strides[3]};
+    const int64_t t[4] = {depth.strides[0], depth.strides[1], depth.strides[2], depth.strides[3]};
+    const uint32_t sizes[6] = {space.sizes[0], space.sizes[1], space.sizes[2] / b, b, space.sizes[3] / b, b};
+    const int64_t spaceStrides[6] = {s[0], s[1], s[2] * b, s[2], s[3] * b, s[3]};
+    int64_t depthStrides[6];
+    if (order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW) {
+        const int64_t k[6] = {t[0], t[1], t[2], b * c * t[1], t[3], c * t[1]};
+        std::memcpy(depthStrides, k, sizeof(k));
+    } else {
+        const int64_t k[6] = {t[0], int64_t(b) * b * t[1], t[2], b * t[1], t[3], t[1]};
+        std::memcpy(depthStrides, k, sizeof(k));
+    }
+    MovementCopy copy;
+    copy.rank = 6;
+    for (int d = 0; d < 6; ++d) {
+        copy.sizes[d] = sizes[d];
+        copy.outStrides[d] = spaceIsOutput ? spaceStrides[d] : depthStrides[d];
+        copy.inStrides[d] = spaceIsOutput ? depthStrides[d] : spaceStrides[d];
+    }
+    return copy;
+}
+
+// PADDING's FLOAT value in the tensor's type: integers truncate toward zero (the reference page:
+// 10.6 becomes 10) and saturate at the type's range (NaN becomes 0), a choice where the page is
+// silent.
+template <class I>
+uint64_t IntegerBits(float value) {
+    I v = 0;
+    if (std::isnan(value)) {
+        v = 0;
+    } else if (double(value) <= double(std::numeric_limits<I>::min())) {
+        v = std::numeric_limits<I>::min();
+    } else if (double(value) >= double(std::numeric_limits<I>::max())) {
+        v = std::numeric_limits<I>::max();
+    } else {
+        v = static_cast<I>(value);
+    }
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(I));
+    return bits;
+}
+
+uint64_t FloatAsTypeBits(float value, DML_TENSOR_DATA_TYPE type) {
+    uint64_t bits = 0;
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: std::memcpy(&bits, &value, 4); return bits;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return cpu::FloatToHalf(value);
+        case DML_TENSOR_DATA_TYPE_FLOAT64: {
+            const double d = value;
+            std::memcpy(&bits, &d, 8);
+            return bits;
+        }
+        case DML_TENSOR_DATA_TYPE_INT8: return IntegerBits<int8_t>(value);
+        case DML_TENSOR_DATA_TYPE_UINT8: return IntegerBits<uint8_t>(value);
+        case DML_TENSOR_DATA_TYPE_INT16: return IntegerBits<int16_t>(value);
+        case DML_TENSOR_DATA_TYPE_UINT16: return IntegerBits<uint16_t>(value);
+        case DML_TENSOR_DATA_TYPE_INT32: return IntegerBits<int32_t>(value);
+        case DML_TENSOR_DATA_TYPE_UINT32: return IntegerBits<uint32_t>(value);
+        case DML_TENSOR_DATA_TYPE_INT64: return IntegerBits<int64_t>(value);
+        case DML_TENSOR_DATA_TYPE_UINT64: return IntegerBits<uint64_t>(value);
+        default: return 0;
+    }
+}
+
+MapMode ToMapMode(DML_PADDING_MODE mode) {
+    switch (mode) {
+        case DML_PADDING_MODE_EDGE: return MapMode::Edge;
+        case DML_PADDING_MODE_REFLECTION: return MapMode::Reflect;
+        case DML_PADDING_MODE_SYMMETRIC: return MapMode::Symmetric;
+        case DML_PADDING_MODE_WRAP: return MapMode::Wrap;
+        default: return MapMode::Constant;
+    }
+}
+
+IndexMap MapOver(const TensorDesc& in, const TensorDesc& out, MapMode mode, const uint32_t* starts) {
+    IndexMap map;
+    map.rank = out.rank;
+    map.mode = mode;
+    map.count = 1;
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        map.outSizes[d] = out.sizes[d];
+        map.outStrides[d] = out.strides[d];
+        map.inSizes[d] = in.sizes[d];
+        map.inStrides[d] = in.strides[d];
+        map.start[d] = starts ? starts[d] : 0;
+        map.count *= out.sizes[d];
+    }
+    return map;
+}
+
+}  // namespace
+
+bool IsMovementCopy(DML_OPERATOR_TYPE type) {
+    switch (type) {
+        case DML_OPERATOR_SLICE:
+        case DML_OPERATOR_SLICE1:
+        case DML_OPERATOR_SPACE_TO_DEPTH:
+        case DML_OPERATOR_SPACE_TO_DEPTH1:
+        case DML_OPERATOR_DEPTH_TO_SPACE:
+        case DML_OPERATOR_DEPTH_TO_SPACE1:
+            return true;
+        default:
+            return false;
+    }
+}
+
+MovementCopy DecodeMovementCopy(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& out = *args.outputs[0];
+    switch (args.schema.type) {
+        case DML_OPERATOR_SLICE: {
+            const auto& desc = args.As<DML_SLICE_OPERATOR_DESC>();
+            int64_t steps[kMovementMaxDims];
+            for (uint32_t d = 0; d < desc.DimensionCount; ++d) steps[d] = desc.Strides[d];
+            return SliceCopy(in, out, desc.Offsets, steps);
+        }
+        case DML_OPERATOR_SLICE1: {
+            // A negative stride starts at the window's last element and walks backwards.
+            const auto& desc = args.As<DML_SLICE1_OPERATOR_DESC>();
+            int64_t steps[kMovementMaxDims];
+            uint32_t starts[kMovementMaxDims];
+            for (uint32_t d = 0; d < desc.DimensionCount; ++d) {
+                steps[d] = desc.InputWindowStrides[d];
+                starts[d] = desc.InputWindowOffsets[d] + (steps[d] < 0 ? desc.InputWindowSizes[d] - 1 : 0);
+            }
+            return SliceCopy(in, out, starts, steps);
+        }
+        case DML_OPERATOR_SPACE_TO_DEPTH: {
+            const auto& desc = args.As<DML_SPACE_TO_DEPTH_OPERATOR_DESC>();
+            return DepthSpaceCopy(in, out, desc.BlockSize, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, false);
+        }
+        case DML_OPERATOR_SPACE_TO_DEPTH1: {
+            const auto& desc = args.As<DML_SPACE_TO_DEPTH1_OPERATOR_DESC>();
+            return DepthSpaceCopy(in, out, desc.BlockSize, desc.Order, false);
+        }
+        case DML_OPERATOR_DEPTH_TO_SPACE: {
+            const auto& desc = args.As<DML_DEPTH_TO_SPACE_OPERATOR_DESC>();
+            return DepthSpaceCopy(out, in, desc.BlockSize, DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, true);
+        }
+        case DML_OPERATOR_DEPTH_TO_SPACE1: {
+            const auto& desc = args.As<DML_DEPTH_TO_SPACE1_OPERATOR_DESC>();
+            return DepthSpaceCopy(out, in, desc.BlockSize, desc.Order, true);
+        }
+        default:
+            return {};
+    }
+}
+
+IndexMap DecodeIndexMap(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& out = *args.outputs[0];
+    switch (args.schema.type) {
+        case DML_OPERATOR_PADDING: {
+            const auto& desc = args.As<DML_PADDING_OPERATOR_DESC>();
+            IndexMap map = MapOver(in, out, ToMapMode(desc.PaddingMode), desc.StartPadding);
+            map.constantBits = FloatAsTypeBits(desc.PaddingValue, out.dataType);
+            return map;
+        }
+        case DML_OPERATOR_PADDING1: {
+            // Validation made PaddingValueDataType the tensor's type: the union's low bytes are the
+            // element.
+            const auto& desc = args.As<DML_PADDING1_OPERATOR_DESC>();
+            IndexMap map = MapOver(in, out, ToMapMode(desc.PaddingMode), desc.StartPadding);
+            std::memcpy(&map.constantBits, &desc.PaddingValue, sizeof(map.constantBits));
+            const uint32_t bytes = ElementSizeInBytes(out.dataType);
+            if (bytes < 8) map.constantBits &= (uint64_t{1} << (8 * bytes)) - 1;
+            return map;
+        }
+        case DML_OPERATOR_TILE:
+            return MapOver(in, out, MapMode::Wrap, nullptr);
+        default:
+            return {};
+    }
+}
+
+namespace {
+
+// GATHER_ND and GATHER_ND1 (batchCount 0 for GATHER_ND), following ONNX's GatherND, which the pages
+// describe: output = the batch dimensions, the indices' other dimensions but the last, then the
+// input's dimensions after the batch and the indexed ones. Counts are of the tensors' original
+// ranks, right-aligned in their DimensionCount.
+std::vector<GatherDim> GatherNdDims(const TensorDesc& in, const TensorDesc& idx, uint32_t inCount, uint32_t idxCount,
+                                    uint32_t batchCount) {
+    const uint32_t r = in.rank, ib = r - inCount, xb = r - idxCount, q = idx.sizes[r - 1];
+    std::vector<GatherDim> dims;
+    for (uint32_t j = 0; j < batchCount; ++j) dims.push_back({idx.sizes[xb + j], in.strides[ib + j], idx.strides[xb + j]});
+    for (uint32_t k = xb + batchCount; k + 1 < r; ++k) dims.push_back({idx.sizes[k], 0, idx.strides[k]});
+    for (uint32_t d = ib + batchCount + q; d < r; ++d) dims.push_back({in.sizes[d], in.strides[d], 0});
+    return dims;
+}
+
+}  // namespace
+
+std::vector<GatherDim> GatherOutputDims(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const uint32_t r = in.rank;
+    std::vector<GatherDim> dims;
+    switch (args.schema.type) {
+        case DML_OPERATOR_GATHER: {
+            const auto& desc = args.As<DML_GATHER_OPERATOR_DESC>();
+            for (uint32_t d = 0; d < desc.Axis; ++d) dims.push_back({in.sizes[d], in.strides[d], 0});
+            for (uint32_t k = r - desc.IndexDimensions; k < r; ++k) dims.push_back({idx.sizes[k], 0, idx.strides[k]});
+            for (uint32_t d = desc.Axis + 1; d < r; ++d) dims.push_back({in.sizes[d], in.strides[d], 0});
+            break;
+        }
+        case DML_OPERATOR_GATHER_ELEMENTS: {
+            const uint32_t axis = args.As<DML_GATHER_ELEMENTS_OPERATOR_DESC>().Axis;
+            for (uint32_t d = 0; d < r; ++d) {
+                dims.push_back({idx.sizes[d], d == axis ? 0 : int64_t(in.strides[d]), idx.strides[d]});
+            }
+            break;
+        }
+        case DML_OPERATOR_GATHER_ND: {
+            const auto& desc = args.As<DML_GATHER_ND_OPERATOR_DESC>();
+            dims = GatherNdDims(in, idx, desc.InputDimensionCount, desc.IndicesDimensionCount, 0);
+            break;
+        }
+        case DML_OPERATOR_GATHER_ND1: {
+            const auto& desc = args.As<DML_GATHER_ND1_OPERATOR_DESC>();
+            dims = GatherNdDims(in, idx, desc.InputDimensionCount, desc.IndicesDimensionCount,
+                                desc.BatchDimensionCount);
+            break;
+        }
+        default:
+            break;
+    }
+    return dims;
+}
+
+GatherMap DecodeGatherMap(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    GatherMap map;
+    map.rank = out.rank;
+    map.count = 1;
+    // Right-align the page's dimensions to the output's: leading ones dropped (validation made them
+    // 1) or leading dimensions of 1 added.
+    std::vector<GatherDim> dims = GatherOutputDims(args);
+    while (dims.size() > out.rank) dims.erase(dims.begin());
+    while (dims.size() < out.rank) dims.insert(dims.begin(), GatherDim{1, 0, 0});
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        map.outSizes[d] = out.sizes[d];
+        map.outStrides[d] = out.strides[d];
+        map.inStrides[d] = dims[d].inStride;
+        map.idxStrides[d] = dims[d].idxStride;
+        map.count *= out.sizes[d];
+    }
+    auto component = [&](uint32_t k, uint32_t dim) {
+        map.componentSizes[k] = in.sizes[dim];
+        map.componentStrides[k] = in.strides[dim];
+    };
+    const uint32_t r = in.rank;
+    switch (args.schema.type) {
+        case DML_OPERATOR_GATHER:
+            component(0, args.As<DML_GATHER_OPERATOR_DESC>().Axis);
+            break;
+        case DML_OPERATOR_GATHER_ELEMENTS:
+            component(0, args.As<DML_GATHER_ELEMENTS_OPERATOR_DESC>().Axis);
+            break;
+        case DML_OPERATOR_GATHER_ND:
+        case DML_OPERATOR_GATHER_ND1: {
+            const bool nd1 = args.schema.type == DML_OPERATOR_GATHER_ND1;
+            const uint32_t inCount = nd1 ? args.As<DML_GATHER_ND1_OPERATOR_DESC>().InputDimensionCount
+                                         : args.As<DML_GATHER_ND_OPERATOR_DESC>().InputDimensionCount;
+            const uint32_t batch = nd1 ? args.As<DML_GATHER_ND1_OPERATOR_DESC>().BatchDimensionCount : 0;
+            map.tupleSize = idx.sizes[r - 1];
+            map.tupleStride = idx.strides[r - 1];
+            for (uint32_t k = 0; k < map.tupleSize; ++k) component(k, r - inCount + batch + k);
+            break;
+        }
+        default:
+            break;
+    }
+    return map;
+}
+
+}  // namespace freedml::dml

@@ -1,0 +1,123 @@
+// Plain descriptions of the data movement operators that are not a cut along one axis, shared by
+// the decode (movement_params.cpp), the CPU kernels and the CUDA device code (which never sees
+// DirectML.h, so nothing here includes it). Two shapes of work cover SLICE, SLICE1, PADDING,
+// PADDING1, TILE and the space/depth operators:
+//  - MovementCopy: the output is a strided view of the input (a slice, a permutation of blocks);
+//    one strided copy does it.
+//  - IndexMap: each output coordinate maps, dimension by dimension, to an input coordinate or to a
+//    constant (padding, tiling).
+//  - GatherMap: each output element reads a tuple of indices from the indices tensor, which pick
+//    the input coordinates of some dimensions; the others pass through (the GATHER operators).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define FREEDML_MOVEMENT_HD __host__ __device__
+#else
+#define FREEDML_MOVEMENT_HD
+#endif
+
+namespace freedml::dml {
+
+constexpr uint32_t kMovementMaxDims = 8;
+
+// output[c] = input[inOffset + sum_d c[d] * inStrides[d]] for every c over `sizes`, the output
+// element being sum_d c[d] * outStrides[d]. Strides and the offset are in elements; input strides
+// may be negative (SLICE1 reading backwards).
+struct MovementCopy {
+    uint32_t rank = 0;
+    uint32_t sizes[kMovementMaxDims] = {};
+    int64_t inStrides[kMovementMaxDims] = {};
+    int64_t outStrides[kMovementMaxDims] = {};
+    int64_t inOffset = 0;
+};
+
+// How an output coordinate outside the input's range along a dimension is mapped back into it.
+enum class MapMode : uint8_t {
+    Constant,   // not mapped: the element is the constant
+    Edge,       // the nearest edge element
+    Reflect,    // mirrored about the edge element (which is not repeated), periodically
+    Symmetric,  // mirrored about the edge (the edge element repeats), periodically
+    Wrap,       // periodic: TILE, and PADDING's WRAP
+};
+
+// output[c] = input[m(c)] where m maps each dimension on its own: input coordinate
+// Map(mode, c[d] - start[d], inSizes[d]), or the constant where a dimension maps to -1.
+struct IndexMap {
+    uint32_t rank = 0;
+    MapMode mode = MapMode::Constant;
+    uint64_t count = 0;                            // output elements
+    uint64_t constantBits = 0;                     // the constant's element bits (low bytes)
+    uint32_t outSizes[kMovementMaxDims] = {};
+    int64_t outStrides[kMovementMaxDims] = {};     // elements
+    int64_t inSizes[kMovementMaxDims] = {};
+    int64_t inStrides[kMovementMaxDims] = {};      // elements
+    int64_t start[kMovementMaxDims] = {};          // output coordinate of input coordinate 0
+};
+
+// The input coordinate that input-relative coordinate `i` (output coordinate minus start) reads
+// along a dimension of `n` elements, or -1 for the constant.
+FREEDML_MOVEMENT_HD inline int64_t MapCoordinate(MapMode mode, int64_t i, int64_t n) {
+    if (i >= 0 && i < n) return i;
+    switch (mode) {
+        case MapMode::Constant:
+            return -1;
+        case MapMode::Edge:
+            return i < 0 ? 0 : n - 1;
+        case MapMode::Reflect: {
+            if (n == 1) return 0;
+            const int64_t period = 2 * (n - 1);
+            const int64_t m = ((i % period) + period) % period;
+            return m < n ? m : period - m;
+        }
+        case MapMode::Symmetric: {
+            const int64_t period = 2 * n;
+            const int64_t m = ((i % period) + period) % period;
+            return m < n ? m : period - 1 - m;
+        }
+        case MapMode::Wrap:
+            return ((i % n) + n) % n;
+    }
+    return -1;
+}
+
+// The GATHER operators. For output coordinate c (over outSizes, right-aligned as DirectML lays the
+// output out): the index tuple starts at indices element sum_d c[d] * idxStrides[d], component k at
+// + k * tupleStride; component k picks the coordinate of an input dimension of componentSizes[k]
+// elements and stride componentStrides[k]; the other input dimensions follow c through inStrides.
+// All strides in elements.
+struct GatherMap {
+    uint32_t rank = 0;
+    uint64_t count = 0;  // output elements
+    uint32_t outSizes[kMovementMaxDims] = {};
+    int64_t outStrides[kMovementMaxDims] = {};
+    int64_t inStrides[kMovementMaxDims] = {};
+    int64_t idxStrides[kMovementMaxDims] = {};
+    uint32_t tupleSize = 1;
+    int64_t tupleStride = 0;
+    int64_t componentSizes[kMovementMaxDims] = {};
+    int64_t componentStrides[kMovementMaxDims] = {};
+};
+
+// Index value `v` along a dimension of `n` elements: a negative index counts from the end (the
+// pages: from feature level 3.0, with signed index types). An index still outside [0, n) gives no
+// defined result in DirectML, which only promises reads inside the input; FreeDML clamps it.
+FREEDML_MOVEMENT_HD inline int64_t ClampIndex(int64_t v, int64_t n) {
+    if (v < 0) v += n;
+    return v < 0 ? 0 : (v >= n ? n - 1 : v);
+}
+FREEDML_MOVEMENT_HD inline int64_t ClampIndex(uint64_t v, int64_t n) {
+    return v >= uint64_t(n) ? n - 1 : int64_t(v);
+}
+// An index of the IndicesTensor's type I (INT32, INT64, UINT32, UINT64).
+template <class I>
+FREEDML_MOVEMENT_HD inline int64_t ClampIndexOf(I v, int64_t n) {
+    if constexpr (I(-1) < I(0)) {
+        return ClampIndex(int64_t(v), n);
+    } else {
+        return ClampIndex(uint64_t(v), n);
+    }
+}
+
+}  // namespace freedml::dml

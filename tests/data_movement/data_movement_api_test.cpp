@@ -1,0 +1,175 @@
+// SLICE, SLICE1, PADDING, PADDING1, TILE, the space/depth operators and the GATHER operators
+// through the public API: invalid descs are refused with messages that name the field and the
+// values, and tensors large enough that the thread pool splits the work give what the index
+// arithmetic written out here says.
+#include <cstring>
+#include <random>
+
+#include "dml_fixture.h"
+
+namespace freedml_test {
+namespace {
+
+class DataMovementTest : public DmlTest {
+protected:
+    void Refused(DML_OPERATOR_TYPE type, const void* desc, const char* words) {
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
+        EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
+        ClearMessages();
+    }
+};
+
+TEST_F(DataMovementTest, InvalidSlicesAreRefused) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 6});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3});
+    Tensor outI8(DML_TENSOR_DATA_TYPE_INT8, {2, 3});
+    UINT offsets[] = {1, 0}, sizes[] = {2, 3}, strides[] = {2, 2}, zero[] = {1, 0}, far[] = {3, 2};
+    DML_SLICE_OPERATOR_DESC s{&in.desc, &out.desc, 2, offsets, sizes, strides};
+    s.Strides = zero;
+    Refused(DML_OPERATOR_SLICE, &s, "Strides[1] is 0");
+    s.Strides = far;  // row 1 + 1 * 3 = 4 is past the input's 4 rows
+    Refused(DML_OPERATOR_SLICE, &s, "reads element 4 of dimension 0");
+    s = {&in.desc, &outI8.desc, 2, offsets, sizes, strides};
+    Refused(DML_OPERATOR_SLICE, &s, "must match");
+    UINT wrongSizes[] = {2, 2};
+    s = {&in.desc, &out.desc, 2, offsets, wrongSizes, strides};
+    Refused(DML_OPERATOR_SLICE, &s, "Sizes[1] (2) must equal OutputTensor's size there (3)");
+
+    UINT windowOffsets[] = {0, 1}, windowSizes[] = {4, 5};
+    INT backwards[] = {-2, -2}, none[] = {-2, 0}, tooFar[] = {-3, -2};
+    DML_SLICE1_OPERATOR_DESC s1{&in.desc, &out.desc, 2, windowOffsets, windowSizes, none};
+    Refused(DML_OPERATOR_SLICE1, &s1, "InputWindowStrides[1] is 0");
+    // A window of 3 rows read with stride -3 reaches 1 row; the output has 2.
+    UINT shortWindow[] = {3, 5};
+    s1.InputWindowStrides = tooFar;
+    s1.InputWindowSizes = shortWindow;
+    Refused(DML_OPERATOR_SLICE1, &s1, "exceeds the 1 elements");
+    UINT wideWindow[] = {4, 6};
+    s1 = {&in.desc, &out.desc, 2, windowOffsets, wideWindow, backwards};
+    Refused(DML_OPERATOR_SLICE1, &s1, "extends beyond InputTensor's size there (6)");
+}
+
+TEST_F(DataMovementTest, InvalidPaddingsAndTilesAreRefused) {
+    Tensor in(DML_TENSOR_DATA_TYPE_INT16, {2, 3});
+    Tensor out(DML_TENSOR_DATA_TYPE_INT16, {3, 6});
+    UINT start[] = {1, 1}, end[] = {0, 2}, endWrong[] = {0, 1};
+    DML_PADDING_OPERATOR_DESC p{&in.desc, &out.desc, DML_PADDING_MODE_CONSTANT, 0.0f, 2, start, endWrong};
+    Refused(DML_OPERATOR_PADDING, &p, "OutputTensor's size in dimension 1 (6) must be InputTensor's (3) + StartPadding (1) + EndPadding (1) = 5");
+    p = {&in.desc, &out.desc, static_cast<DML_PADDING_MODE>(7), 0.0f, 2, start, end};
+    Refused(DML_OPERATOR_PADDING, &p, "PaddingMode (7)");
+    DML_PADDING1_OPERATOR_DESC p1{&in.desc, &out.desc, DML_PADDING_MODE_CONSTANT, DML_TENSOR_DATA_TYPE_INT32, {}, 2,
+                                  start, end};
+    Refused(DML_OPERATOR_PADDING1, &p1, "PaddingValueDataType (INT32) must match OutputTensor's data type (INT16)");
+
+    Tensor f64in(DML_TENSOR_DATA_TYPE_FLOAT64, {2, 3}), f64out(DML_TENSOR_DATA_TYPE_FLOAT64, {4, 3});
+    UINT repeats[] = {2, 1}, badRepeats[] = {2, 2};
+    DML_TILE_OPERATOR_DESC t{&f64in.desc, &f64out.desc, 2, repeats};
+    Refused(DML_OPERATOR_TILE, &t, "InputTensor has data type FLOAT64");
+    Tensor i16tiled(DML_TENSOR_DATA_TYPE_INT16, {4, 3});
+    t = {&in.desc, &i16tiled.desc, 2, badRepeats};
+    Refused(DML_OPERATOR_TILE, &t, "Repeats[1] (2) = 6");
+    t = {&in.desc, &i16tiled.desc, 1, repeats};
+    Refused(DML_OPERATOR_TILE, &t, "RepeatsCount (1) must equal");
+}
+
+TEST_F(DataMovementTest, InvalidDepthSpaceAndGathersAreRefused) {
+    Tensor depth(DML_TENSOR_DATA_TYPE_UINT8, {1, 8, 2, 3});
+    Tensor space(DML_TENSOR_DATA_TYPE_UINT8, {1, 2, 4, 6});
+    Tensor wrongSpace(DML_TENSOR_DATA_TYPE_UINT8, {1, 2, 4, 5});
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC d{&depth.desc, &wrongSpace.desc, 2, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH};
+    Refused(DML_OPERATOR_DEPTH_TO_SPACE1, &d, "do not fit BlockSize 2");
+    d = {&depth.desc, &space.desc, 0, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH};
+    Refused(DML_OPERATOR_DEPTH_TO_SPACE1, &d, "BlockSize is 0");
+    d = {&depth.desc, &space.desc, 2, static_cast<DML_DEPTH_SPACE_ORDER>(2)};
+    Refused(DML_OPERATOR_DEPTH_TO_SPACE1, &d, "Order (2)");
+    DML_SPACE_TO_DEPTH_OPERATOR_DESC s{&space.desc, &depth.desc, 3};
+    Refused(DML_OPERATOR_SPACE_TO_DEPTH, &s, "do not fit BlockSize 3");
+
+    Tensor table(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 10, 4});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 5});
+    Tensor f32idx(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 5});
+    Tensor rows(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 5, 4});
+    Tensor wrongRows(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 4, 4});
+    DML_GATHER_OPERATOR_DESC g{&table.desc, &idx.desc, &rows.desc, 3, 1};
+    Refused(DML_OPERATOR_GATHER, &g, "Axis (3) must be below");
+    g = {&table.desc, &f32idx.desc, &rows.desc, 1, 1};
+    Refused(DML_OPERATOR_GATHER, &g, "IndicesTensor has data type FLOAT32");
+    g = {&table.desc, &idx.desc, &wrongRows.desc, 1, 1};
+    Refused(DML_OPERATOR_GATHER, &g, "gives {1, 5, 4}");
+    Tensor wideIdx(DML_TENSOR_DATA_TYPE_INT32, {1, 2, 5});
+    g = {&table.desc, &wideIdx.desc, &rows.desc, 1, 1};
+    Refused(DML_OPERATOR_GATHER, &g, "its dimension 1 must be 1");
+
+    Tensor nd(DML_TENSOR_DATA_TYPE_INT8, {1, 2, 3, 4});
+    Tensor ndIdx(DML_TENSOR_DATA_TYPE_INT64, {1, 3, 1, 1});
+    Tensor ndOut(DML_TENSOR_DATA_TYPE_INT8, {1, 1, 3, 4});
+    DML_GATHER_ND1_OPERATOR_DESC n{&nd.desc, &ndIdx.desc, &ndOut.desc, 3, 3, 1};
+    Refused(DML_OPERATOR_GATHER_ND1, &n, "Batch dimension 0 has size 2 in InputTensor and 3 in IndicesTensor");
+    n = {&nd.desc, &ndIdx.desc, &ndOut.desc, 3, 3, 3};
+    Refused(DML_OPERATOR_GATHER_ND1, &n, "BatchDimensionCount (3) must be below");
+    n = {&nd.desc, &ndIdx.desc, &ndOut.desc, 2, 3, 0};
+    Refused(DML_OPERATOR_GATHER_ND1, &n, "leading dimension 1 is padding and must be 1");
+}
+
+// A reflected padding and a backwards slice of tensors large enough that the thread pool splits
+// the work: every element against the index arithmetic written out here.
+TEST_F(DataMovementTest, LargeTensorsAcrossThreads) {
+    const UINT rows = 700, cols = 333;
+    std::vector<uint32_t> x(size_t(rows) * cols);
+    std::mt19937 engine(3);
+    for (auto& v : x) v = engine();
+    Tensor t(DML_TENSOR_DATA_TYPE_UINT32, {rows, cols});
+    auto in = Buffer(t.Bytes());
+    Upload(in.Get(), x);
+    DML_BUFFER_BINDING ib{in.Get(), 0, t.Bytes()};
+
+    // REFLECTION with pads wider than the input (the pattern repeats every 2 * (n - 1)).
+    UINT start[] = {3, 400}, end[] = {2, 5};
+    const UINT outRows = rows + 5, outCols = cols + 405;
+    Tensor o(DML_TENSOR_DATA_TYPE_UINT32, {outRows, outCols});
+    DML_PADDING_OPERATOR_DESC pad{&t.desc, &o.desc, DML_PADDING_MODE_REFLECTION, 0.0f, 2, start, end};
+    auto op = Compile(DML_OPERATOR_PADDING, &pad);
+    ASSERT_TRUE(op) << Messages();
+    auto persistent = Initialize(op.Get());
+    auto out = Buffer(o.Bytes());
+    DML_BUFFER_BINDING ob{out.Get(), 0, o.Bytes()};
+    Dispatch(op.Get(), {BufferBinding(&ib)}, {BufferBinding(&ob)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto got = ReadbackAs<uint32_t>(out.Get(), size_t(outRows) * outCols);
+    auto reflect = [](long i, long n) {
+        // Fold back and forth across the edges until inside.
+        while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
+        return i;
+    };
+    for (UINT r = 0; r < outRows; ++r) {
+        for (UINT c = 0; c < outCols; ++c) {
+            const long sr = reflect(long(r) - 3, rows), sc = reflect(long(c) - 400, cols);
+            ASSERT_EQ(got[size_t(r) * outCols + c], x[size_t(sr) * cols + sc]) << r << ", " << c;
+        }
+    }
+
+    // SLICE1 reading both dimensions backwards with strides 2 and 3.
+    UINT offsets[] = {10, 5}, sizes[] = {600, 300};
+    INT steps[] = {-2, -3};
+    Tensor s(DML_TENSOR_DATA_TYPE_UINT32, {300, 100});
+    DML_SLICE1_OPERATOR_DESC slice{&t.desc, &s.desc, 2, offsets, sizes, steps};
+    op = Compile(DML_OPERATOR_SLICE1, &slice);
+    ASSERT_TRUE(op) << Messages();
+    persistent = Initialize(op.Get());
+    auto sliced = Buffer(s.Bytes());
+    DML_BUFFER_BINDING sb{sliced.Get(), 0, s.Bytes()};
+    Dispatch(op.Get(), {BufferBinding(&ib)}, {BufferBinding(&sb)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    got = ReadbackAs<uint32_t>(sliced.Get(), 300 * 100);
+    for (UINT r = 0; r < 300; ++r) {
+        for (UINT c = 0; c < 100; ++c) {
+            const size_t sr = 10 + 599 - 2 * r, sc = 5 + 299 - 3 * c;
+            ASSERT_EQ(got[size_t(r) * 100 + c], x[sr * cols + sc]) << r << ", " << c;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace freedml_test
