@@ -31,7 +31,7 @@ struct AdapterInfo {
     uint32_t deviceId = 0;
     uint64_t dedicatedMemoryBytes = 0;    // device memory (0 for the CPU adapter)
     uint64_t sharedMemoryBytes = 0;       // host memory the adapter may use
-    bool isHardware = false;              // false for the CPU adapter (like WARP)
+    bool isHardware = false;              // false for the CPU adapter (like WARP) unless FREEDML_CPU_AS_HARDWARE
     bool unifiedMemory = false;           // true for the CPU adapter (UMA, cache coherent)
     std::string ordinalName;              // "cpu", "cuda:0" (what FREEDML_ADAPTER names)
 };

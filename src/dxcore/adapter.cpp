@@ -45,8 +45,9 @@ bool PropertyBytes(const backend::AdapterInfo& info, DXCoreAdapterProperty prope
 }  // namespace
 
 bool AdapterHasAttribute(const backend::AdapterInfo& info, REFGUID attribute) {
-    // Every FreeDML adapter runs D3D12 compute and DirectML; none does graphics.
-    return SameGuid(attribute, kAttributeCoreCompute) || SameGuid(attribute, kAttributeGenericMl);
+    if (SameGuid(attribute, kAttributeCoreCompute) || SameGuid(attribute, kAttributeGenericMl)) return true;
+    if (SameGuid(attribute, kAttributeD3D12Graphics) || SameGuid(attribute, kHardwareTypeGpu)) return info.isHardware;
+    return false;
 }
 
 Adapter::Adapter(IDXCoreAdapterFactory* factory, backend::Adapter* adapter) : factory_(factory), adapter_(adapter) {

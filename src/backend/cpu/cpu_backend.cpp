@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -119,13 +120,20 @@ private:
 
 }  // namespace
 
+bool CpuPresentedAsHardware() {
+    const char* value = std::getenv("FREEDML_CPU_AS_HARDWARE");
+    return value && *value && std::strcmp(value, "0") != 0;
+}
+
 std::unique_ptr<Adapter> CreateCpuAdapter(const LUID& luid) {
     AdapterInfo info;
     info.kind = AdapterKind::Cpu;
     info.description = "FreeDML CPU";
     info.luid = luid;
     info.sharedMemoryBytes = PhysicalMemoryBytes();
-    info.isHardware = false;
+    // A software adapter, like WARP, unless the user asks for it to pass as hardware (some DirectML
+    // programs skip software adapters).
+    info.isHardware = CpuPresentedAsHardware();
     info.unifiedMemory = true;
     info.ordinalName = "cpu";
     return std::make_unique<CpuAdapter>(info);
