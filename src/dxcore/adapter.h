@@ -29,10 +29,12 @@ public:
     bool STDMETHODCALLTYPE IsPropertySupported(DXCoreAdapterProperty property) override;
     HRESULT STDMETHODCALLTYPE GetProperty(DXCoreAdapterProperty property, size_t bufferSize, void* data) override;
     HRESULT STDMETHODCALLTYPE GetPropertySize(DXCoreAdapterProperty property, size_t* bufferSize) override;
-    bool STDMETHODCALLTYPE IsQueryStateSupported(DXCoreAdapterState) override { return false; }
-    HRESULT STDMETHODCALLTYPE QueryState(DXCoreAdapterState, size_t, const void*, size_t, void*) override {
-        return DXGI_ERROR_UNSUPPORTED;
-    }
+    // AdapterMemoryBudget (for the local and non-local segment groups of node 0) and
+    // IsDriverUpdateInProgress (always false: FreeDML's "driver" is the process's own libraries).
+    bool STDMETHODCALLTYPE IsQueryStateSupported(DXCoreAdapterState state) override;
+    HRESULT STDMETHODCALLTYPE QueryState(DXCoreAdapterState state, size_t inputStateDetailsSize,
+                                         const void* inputStateDetails, size_t outputBufferSize,
+                                         void* outputBuffer) override;
     bool STDMETHODCALLTYPE IsSetStateSupported(DXCoreAdapterState) override { return false; }
     HRESULT STDMETHODCALLTYPE SetState(DXCoreAdapterState, size_t, const void*, size_t, const void*) override {
         return DXGI_ERROR_UNSUPPORTED;

@@ -1,7 +1,12 @@
 // DXCore: enumeration, identity, properties, sorting, and a D3D12 device made on a DXCore adapter.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "test_util.h"
 
@@ -190,3 +195,221 @@ TEST_F(DXCore, D3D12RefusesForeignAdapters) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every adapter DXCore lists for D3D12 compute, in enumeration order.
+std::vector<IDXCoreAdapter*> AllAdapters(IDXCoreAdapterFactory* factory) {
+    IDXCoreAdapterList* list = nullptr;
+    EXPECT_EQ(factory->CreateAdapterList(1, &kCoreCompute, __uuidof(IDXCoreAdapterList), reinterpret_cast<void**>(&list)),
+              S_OK);
+    std::vector<IDXCoreAdapter*> adapters;
+    for (uint32_t i = 0; list && i < list->GetAdapterCount(); ++i) {
+        IDXCoreAdapter* adapter = nullptr;
+        EXPECT_EQ(list->GetAdapter(i, __uuidof(IDXCoreAdapter), reinterpret_cast<void**>(&adapter)), S_OK);
+        adapters.push_back(adapter);
+    }
+    if (list) list->Release();
+    return adapters;
+}
+
+DXCoreAdapterMemoryBudget Budget(IDXCoreAdapter* adapter, DXCoreSegmentGroup group) {
+    DXCoreAdapterMemoryBudgetNodeSegmentGroup query{0, group};
+    DXCoreAdapterMemoryBudget budget{};
+    EXPECT_EQ(adapter->QueryState(DXCoreAdapterState::AdapterMemoryBudget, sizeof(query), &query, sizeof(budget),
+                                  &budget),
+              S_OK);
+    return budget;
+}
+
+// This process's resident memory as the kernel reports it in /proc/self/status (VmRSS, in kB).
+uint64_t ResidentBytes() {
+    FILE* file = std::fopen("/proc/self/status", "r");
+    if (!file) return 0;
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof(line), file)) {
+        if (std::sscanf(line, "VmRSS: %llu kB", &kib) == 1) break;
+    }
+    std::fclose(file);
+    return kib * 1024;
+}
+
+uint64_t PhysicalBytes() { return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)); }
+
+template <class T>
+T Property(IDXCoreAdapter* adapter, DXCoreAdapterProperty property) {
+    T value{};
+    size_t size = 0;
+    EXPECT_EQ(adapter->GetPropertySize(property, &size), S_OK);
+    EXPECT_EQ(size, sizeof(T)) << "property " << static_cast<int>(property);
+    EXPECT_EQ(adapter->GetProperty(property, sizeof(T), &value), S_OK);
+    return value;
+}
+
+ID3D12Device* DeviceOn(IDXCoreAdapter* adapter) {
+    ID3D12Device* device = nullptr;
+    EXPECT_EQ(D3D12CreateDevice(adapter, D3D_FEATURE_LEVEL_1_0_CORE, __uuidof(ID3D12Device),
+                                reinterpret_cast<void**>(&device)),
+              S_OK);
+    return device;
+}
+
+constexpr uint64_t kMiB = 1024 * 1024;
+
+}  // namespace
+
+// The properties DirectML's clients read at start-up, with the sizes of the types DXCoreAdapterProperty
+// documents, and consistent with each other and with the D3D12 device.
+TEST_F(DXCore, PropertiesClientsReadAreConsistent) {
+    for (IDXCoreAdapter* adapter : AllAdapters(factory_)) {
+        const std::string description = Description(adapter);
+        SCOPED_TRACE(description);
+        const bool cpu = description == "FreeDML CPU";
+        const auto id = Property<DXCoreHardwareID>(adapter, DXCoreAdapterProperty::HardwareID);
+        const auto parts = Property<DXCoreHardwareIDParts>(adapter, DXCoreAdapterProperty::HardwareIDParts);
+        EXPECT_EQ(id.vendorID, parts.vendorID);
+        EXPECT_EQ(id.deviceID, parts.deviceID);
+        EXPECT_EQ(id.revision, parts.revisionID);
+        EXPECT_EQ(id.subSysID, (parts.subSystemID << 16) | parts.subVendorID);
+        EXPECT_EQ(id.vendorID, cpu ? 0u : 0x10DEu);  // NVIDIA's PCI vendor id for the CUDA adapters
+        EXPECT_NE(Property<uint64_t>(adapter, DXCoreAdapterProperty::DriverVersion), 0u);
+        const auto dedicated = Property<uint64_t>(adapter, DXCoreAdapterProperty::DedicatedAdapterMemory);
+        EXPECT_EQ(dedicated == 0, cpu);
+        EXPECT_EQ(Property<uint64_t>(adapter, DXCoreAdapterProperty::DedicatedSystemMemory), 0u);
+        EXPECT_EQ(Property<uint64_t>(adapter, DXCoreAdapterProperty::SharedSystemMemory), PhysicalBytes());
+        EXPECT_EQ(Property<bool>(adapter, DXCoreAdapterProperty::IsIntegrated), cpu);
+        const LUID luid = Property<LUID>(adapter, DXCoreAdapterProperty::InstanceLuid);
+        ID3D12Device* device = DeviceOn(adapter);
+        ASSERT_NE(device, nullptr);
+        const LUID deviceLuid = device->GetAdapterLuid();
+        EXPECT_EQ(std::memcmp(&luid, &deviceLuid, sizeof(LUID)), 0);
+        EXPECT_EQ(device->Release(), 0u);
+        adapter->Release();
+    }
+}
+
+// AdapterMemoryBudget on the CPU adapter: its local segment is the host's memory, measured for this
+// process; a UMA adapter has no non-local segment.
+TEST_F(DXCore, CpuMemoryBudgetIsTheHostMemory) {
+    IDXCoreAdapter* cpu = nullptr;
+    for (IDXCoreAdapter* adapter : AllAdapters(factory_)) {
+        if (Description(adapter) == "FreeDML CPU") {
+            cpu = adapter;
+        } else {
+            adapter->Release();
+        }
+    }
+    ASSERT_NE(cpu, nullptr);
+    EXPECT_TRUE(cpu->IsQueryStateSupported(DXCoreAdapterState::AdapterMemoryBudget));
+    EXPECT_FALSE(cpu->IsSetStateSupported(DXCoreAdapterState::AdapterMemoryBudget));
+
+    const DXCoreAdapterMemoryBudget before = Budget(cpu, DXCoreSegmentGroup::Local);
+    const uint64_t resident = ResidentBytes();
+    EXPECT_NEAR(double(before.currentUsage), double(resident), double(16 * kMiB));
+    EXPECT_GE(before.budget, before.currentUsage);
+    EXPECT_LE(before.budget, PhysicalBytes());
+    EXPECT_EQ(before.availableForReservation, 0u);
+    EXPECT_EQ(before.currentReservation, 0u);
+    const DXCoreAdapterMemoryBudget nonLocal = Budget(cpu, DXCoreSegmentGroup::NonLocal);
+    EXPECT_EQ(nonLocal.budget, 0u);
+    EXPECT_EQ(nonLocal.currentUsage, 0u);
+
+    // 64 MiB written through a mapped UPLOAD buffer become this process's usage.
+    ID3D12Device* device = DeviceOn(cpu);
+    ASSERT_NE(device, nullptr);
+    ID3D12Resource* buffer = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, 64 * kMiB);
+    ASSERT_NE(buffer, nullptr);
+    void* bytes = nullptr;
+    ASSERT_EQ(buffer->Map(0, nullptr, &bytes), S_OK);
+    std::memset(bytes, 1, 64 * kMiB);
+    const DXCoreAdapterMemoryBudget after = Budget(cpu, DXCoreSegmentGroup::Local);
+    EXPECT_GE(after.currentUsage, before.currentUsage + 60 * kMiB);
+    buffer->Release();
+    EXPECT_EQ(device->Release(), 0u);
+    cpu->Release();
+}
+
+// AdapterMemoryBudget on each CUDA adapter (none here without a GPU): local is device memory,
+// non-local the pinned host memory of UPLOAD and READBACK heaps, both counted for this process.
+TEST_F(DXCore, CudaMemoryBudgetCountsThisProcess) {
+    int checked = 0;
+    for (IDXCoreAdapter* adapter : AllAdapters(factory_)) {
+        if (Description(adapter) == "FreeDML CPU") {
+            adapter->Release();
+            continue;
+        }
+        SCOPED_TRACE(Description(adapter));
+        const auto dedicated = Property<uint64_t>(adapter, DXCoreAdapterProperty::DedicatedAdapterMemory);
+        ID3D12Device* device = DeviceOn(adapter);
+        ASSERT_NE(device, nullptr);
+        const DXCoreAdapterMemoryBudget local = Budget(adapter, DXCoreSegmentGroup::Local);
+        const DXCoreAdapterMemoryBudget host = Budget(adapter, DXCoreSegmentGroup::NonLocal);
+        EXPECT_GT(local.budget, 0u);
+        EXPECT_LE(local.budget, dedicated);
+        EXPECT_LE(host.budget, PhysicalBytes());
+        ID3D12Resource* onDevice = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, 64 * kMiB);
+        ID3D12Resource* pinned = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, 32 * kMiB);
+        ASSERT_NE(onDevice, nullptr);
+        ASSERT_NE(pinned, nullptr);
+        const DXCoreAdapterMemoryBudget localAfter = Budget(adapter, DXCoreSegmentGroup::Local);
+        const DXCoreAdapterMemoryBudget hostAfter = Budget(adapter, DXCoreSegmentGroup::NonLocal);
+        EXPECT_GE(localAfter.currentUsage - local.currentUsage, 64 * kMiB);
+        EXPECT_LT(localAfter.currentUsage - local.currentUsage, 65 * kMiB);
+        EXPECT_GE(hostAfter.currentUsage - host.currentUsage, 32 * kMiB);
+        EXPECT_LT(hostAfter.currentUsage - host.currentUsage, 33 * kMiB);
+        onDevice->Release();
+        pinned->Release();
+        EXPECT_EQ(Budget(adapter, DXCoreSegmentGroup::Local).currentUsage, local.currentUsage);
+        EXPECT_EQ(Budget(adapter, DXCoreSegmentGroup::NonLocal).currentUsage, host.currentUsage);
+        EXPECT_EQ(device->Release(), 0u);
+        adapter->Release();
+        ++checked;
+    }
+    if (checked == 0) GTEST_SKIP() << "no CUDA adapter on this machine";
+}
+
+// The documented failures of QueryState; a failed query writes nothing.
+TEST_F(DXCore, QueryStateRejectsBadArguments) {
+    std::vector<IDXCoreAdapter*> adapters = AllAdapters(factory_);
+    ASSERT_FALSE(adapters.empty());
+    IDXCoreAdapter* adapter = adapters.back();
+    for (size_t i = 0; i + 1 < adapters.size(); ++i) adapters[i]->Release();
+
+    DXCoreAdapterMemoryBudgetNodeSegmentGroup query{0, DXCoreSegmentGroup::Local};
+    DXCoreAdapterMemoryBudget budget;
+    std::memset(&budget, 0xab, sizeof(budget));
+    const DXCoreAdapterMemoryBudget untouched = budget;
+    auto query_state = [&](size_t inSize, const void* in, size_t outSize, void* out) {
+        return adapter->QueryState(DXCoreAdapterState::AdapterMemoryBudget, inSize, in, outSize, out);
+    };
+    EXPECT_EQ(query_state(sizeof(query), nullptr, sizeof(budget), &budget), E_POINTER);
+    EXPECT_EQ(query_state(sizeof(query), &query, sizeof(budget), nullptr), E_POINTER);
+    EXPECT_EQ(query_state(sizeof(query) - 1, &query, sizeof(budget), &budget), E_INVALIDARG);
+    EXPECT_EQ(query_state(sizeof(query), &query, sizeof(budget) - 8, &budget), E_INVALIDARG);
+    DXCoreAdapterMemoryBudgetNodeSegmentGroup secondNode{1, DXCoreSegmentGroup::Local};
+    EXPECT_EQ(query_state(sizeof(secondNode), &secondNode, sizeof(budget), &budget), E_INVALIDARG);
+    DXCoreAdapterMemoryBudgetNodeSegmentGroup badGroup{0, static_cast<DXCoreSegmentGroup>(7)};
+    EXPECT_EQ(query_state(sizeof(badGroup), &badGroup, sizeof(budget), &budget), E_INVALIDARG);
+    EXPECT_EQ(std::memcmp(&budget, &untouched, sizeof(budget)), 0);
+    EXPECT_EQ(adapter->QueryState(static_cast<DXCoreAdapterState>(99), sizeof(query), &query, sizeof(budget), &budget),
+              DXGI_ERROR_INVALID_CALL);
+    EXPECT_FALSE(adapter->IsQueryStateSupported(static_cast<DXCoreAdapterState>(99)));
+
+    // The typed helper of the header passes the sizes of its arguments.
+    EXPECT_EQ(adapter->QueryState(DXCoreAdapterState::AdapterMemoryBudget, &query, &budget), S_OK);
+    EXPECT_GT(budget.budget, 0u);
+
+    EXPECT_TRUE(adapter->IsQueryStateSupported(DXCoreAdapterState::IsDriverUpdateInProgress));
+    uint8_t updating = 0xff;
+    EXPECT_EQ(adapter->QueryState(DXCoreAdapterState::IsDriverUpdateInProgress, 0, nullptr, sizeof(updating), &updating),
+              S_OK);
+    EXPECT_EQ(updating, 0u);
+    EXPECT_EQ(adapter->QueryState(DXCoreAdapterState::IsDriverUpdateInProgress, 0, nullptr, 0, &updating), E_INVALIDARG);
+    EXPECT_EQ(adapter->QueryState(DXCoreAdapterState::IsDriverUpdateInProgress, 0, nullptr, 1, nullptr), E_POINTER);
+    uint64_t reservation = 0;
+    EXPECT_EQ(adapter->SetState(DXCoreAdapterState::AdapterMemoryBudget, sizeof(query), &query, sizeof(reservation),
+                                &reservation),
+              DXGI_ERROR_UNSUPPORTED);
+    adapter->Release();
+}

@@ -3,25 +3,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 
+#include "backend/host_memory.h"
+
 namespace freedml::backend::cpu {
 
-uint64_t PhysicalMemoryBytes() {
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long pageSize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || pageSize <= 0) return 0;
-    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
-}
+uint64_t PhysicalMemoryBytes() { return HostPhysicalBytes(); }
 
 namespace {
 
-uint64_t PageSize() {
-    long size = sysconf(_SC_PAGESIZE);
-    return size > 0 ? static_cast<uint64_t>(size) : 4096;
-}
+uint64_t PageSize() { return HostPageSize(); }
 
 // Anonymous mappings: page aligned (more than the 64-byte alignment kernels want) and zero-filled
 // by the kernel lazily, so a large heap costs nothing until it is touched.
@@ -106,6 +101,10 @@ class CpuAdapter final : public Adapter {
 public:
     explicit CpuAdapter(const AdapterInfo& info) : info_(info) {}
     const AdapterInfo& Info() const override { return info_; }
+    MemoryBudget QueryMemoryBudget(SegmentGroup group) const override {
+        if (group == SegmentGroup::NonLocal) return {};  // UMA: all of the host's memory is local
+        return HostMemoryBudget();
+    }
     std::shared_ptr<Device> GetDevice() override {
         std::lock_guard lock(mutex_);
         if (!device_) device_ = std::make_shared<CpuDevice>(info_);
@@ -119,6 +118,13 @@ private:
 };
 
 }  // namespace
+
+MemoryBudget HostMemoryBudget() {
+    MemoryBudget result;
+    result.currentUsage = ProcessResidentBytes();
+    result.budget = HostBudget(result.currentUsage);
+    return result;
+}
 
 bool CpuPresentedAsHardware() {
     const char* value = std::getenv("FREEDML_CPU_AS_HARDWARE");
