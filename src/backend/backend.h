@@ -63,6 +63,11 @@ public:
     virtual ~Stream() = default;
     virtual void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                             uint64_t byteCount) = 0;
+    // Writes the `patternSize` bytes of `pattern` (1 to 16) again and again over the `byteCount`
+    // bytes of `destination` from `offset` (a multiple of `patternSize`): ClearUnorderedAccessView*.
+    // The pattern is copied before the call returns.
+    virtual void Fill(Memory& destination, uint64_t offset, uint64_t byteCount, const void* pattern,
+                      uint32_t patternSize) = 0;
     // Blocks until everything enqueued on this stream so far has completed (fences call it before
     // they signal).
     virtual void Finish() = 0;

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +47,19 @@ public:
         auto* to = static_cast<unsigned char*>(destination.HostPointer()) + destinationOffset;
         auto* from = static_cast<const unsigned char*>(source.HostPointer()) + sourceOffset;
         std::memmove(to, from, byteCount);  // source and destination may alias (placed resources)
+    }
+    void Fill(Memory& destination, uint64_t offset, uint64_t byteCount, const void* pattern,
+              uint32_t patternSize) override {
+        if (byteCount == 0) return;
+        auto* to = static_cast<unsigned char*>(destination.HostPointer()) + offset;
+        // One copy of the pattern, then the filled prefix doubles until it covers the range.
+        const uint64_t first = std::min<uint64_t>(patternSize, byteCount);
+        std::memcpy(to, pattern, first);
+        for (uint64_t done = first; done < byteCount;) {
+            const uint64_t step = std::min(done, byteCount - done);
+            std::memcpy(to + done, to, step);
+            done += step;
+        }
     }
     void Finish() override {}  // work already ran on the calling thread
 };

@@ -248,6 +248,17 @@ void CudaStream::CopyBuffer(Memory& destination, uint64_t destinationOffset, Mem
     Check(cudaMemcpyAsync(to, from, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync (CopyBuffer)");
 }
 
+void CudaStream::Fill(Memory& destination, uint64_t offset, uint64_t byteCount, const void* pattern,
+                      uint32_t patternSize) {
+    if (byteCount == 0) return;
+    MakeCurrent();
+    FillPattern fill{};
+    std::memcpy(fill.bytes, pattern, patternSize);
+    fill.size = patternSize;
+    Check(LaunchFill(Launch(), reinterpret_cast<void*>(destination.Address() + offset), byteCount, fill),
+          "the fill kernel (ClearUnorderedAccessView)");
+}
+
 void CudaStream::Finish() {
     MakeCurrent();
     Check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (the queue's work so far)");

@@ -57,6 +57,8 @@ public:
 
     void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                     uint64_t byteCount) override;
+    void Fill(Memory& destination, uint64_t offset, uint64_t byteCount, const void* pattern,
+              uint32_t patternSize) override;
     void Finish() override;
     void* NativeHandle() override { return stream_; }
 
