@@ -4,6 +4,7 @@
 #include "cuda_test_util.h"
 #include "../d3d12_exec/exec_test.h"
 #include "../d3d12_exec/clear_uav_cases.h"
+#include "../d3d12_exec/custom_heap_cases.h"
 
 #include <cstdlib>
 #include <numeric>
@@ -104,6 +105,10 @@ TEST_F(CudaD3D12Test, UploadDefaultReadbackRoundTripAndZeroFill) {
 TEST_F(CudaD3D12Test, ClearUnorderedAccessViewFillsDeviceMemory) {
     for (const ClearCase& c : ClearCases()) RunClearCase(device(), c);
 }
+
+// CUSTOM heaps on a discrete adapter: L1 is the GPU's memory (CPU pages NOT_AVAILABLE only), L0
+// host memory in each CPU page property.
+TEST_F(CudaD3D12Test, CustomHeapsOnADiscreteAdapter) { CheckCustomHeaps(device(), false); }
 
 // A discrete GPU is no UMA adapter.
 TEST_F(CudaD3D12Test, ArchitectureIsNotUma) {
