@@ -88,6 +88,11 @@ class Ref {
 public:
     Ref() = default;
     explicit Ref(T* adopted) : object_(adopted) {}  // takes over a reference its caller owned
+    // A new reference to `object` (AddRef now, Release when the Ref goes).
+    static Ref Share(T* object) {
+        if (object) object->AddRef();
+        return Ref(object);
+    }
     Ref(Ref&& other) noexcept : object_(std::exchange(other.object_, nullptr)) {}
     Ref& operator=(Ref&& other) noexcept {
         if (this != &other) {

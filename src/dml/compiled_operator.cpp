@@ -15,11 +15,12 @@ constexpr DML_EXECUTION_FLAGS kKnownExecutionFlags = static_cast<DML_EXECUTION_F
 // bytes; returns the persistent resource's size. Each copy starts at a multiple of
 // DML_PERSISTENT_BUFFER_ALIGNMENT (and of the tensor's GuaranteedBaseOffsetAlignment), so it is
 // as aligned as a binding of that tensor could be (V3).
-uint64_t PlanOwnedInputCopies(const OperatorArgs& args, const Kernel& kernel, std::vector<OwnedInputCopy>* copies) {
+uint64_t PlanOwnedInputCopies(const std::vector<const TensorDesc*>& inputs, const Kernel& kernel,
+                              std::vector<OwnedInputCopy>* copies) {
     uint64_t size = kernel.PersistentResourceSize();
-    for (size_t i = 0; i < args.inputs.size(); ++i) {
-        if (!args.inputs[i] || !args.inputs[i]->OwnedByDml() || kernel.PacksOwnedInput(i)) continue;
-        const TensorDesc& tensor = *args.inputs[i];
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        if (!inputs[i] || !inputs[i]->OwnedByDml() || kernel.PacksOwnedInput(i)) continue;
+        const TensorDesc& tensor = *inputs[i];
         OwnedInputCopy copy;
         copy.input = i;
         const uint64_t alignment =
@@ -34,55 +35,73 @@ uint64_t PlanOwnedInputCopies(const OperatorArgs& args, const Kernel& kernel, st
 
 }  // namespace
 
-CompiledOperator::CompiledOperator(Device& device, Operator& op, DML_EXECUTION_FLAGS flags,
+CompiledOperator::CompiledOperator(Device& device, CompiledInterface shape, DML_EXECUTION_FLAGS flags,
                                    std::unique_ptr<Kernel> kernel)
-    : DeviceChild(device), operator_(&op), flags_(flags), kernel_(std::move(kernel)) {
-    const OperatorArgs& args = op.Args();
+    : DeviceChild(device), shape_(std::move(shape)), flags_(flags), kernel_(std::move(kernel)) {
     auto snapshot = std::make_shared<DispatchableSnapshot>();
     DispatchableBindingInfo& info = snapshot->info;
     info.isInitializer = false;
-    info.supportsInPlaceExecution = args.schema.supportsInPlaceExecution;
-    for (size_t i = 0; i < args.inputs.size(); ++i) {
-        info.inputs.push_back(args.inputs[i] ? &*args.inputs[i] : nullptr);
-        info.inputNames.push_back(args.inputNames[i]);
-    }
-    for (size_t i = 0; i < args.outputs.size(); ++i) {
-        info.outputs.push_back(args.outputs[i] ? &*args.outputs[i] : nullptr);
-        info.outputNames.push_back(args.outputNames[i]);
-    }
+    info.supportsInPlaceExecution = shape_.supportsInPlaceExecution;
+    info.inputs = shape_.inputs;
+    info.inputNames = shape_.inputNames;
+    info.outputs = shape_.outputs;
+    info.outputNames = shape_.outputNames;
     snapshot->layout = MakeDescriptorLayout(info);
     info.properties.RequiredDescriptorCount = snapshot->layout.total;
     info.properties.TemporaryResourceSize = kernel_->TemporaryResourceSize();
-    info.properties.PersistentResourceSize = PlanOwnedInputCopies(args, *kernel_, &ownedCopies_);
-    info.description = "compiled " + op.Describe();
+    info.properties.PersistentResourceSize = PlanOwnedInputCopies(shape_.inputs, *kernel_, &ownedCopies_);
+    info.description = "compiled " + shape_.subject;
     snapshot->operators.push_back(this);
     snapshot_ = std::move(snapshot);
-    operator_->AddRef();  // last: a throw above must leave the operator's count as it was
 }
 
-CompiledOperator::~CompiledOperator() { operator_->Release(); }
-
-Status CompiledOperator::Create(Device& device, Operator& op, uint32_t rawFlags, CompiledOperator** created) {
+Status ValidateExecutionFlags(uint32_t rawFlags, DML_EXECUTION_FLAGS* flags) {
     const uint32_t known = kKnownExecutionFlags;
     INVALID_IF((rawFlags & ~known) != 0,
                "DML_EXECUTION_FLAGS (0x%x) has bits FreeDML does not know (0x%x); the known flags are 0x%x.",
                rawFlags, rawFlags & ~known, known);
-    const auto flags = static_cast<DML_EXECUTION_FLAGS>(rawFlags);
-    std::unique_ptr<Kernel> kernel;
-    // The kernel comes from the kernels of the device's backend: its own (the CUDA plugin's), or
-    // libdirectml's CPU kernels for a backend whose memory is host memory.
+    *flags = static_cast<DML_EXECUTION_FLAGS>(rawFlags);
+    return {};
+}
+
+Status CreateKernelFor(Device& device, const Operator& op, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel) {
     backend::Device& backend = device.D3D12().Backend();
     const KernelSet& kernels = backend.DmlKernels() ? *backend.DmlKernels() : CpuKernels();
-    FREEDML_TRY_CONTEXT(kernels.Create(KernelContext{backend, flags}, op.Args(), &kernel),
+    FREEDML_TRY_CONTEXT(kernels.Create(KernelContext{backend, flags}, op.Args(), kernel),
                         "compiling a %s for adapter '%s'", op.Describe().c_str(), backend.Info().description.c_str());
-    *created = new CompiledOperator(device, op, flags, std::move(kernel));
+    return {};
+}
+
+Status CompiledOperator::Create(Device& device, Operator& op, uint32_t rawFlags, CompiledOperator** created) {
+    DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE;
+    FREEDML_TRY(ValidateExecutionFlags(rawFlags, &flags));
+    std::unique_ptr<Kernel> kernel;
+    FREEDML_TRY(CreateKernelFor(device, op, flags, &kernel));
+    const OperatorArgs& args = op.Args();
+    CompiledInterface shape;
+    shape.supportsInPlaceExecution = args.schema.supportsInPlaceExecution;
+    for (size_t i = 0; i < args.inputs.size(); ++i) {
+        shape.inputs.push_back(args.inputs[i] ? &*args.inputs[i] : nullptr);
+        shape.inputNames.push_back(args.inputNames[i]);
+    }
+    for (size_t i = 0; i < args.outputs.size(); ++i) {
+        shape.outputs.push_back(args.outputs[i] ? &*args.outputs[i] : nullptr);
+        shape.outputNames.push_back(args.outputNames[i]);
+    }
+    shape.what = std::string(op.Schema().name) + " operator";
+    shape.subject = op.Describe();
+    shape.operators.push_back(Ref<Operator>::Share(&op));
+    return Create(device, std::move(shape), flags, std::move(kernel), created);
+}
+
+Status CompiledOperator::Create(Device& device, CompiledInterface shape, DML_EXECUTION_FLAGS flags,
+                                std::unique_ptr<Kernel> kernel, CompiledOperator** created) {
+    *created = new CompiledOperator(device, std::move(shape), flags, std::move(kernel));
     return {};
 }
 
 DML_BINDING_PROPERTIES CompiledOperator::GetBindingProperties() { return snapshot_->info.properties; }
 
-std::string CompiledOperator::Describe() const {
-    return "compiled " + std::string(operator_->Schema().name) + " operator" + NameSuffix();
-}
+std::string CompiledOperator::Describe() const { return "compiled " + shape_.what + NameSuffix(); }
 
 }  // namespace freedml::dml

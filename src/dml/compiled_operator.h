@@ -1,5 +1,6 @@
-// IDMLCompiledOperator: an operator planned for the device's backend. It owns the kernel, and
-// knows whether it was initialized (N7).
+// IDMLCompiledOperator: an operator, or a graph of operators (IDMLDevice1::CompileGraph), planned
+// for the device's backend. It owns the kernel (a graph's is a GraphKernel), and knows whether it
+// was initialized (N7).
 //
 // Its persistent resource holds the kernel's own bytes first (PersistentResourceSize of the
 // kernel: weights it packs), then one aligned copy of every other OWNED_BY_DML input, made by
@@ -26,6 +27,25 @@ struct OwnedInputCopy {
     uint64_t bytes = 0;   // what the tensor's elements span (DMLCalcBufferTensorSize)
 };
 
+// What a compiled operator binds: one operator's tensors in desc order, or a graph's inputs and
+// outputs. The tensor descs live in `operators` (each held by a reference) or in the kernel.
+struct CompiledInterface {
+    std::vector<const TensorDesc*> inputs;  // nullptr: an absent optional tensor, an unused graph input
+    std::vector<const TensorDesc*> outputs;
+    std::vector<std::string> inputNames;  // for messages: "ATensor", "graph input 2"
+    std::vector<std::string> outputNames;
+    bool supportsInPlaceExecution = false;  // H2
+    std::string what;                       // "GEMM operator", "graph of 3 nodes"
+    std::string subject;                    // binding messages' subject: "GEMM operator 'layer1'"
+    std::vector<Ref<Operator>> operators;   // the operators whose tensors and args the kernel reads
+};
+
+// The execution flags FreeDML knows, as CompileOperator and CompileGraph accept them.
+Status ValidateExecutionFlags(uint32_t rawFlags, DML_EXECUTION_FLAGS* flags);
+// The kernel of `op` from the kernels of the device's backend: its own (the CUDA plugin's), or
+// libdirectml's CPU kernels for a backend whose memory is host memory.
+Status CreateKernelFor(Device& device, const Operator& op, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel);
+
 class CompiledOperator final
     : public DeviceChild<CompiledOperator, ChildKind::CompiledOperator, IDMLCompiledOperator, IDMLDispatchable,
                          IDMLPageable, IDMLDeviceChild, IDMLObject> {
@@ -34,11 +54,13 @@ public:
 
     // `flags` is the application's DML_EXECUTION_FLAGS read as an integer; validated here.
     static Status Create(Device& device, Operator& op, uint32_t flags, CompiledOperator** created);
+    // A compiled operator of an already planned kernel (CompileGraph's).
+    static Status Create(Device& device, CompiledInterface shape, DML_EXECUTION_FLAGS flags,
+                         std::unique_ptr<Kernel> kernel, CompiledOperator** created);
 
     DML_BINDING_PROPERTIES STDMETHODCALLTYPE GetBindingProperties() override;
 
     const std::shared_ptr<const DispatchableSnapshot>& Snapshot() const { return snapshot_; }
-    const Operator& GetOperator() const { return *operator_; }
     Kernel& GetKernel() { return *kernel_; }
     const std::vector<OwnedInputCopy>& OwnedInputCopies() const { return ownedCopies_; }
     DML_EXECUTION_FLAGS Flags() const { return flags_; }
@@ -50,10 +72,10 @@ public:
     bool MarkInitialized() { return !initialized_.exchange(true); }
 
 private:
-    CompiledOperator(Device& device, Operator& op, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel> kernel);
-    ~CompiledOperator() override;
+    CompiledOperator(Device& device, CompiledInterface shape, DML_EXECUTION_FLAGS flags,
+                     std::unique_ptr<Kernel> kernel);
 
-    Operator* operator_;  // holds a reference: the tensor descs live there
+    CompiledInterface shape_;
     DML_EXECUTION_FLAGS flags_;
     std::unique_ptr<Kernel> kernel_;
     std::vector<OwnedInputCopy> ownedCopies_;

@@ -27,7 +27,6 @@ struct Profile {
 constexpr Profile kShapes[] = {
     {1, 2, 1}, {1, 2, 2}, {0, 2, 1}, {1, 1, 1}, {0, 1, 1}, {1, 4, 1}, {0, 4, 1}, {1, 1, 2}, {0, 2, 2},
 };
-constexpr size_t kEnumChoices = 3;  // an enum's first values usually include a plain mode
 
 bool IsTensorKind(FieldKind kind) {
     return kind == FieldKind::InputTensor || kind == FieldKind::OutputTensor || kind == FieldKind::InputTensorArray ||
@@ -252,14 +251,17 @@ void ForEachAssignment(size_t slots, Visit visit) {
 
 ProbeResult ProbeDataTypes(const OperatorSchema& schema) {
     ProbeResult result;
-    bool hasEnum = false;
+    size_t choices = 1;  // every value of the longest enum (REDUCE's MIN and MAX are its 8th and 9th)
     for (const auto& field : schema.fields) {
         if (IsTensorKind(field.kind)) result.tensors.push_back({field.name, 0});
-        if (field.kind == FieldKind::Enum && field.enumType != &TensorDataTypeEnum()) hasEnum = true;
+        if (field.kind == FieldKind::Enum && field.enumType && field.enumType != &TensorDataTypeEnum()) {
+            choices = std::max(choices, field.enumType->values.size());
+        }
     }
-    // Each enum choice may open other types (a quantization type that adds a zero point), so the
-    // union runs over every choice; within one, the first shape profile that validates is enough.
-    for (size_t choice = 0; choice < (hasEnum ? kEnumChoices : 1); ++choice) {
+    // Each enum choice may open other types (a quantization type that adds a zero point, a reduce
+    // function that takes integers), so the union runs over every choice; within one, the first
+    // shape profile that validates is enough.
+    for (size_t choice = 0; choice < choices; ++choice) {
         for (Profile profile : kShapes) {
             profile.enumIndex = choice;
             ProbeDesc probe(schema, profile);

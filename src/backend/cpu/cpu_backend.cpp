@@ -61,6 +61,12 @@ public:
             done += step;
         }
     }
+    void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) override {
+        if (byteCount) std::memcpy(destination, source, byteCount);
+    }
+    void WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) override {
+        if (byteCount) std::memcpy(destination, host, byteCount);
+    }
     void Finish() override {}  // work already ran on the calling thread
 };
 

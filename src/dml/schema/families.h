@@ -18,6 +18,8 @@ std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
 // ADD, binary arithmetic, comparison, logical, bitwise and quantization element-wise operators, and
 // ELEMENT_WISE_IF.
 std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
+// REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT.
+std::span<const OperatorSchema* const> ReductionSchemas();
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
 #define DML_FIELD(Desc, member, fieldKind, ...) \

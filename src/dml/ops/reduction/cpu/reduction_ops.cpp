@@ -1,0 +1,598 @@
+// CPU kernels of the reduction family: REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION and
+// CUMULATIVE_PRODUCT.
+//
+// The shape is split once, at Create, into kept dimensions (one output element per index) and
+// reduced dimensions (one slice per output element), as the softmax kernels do. Each output
+// element then walks its slice in row-major order over the reduced dimensions, any strides; where
+// a slice's elements lie apart but neighbouring outputs read neighbouring inputs (a reduction over
+// an outer axis), blocks of outputs walk their slices together so the input is read row by row.
+// - FLOAT32 accumulates in double and FLOAT16 in float, each rounded once to the output;
+// - the integer SUM, MULTIPLY, L1 and SUM_SQUARE wrap modulo 2^bits, MIN and MAX are exact;
+// - MIN and MAX pass over NaNs (D3D's min and max), giving NaN only for a slice of NaNs; every
+//   other float function lets a NaN reach its result;
+// - ARGMIN and ARGMAX count a NaN as the extreme value, and write the position in the slice
+//   (the flattened index over the reduced axes) of the first extreme element, or of the last with
+//   DML_AXIS_DIRECTION_DECREASING.
+// The cumulative scans walk each line along their axis in the chosen direction, with the same
+// accumulators (each output rounded once from the running double or float tally; integers wrap).
+// Each element is read before it is written, so a scan runs in place over the same layout.
+#include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "dml/kernel.h"
+#include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/tensor_view.h"
+#include "dml/kernels/cpu/thread_pool.h"
+
+namespace freedml::dml {
+
+namespace {
+
+using cpu::LoopPlan;
+using cpu::MakeLoopPlan;
+using cpu::ParallelFor;
+using cpu::RunLoopRows;
+
+// DML_REDUCE_FUNCTION's values, in its order.
+enum class Fn : uint8_t { ArgMax, ArgMin, Average, L1, L2, LogSum, LogSumExp, Max, Min, Multiply, Sum, SumSquare };
+
+template <class T>
+inline T Load(const std::byte* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+}
+
+template <class T>
+inline void Store(std::byte* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+}
+
+// FLOAT16's storage, told apart from UINT16.
+struct Half {
+    uint16_t bits;
+};
+
+// How an element type is read and what it accumulates in.
+template <class T>
+struct TypeOf {
+    using Value = T;  // what comparisons see
+    using Acc = T;    // integers: the sums wrap in the type's unsigned twin (below)
+    static Value Read(const std::byte* p) { return Load<T>(p); }
+};
+template <>
+struct TypeOf<float> {
+    using Value = float;
+    using Acc = double;
+    static Value Read(const std::byte* p) { return Load<float>(p); }
+    static void Write(std::byte* p, double v) { Store(p, float(v)); }
+};
+template <>
+struct TypeOf<Half> {
+    using Value = float;
+    using Acc = float;
+    static Value Read(const std::byte* p) { return cpu::HalfToFloat(Load<uint16_t>(p)); }
+    static void Write(std::byte* p, float v) { Store(p, cpu::FloatToHalf(v)); }
+};
+
+// One planned reduction: the loops and what the slice states need.
+struct Plan {
+    LoopPlan<2> outer;  // the kept dimensions: input, output
+    LoopPlan<1> inner;  // one slice's (reduced) dimensions: input
+    uint64_t sliceCount = 1;
+    uint64_t sliceTotal = 1;
+    bool lastTie = false;  // ARGMIN/ARGMAX: the last of equal extremes (DECREASING)
+    DML_TENSOR_DATA_TYPE indexType = DML_TENSOR_DATA_TYPE_UINT32;
+    // Neighbouring output elements along the innermost kept dimension read neighbouring input
+    // elements, while a slice's own elements lie apart (a reduction over an outer axis): blocks of
+    // output elements then walk their slices together, reading the input row by row.
+    bool blocked = false;
+};
+
+constexpr uint64_t kBlock = 256;  // output elements reduced together when blocked (1 KiB rows of FLOAT32)
+
+// Reduces `count` output elements (1, or up to kBlock neighbours when blocked) from `in` to `out`.
+using RunFn = void (*)(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count);
+
+// Calls f(element) for each element of a slice, in row-major order over the reduced dimensions.
+template <class F>
+inline void ForSlice(const LoopPlan<1>& inner, const std::byte* base, F&& f) {
+    RunLoopRows(inner, {const_cast<std::byte*>(base)}, 0, inner.OuterCount(),
+                [&](const std::array<std::byte*, 1>& p, uint64_t count, const std::array<int64_t, 1>& s) {
+                    const std::byte* q = p[0];
+                    for (uint64_t i = 0; i < count; ++i, q += s[0]) f(q);
+                });
+}
+
+template <class V>
+inline bool IsNan(V v) {
+    if constexpr (std::is_floating_point_v<V>) {
+        return v != v;
+    } else {
+        return false;
+    }
+}
+
+void StoreIndex(DML_TENSOR_DATA_TYPE type, std::byte* out, uint64_t index) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_UINT32: Store(out, uint32_t(index)); break;
+        case DML_TENSOR_DATA_TYPE_INT32: Store(out, int32_t(index)); break;
+        case DML_TENSOR_DATA_TYPE_UINT64: Store(out, uint64_t(index)); break;
+        default: Store(out, int64_t(index)); break;
+    }
+}
+
+// Each function is a state fed one slice element at a time (Add, with the element's position k
+// in the slice, increasing) and written once (Store).
+
+// ARGMAX / ARGMIN: a NaN beats every number; among equals the first wins, or the last when
+// plan.lastTie.
+template <bool kMax, class T>
+struct ArgState {
+    using V = typename TypeOf<T>::Value;
+    V best{};
+    uint64_t bestIndex = 0;
+    bool any = false;
+
+    void Add(const Plan& plan, const std::byte* p, uint64_t k) {
+        const V x = TypeOf<T>::Read(p);
+        bool take = !any;
+        if (any) {
+            const bool xNan = IsNan(x), bNan = IsNan(best);
+            if (xNan || bNan) {
+                take = xNan && (!bNan || plan.lastTie);
+            } else {
+                take = (kMax ? x > best : x < best) || (plan.lastTie && x == best);
+            }
+        }
+        if (take) {
+            best = x;
+            bestIndex = k;
+            any = true;
+        }
+    }
+    void Store(const Plan& plan, std::byte* out) const { StoreIndex(plan.indexType, out, bestIndex); }
+};
+
+// MAX / MIN: NaNs are passed over; a slice of NaNs gives NaN.
+template <bool kMax, class T>
+struct ExtremeState {
+    using V = typename TypeOf<T>::Value;
+    V best{};
+    bool any = false;
+
+    void Add(const Plan&, const std::byte* p, uint64_t) {
+        const V x = TypeOf<T>::Read(p);
+        if (!any || IsNan(best) || (kMax ? x > best : x < best)) best = x;
+        any = true;
+    }
+    void Store(const Plan&, std::byte* out) const {
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
+            TypeOf<T>::Write(out, best);
+        } else {
+            ::freedml::dml::Store(out, best);
+        }
+    }
+};
+
+// SUM, AVERAGE, L1, L2, LOG_SUM, SUM_SQUARE and MULTIPLY of floats, in TypeOf<T>::Acc. Four
+// partial tallies (by position) keep a long slice from waiting on one chain of additions.
+template <Fn kFn, class T>
+struct FloatState {
+    using A = typename TypeOf<T>::Acc;
+    static constexpr A kStart = kFn == Fn::Multiply ? A(1) : A(0);
+    A acc[4] = {kStart, kStart, kStart, kStart};
+
+    void Add(const Plan&, const std::byte* p, uint64_t k) {
+        const A x = TypeOf<T>::Read(p);
+        A& a = acc[k & 3];
+        if constexpr (kFn == Fn::Multiply) {
+            a *= x;
+        } else if constexpr (kFn == Fn::L1) {
+            a += std::fabs(x);
+        } else if constexpr (kFn == Fn::L2 || kFn == Fn::SumSquare) {
+            a += x * x;
+        } else {  // Sum, Average, LogSum
+            a += x;
+        }
+    }
+    void Store(const Plan& plan, std::byte* out) const {
+        A total = kFn == Fn::Multiply ? (acc[0] * acc[1]) * (acc[2] * acc[3]) : (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        if constexpr (kFn == Fn::Average) {
+            total /= A(plan.sliceCount);
+        } else if constexpr (kFn == Fn::L2) {
+            total = std::sqrt(total);
+        } else if constexpr (kFn == Fn::LogSum) {
+            total = std::log(total);
+        }
+        TypeOf<T>::Write(out, total);
+    }
+};
+
+// LOG_SUM_EXP in one pass: max + log(sum(exp(x - max))), the sum rescaled whenever the maximum
+// grows, so nothing overflows. A NaN gives NaN; an infinite maximum is the result (+inf, or -inf
+// for a slice of only -inf).
+template <class T>
+struct LogSumExpState {
+    using A = typename TypeOf<T>::Acc;
+    A max = -std::numeric_limits<A>::infinity();
+    A sum = 0;
+    bool nan = false;
+
+    void Add(const Plan&, const std::byte* p, uint64_t) {
+        const A x = TypeOf<T>::Read(p);
+        if (x != x) {
+            nan = true;
+        } else if (x > max) {
+            sum = sum * std::exp(max - x) + A(1);
+            max = x;
+        } else if (x != -std::numeric_limits<A>::infinity()) {  // -inf adds nothing (and -inf - -inf is NaN)
+            sum += std::exp(x - max);
+        }
+    }
+    void Store(const Plan&, std::byte* out) const {
+        A result = max + std::log(sum);
+        if (nan) {
+            result = std::numeric_limits<A>::quiet_NaN();
+        } else if (std::isinf(max)) {
+            result = max;
+        }
+        TypeOf<T>::Write(out, result);
+    }
+};
+
+// SUM, MULTIPLY, L1 and SUM_SQUARE of integers, modulo 2^bits.
+template <Fn kFn, class T>
+struct IntegerState {
+    using U = std::make_unsigned_t<T>;
+    static_assert(sizeof(U) >= sizeof(unsigned), "narrow types would promote to int");
+    U acc = kFn == Fn::Multiply ? U(1) : U(0);
+
+    void Add(const Plan&, const std::byte* p, uint64_t) {
+        const T x = Load<T>(p);
+        const U u = U(x);
+        if constexpr (kFn == Fn::Multiply) {
+            acc *= u;
+        } else if constexpr (kFn == Fn::L1) {
+            acc += (std::is_signed_v<T> && x < 0) ? U(U(0) - u) : u;
+        } else if constexpr (kFn == Fn::SumSquare) {
+            acc += u * u;
+        } else {
+            acc += u;
+        }
+    }
+    void Store(const Plan&, std::byte* out) const { ::freedml::dml::Store(out, T(acc)); }
+};
+
+template <class S>
+void Run(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) {
+    if (count == 1) {
+        S state{};
+        uint64_t k = 0;
+        ForSlice(plan.inner, in, [&](const std::byte* p) { state.Add(plan, p, k++); });
+        state.Store(plan, out);
+        return;
+    }
+    // Blocked: element b of the block is `b` input steps and `b` output steps from the first.
+    S states[kBlock]{};
+    const int64_t inStep = plan.outer.InnerStride(0), outStep = plan.outer.InnerStride(1);
+    uint64_t k = 0;
+    ForSlice(plan.inner, in, [&](const std::byte* p) {
+        for (uint64_t b = 0; b < count; ++b) states[b].Add(plan, p + int64_t(b) * inStep, k);
+        ++k;
+    });
+    for (uint64_t b = 0; b < count; ++b) states[b].Store(plan, out + int64_t(b) * outStep);
+}
+
+// The runner of `fn` on element type T (null where the schema allows no such pair).
+template <class T>
+RunFn Pick(Fn fn) {
+    constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>;
+    switch (fn) {
+        case Fn::ArgMax: return Run<ArgState<true, T>>;
+        case Fn::ArgMin: return Run<ArgState<false, T>>;
+        case Fn::Max: return Run<ExtremeState<true, T>>;
+        case Fn::Min: return Run<ExtremeState<false, T>>;
+        default: break;
+    }
+    if constexpr (kFloat) {
+        switch (fn) {
+            case Fn::Average: return Run<FloatState<Fn::Average, T>>;
+            case Fn::L1: return Run<FloatState<Fn::L1, T>>;
+            case Fn::L2: return Run<FloatState<Fn::L2, T>>;
+            case Fn::LogSum: return Run<FloatState<Fn::LogSum, T>>;
+            case Fn::LogSumExp: return Run<LogSumExpState<T>>;
+            case Fn::Multiply: return Run<FloatState<Fn::Multiply, T>>;
+            case Fn::Sum: return Run<FloatState<Fn::Sum, T>>;
+            case Fn::SumSquare: return Run<FloatState<Fn::SumSquare, T>>;
+            default: return nullptr;
+        }
+    } else if constexpr (sizeof(T) >= 4) {
+        switch (fn) {
+            case Fn::L1: return Run<IntegerState<Fn::L1, T>>;
+            case Fn::Multiply: return Run<IntegerState<Fn::Multiply, T>>;
+            case Fn::Sum: return Run<IntegerState<Fn::Sum, T>>;
+            case Fn::SumSquare: return Run<IntegerState<Fn::SumSquare, T>>;
+            default: return nullptr;
+        }
+    } else {
+        return nullptr;
+    }
+}
+
+RunFn PickFor(DML_TENSOR_DATA_TYPE type, Fn fn) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: return Pick<float>(fn);
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return Pick<Half>(fn);
+        case DML_TENSOR_DATA_TYPE_INT64: return Pick<int64_t>(fn);
+        case DML_TENSOR_DATA_TYPE_INT32: return Pick<int32_t>(fn);
+        case DML_TENSOR_DATA_TYPE_INT16: return Pick<int16_t>(fn);
+        case DML_TENSOR_DATA_TYPE_INT8: return Pick<int8_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT64: return Pick<uint64_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT32: return Pick<uint32_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT16: return Pick<uint16_t>(fn);
+        case DML_TENSOR_DATA_TYPE_UINT8: return Pick<uint8_t>(fn);
+        default: return nullptr;
+    }
+}
+
+// Calls f(input, output) for elements [first, last) of `outer` in row-major order: an odometer
+// over its dimensions that moves both addresses by their strides.
+template <class F>
+void ForEachOuter(const LoopPlan<2>& outer, const std::byte* inBase, std::byte* outBase, uint64_t first, uint64_t last,
+                  F&& f) {
+    std::array<uint64_t, kMaxTensorRank> index{};
+    uint64_t rest = first;
+    for (uint32_t d = outer.rank; d-- > 0;) {
+        index[d] = rest % outer.sizes[d];
+        rest /= outer.sizes[d];
+    }
+    const std::byte* in = inBase;
+    std::byte* out = outBase;
+    for (uint32_t d = 0; d < outer.rank; ++d) {
+        in += int64_t(index[d]) * outer.byteStrides[0][d];
+        out += int64_t(index[d]) * outer.byteStrides[1][d];
+    }
+    for (uint64_t e = first; e < last; ++e) {
+        f(in, out);
+        for (uint32_t d = outer.rank; d-- > 0;) {
+            if (++index[d] < outer.sizes[d]) {
+                in += outer.byteStrides[0][d];
+                out += outer.byteStrides[1][d];
+                break;
+            }
+            in -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[0][d];
+            out -= int64_t(outer.sizes[d] - 1) * outer.byteStrides[1][d];
+            index[d] = 0;
+        }
+    }
+}
+
+class ReduceKernel final : public Kernel {
+public:
+    ReduceKernel(Plan plan, RunFn run) : plan_(plan), run_(run) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+
+    void Execute(const KernelBindings& b) override {
+        const uint64_t work = uint64_t(1) << 14;  // elements read per task, at least
+        if (!plan_.blocked) {
+            const uint64_t minSlices = std::max<uint64_t>(1, work / plan_.sliceCount);
+            ParallelFor(plan_.sliceTotal, minSlices, [&](uint64_t first, uint64_t last) {
+                ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
+                             [&](const std::byte* in, std::byte* out) { run_(plan_, in, out, 1); });
+            });
+            return;
+        }
+        // Blocks of kBlock output elements along each row of the innermost kept dimension.
+        const LoopPlan<2>& outer = plan_.outer;
+        const uint64_t rowLength = outer.InnerCount();
+        const uint64_t blocksPerRow = (rowLength + kBlock - 1) / kBlock;
+        const uint64_t minBlocks = std::max<uint64_t>(1, work / (plan_.sliceCount * kBlock));
+        ParallelFor(outer.OuterCount() * blocksPerRow, minBlocks, [&](uint64_t first, uint64_t last) {
+            for (uint64_t i = first; i < last; ++i) {
+                const uint64_t start = (i % blocksPerRow) * kBlock;
+                uint64_t row = i / blocksPerRow;
+                const std::byte* in = b.inputs[0] + int64_t(start) * outer.InnerStride(0);
+                std::byte* out = b.outputs[0] + int64_t(start) * outer.InnerStride(1);
+                for (uint32_t d = outer.rank - 1; d-- > 0;) {
+                    const uint64_t index = row % outer.sizes[d];
+                    row /= outer.sizes[d];
+                    in += int64_t(index) * outer.byteStrides[0][d];
+                    out += int64_t(index) * outer.byteStrides[1][d];
+                }
+                run_(plan_, in, out, std::min(kBlock, rowLength - start));
+            }
+        });
+    }
+
+private:
+    Plan plan_;
+    RunFn run_;
+};
+
+Status Create(const OperatorArgs& args, Fn fn, uint32_t axisCount, const UINT* axes, bool lastTie,
+              std::unique_ptr<Kernel>* kernel) {
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& output = *args.outputs[0];
+    const RunFn run = PickFor(input.dataType, fn);
+    if (!run) {
+        return NoKernel("DML_OPERATOR_%s has no CPU kernel for this function on data type %s.", args.schema.name,
+                        DataTypeName(input.dataType));
+    }
+    bool reduced[kMaxTensorRank] = {};
+    for (uint32_t i = 0; i < axisCount; ++i) reduced[axes[i]] = true;
+    std::array<uint32_t, kMaxTensorRank> keptSizes{}, reducedSizes{};
+    for (uint32_t d = 0; d < input.rank; ++d) {
+        keptSizes[d] = reduced[d] ? 1 : input.sizes[d];
+        reducedSizes[d] = reduced[d] ? input.sizes[d] : 1;
+    }
+    const uint32_t inSize = ElementSizeInBytes(input.dataType);
+    Plan plan;
+    plan.outer = MakeLoopPlan<2>(keptSizes.data(), input.rank, {input.strides.data(), output.strides.data()},
+                                 {inSize, ElementSizeInBytes(output.dataType)});
+    plan.inner = MakeLoopPlan<1>(reducedSizes.data(), input.rank, {input.strides.data()}, {inSize});
+    plan.sliceCount = cpu::ElementCountOf(reducedSizes, input.rank);
+    plan.sliceTotal = cpu::ElementCountOf(keptSizes, input.rank);
+    plan.lastTie = lastTie;
+    plan.indexType = output.dataType;
+    const bool slicesPacked = plan.inner.rank == 1 && plan.inner.InnerStride(0) == int64_t(inSize);
+    plan.blocked = plan.outer.rank >= 1 && plan.outer.InnerStride(0) == int64_t(inSize) && plan.sliceCount > 1 &&
+                   !slicesPacked;
+    *kernel = std::make_unique<ReduceKernel>(plan, run);
+    return {};
+}
+
+// ---- CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT ------------------------------------------------------
+
+struct ScanPlan {
+    LoopPlan<2> outer;  // every dimension but the axis: input, output
+    uint64_t length = 1;  // the axis
+    int64_t inStride = 0, outStride = 0;  // bytes along the axis
+    uint64_t lines = 1;
+    bool decreasing = false, exclusive = false;
+};
+
+using ScanFn = void (*)(const ScanPlan& plan, const std::byte* in, std::byte* out);
+
+// What a scan accumulates in: TypeOf's Acc for floats, the unsigned twin of an integer (it wraps).
+template <class T, bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>>
+struct ScanAcc {
+    using type = std::make_unsigned_t<T>;
+};
+template <class T>
+struct ScanAcc<T, true> {
+    using type = typename TypeOf<T>::Acc;
+};
+
+template <bool kProduct, class T>
+void ScanLine(const ScanPlan& plan, const std::byte* in, std::byte* out) {
+    constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>;
+    using A = typename ScanAcc<T>::type;
+    A acc = kProduct ? A(1) : A(0);
+    const uint64_t n = plan.length;
+    int64_t inStep = plan.inStride, outStep = plan.outStride;
+    if (plan.decreasing) {
+        in += int64_t(n - 1) * inStep;
+        out += int64_t(n - 1) * outStep;
+        inStep = -inStep;
+        outStep = -outStep;
+    }
+    for (uint64_t i = 0; i < n; ++i, in += inStep, out += outStep) {
+        A x;
+        if constexpr (kFloat) {
+            x = A(TypeOf<T>::Read(in));
+        } else {
+            x = A(Load<T>(in));
+        }
+        const A before = acc;
+        acc = kProduct ? A(acc * x) : A(acc + x);
+        const A result = plan.exclusive ? before : acc;
+        if constexpr (kFloat) {
+            TypeOf<T>::Write(out, result);
+        } else {
+            Store(out, T(result));
+        }
+    }
+}
+
+template <bool kProduct>
+ScanFn PickScan(DML_TENSOR_DATA_TYPE type) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: return ScanLine<kProduct, float>;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return ScanLine<kProduct, Half>;
+        case DML_TENSOR_DATA_TYPE_INT64: return ScanLine<kProduct, int64_t>;
+        case DML_TENSOR_DATA_TYPE_INT32: return ScanLine<kProduct, int32_t>;
+        case DML_TENSOR_DATA_TYPE_UINT64: return ScanLine<kProduct, uint64_t>;
+        case DML_TENSOR_DATA_TYPE_UINT32: return ScanLine<kProduct, uint32_t>;
+        default: return nullptr;
+    }
+}
+
+class ScanKernel final : public Kernel {
+public:
+    ScanKernel(ScanPlan plan, ScanFn line) : plan_(plan), line_(line) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+
+    void Execute(const KernelBindings& b) override {
+        const uint64_t minLines = std::max<uint64_t>(1, (uint64_t(1) << 14) / plan_.length);
+        ParallelFor(plan_.lines, minLines, [&](uint64_t first, uint64_t last) {
+            ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
+                         [&](const std::byte* in, std::byte* out) { line_(plan_, in, out); });
+        });
+    }
+
+private:
+    ScanPlan plan_;
+    ScanFn line_;
+};
+
+Status CreateScan(const OperatorArgs& args, bool product, uint32_t axis, bool decreasing, bool exclusive,
+                  std::unique_ptr<Kernel>* kernel) {
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& output = *args.outputs[0];
+    const ScanFn line = product ? PickScan<true>(input.dataType) : PickScan<false>(input.dataType);
+    if (!line) {
+        return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name,
+                        DataTypeName(input.dataType));
+    }
+    const uint32_t size = ElementSizeInBytes(input.dataType);
+    std::array<uint32_t, kMaxTensorRank> outerSizes{};
+    for (uint32_t d = 0; d < input.rank; ++d) outerSizes[d] = d == axis ? 1 : input.sizes[d];
+    ScanPlan plan;
+    plan.outer = MakeLoopPlan<2>(outerSizes.data(), input.rank, {input.strides.data(), output.strides.data()},
+                                 {size, size});
+    plan.length = input.sizes[axis];
+    plan.inStride = int64_t(input.strides[axis]) * size;
+    plan.outStride = int64_t(output.strides[axis]) * size;
+    plan.lines = cpu::ElementCountOf(outerSizes, input.rank);
+    plan.decreasing = decreasing;
+    plan.exclusive = exclusive;
+    *kernel = std::make_unique<ScanKernel>(plan, line);
+    return {};
+}
+
+}  // namespace
+
+namespace cpu {
+
+Status CreateCpuReduce(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const auto& desc = args.As<DML_REDUCE_OPERATOR_DESC>();
+    return Create(args, Fn(desc.Function), desc.AxisCount, desc.Axes, false, kernel);
+}
+
+Status CreateCpuArgMin(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const auto& desc = args.As<DML_ARGMIN_OPERATOR_DESC>();
+    return Create(args, Fn::ArgMin, desc.AxisCount, desc.Axes, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                  kernel);
+}
+
+Status CreateCpuArgMax(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const auto& desc = args.As<DML_ARGMAX_OPERATOR_DESC>();
+    return Create(args, Fn::ArgMax, desc.AxisCount, desc.Axes, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                  kernel);
+}
+
+Status CreateCpuCumulative(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    if (args.schema.type == DML_OPERATOR_CUMULATIVE_PRODUCT) {
+        const auto& desc = args.As<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>();
+        return CreateScan(args, true, desc.Axis, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                          desc.HasExclusiveProduct, kernel);
+    }
+    const auto& desc = args.As<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC>();
+    return CreateScan(args, false, desc.Axis, desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+                      desc.HasExclusiveSum, kernel);
+}
+
+}  // namespace cpu
+
+}  // namespace freedml::dml
