@@ -30,9 +30,12 @@ struct AdapterInfo {
     LUID luid{};                          // unique per adapter within the process
     uint32_t vendorId = 0;                // PCI ids; 0 for the CPU adapter
     uint32_t deviceId = 0;
+    uint32_t subSystemId = 0;             // PCI subsystem device and vendor ids, revision
+    uint32_t subVendorId = 0;
+    uint32_t revision = 0;
     uint64_t dedicatedMemoryBytes = 0;    // device memory (0 for the CPU adapter)
     uint64_t sharedMemoryBytes = 0;       // host memory the adapter may use
-    bool isHardware = false;              // false for the CPU adapter (like WARP)
+    bool isHardware = false;              // false for the CPU adapter (like WARP) unless FREEDML_CPU_AS_HARDWARE
     bool unifiedMemory = false;           // true for the CPU adapter (UMA, cache coherent)
     std::string ordinalName;              // "cpu", "cuda:0" (what FREEDML_ADAPTER names)
 };
@@ -61,6 +64,11 @@ public:
     virtual ~Stream() = default;
     virtual void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                             uint64_t byteCount) = 0;
+    // Writes the `patternSize` bytes of `pattern` (1 to 16) again and again over the `byteCount`
+    // bytes of `destination` from `offset` (a multiple of `patternSize`): ClearUnorderedAccessView*.
+    // The pattern is copied before the call returns.
+    virtual void Fill(Memory& destination, uint64_t offset, uint64_t byteCount, const void* pattern,
+                      uint32_t patternSize) = 0;
     // The same two copies between kernel addresses (Memory::Address plus an offset: host addresses
     // on the CPU backend, device pointers on CUDA), for work that addresses memory the way kernels
     // do (a compiled graph's constants and its node outputs bound to two graph outputs). The ranges
@@ -96,10 +104,22 @@ public:
     virtual const dml::KernelSet* DmlKernels() const { return nullptr; }
 };
 
+// DXCore's segment groups. Local: the memory the adapter computes in (device memory; all of the
+// host's memory on a UMA adapter). NonLocal: host memory a discrete adapter reaches over the bus
+// (its UPLOAD and READBACK heaps); a UMA adapter has none.
+enum class SegmentGroup { Local, NonLocal };
+
+struct MemoryBudget {
+    uint64_t budget = 0;        // what this process can use now without evicting or swapping
+    uint64_t currentUsage = 0;  // what this process uses now
+};
+
 class Adapter {
 public:
     virtual ~Adapter() = default;
     virtual const AdapterInfo& Info() const = 0;
+    // Measured now, for this process; usable without opening the adapter's device.
+    virtual MemoryBudget QueryMemoryBudget(SegmentGroup group) const = 0;
     // Every D3D12 device made on one adapter shares one backend device.
     virtual std::shared_ptr<Device> GetDevice() = 0;
 };

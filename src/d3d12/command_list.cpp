@@ -477,14 +477,6 @@ void CommandList::ClearDepthStencilView(D3D12_CPU_DESCRIPTOR_HANDLE, D3D12_CLEAR
 void CommandList::ClearRenderTargetView(D3D12_CPU_DESCRIPTOR_HANDLE, const FLOAT[4], UINT, const D3D12_RECT*) {
     Unsupported("ClearRenderTargetView");
 }
-void CommandList::ClearUnorderedAccessViewUint(D3D12_GPU_DESCRIPTOR_HANDLE, D3D12_CPU_DESCRIPTOR_HANDLE,
-                                               ID3D12Resource*, const UINT[4], UINT, const D3D12_RECT*) {
-    Unsupported("ClearUnorderedAccessViewUint");
-}
-void CommandList::ClearUnorderedAccessViewFloat(D3D12_GPU_DESCRIPTOR_HANDLE, D3D12_CPU_DESCRIPTOR_HANDLE,
-                                                ID3D12Resource*, const FLOAT[4], UINT, const D3D12_RECT*) {
-    Unsupported("ClearUnorderedAccessViewFloat");
-}
 void CommandList::BeginQuery(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT) { Unsupported("BeginQuery"); }
 void CommandList::EndQuery(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT) { Unsupported("EndQuery"); }
 void CommandList::ResolveQueryData(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT, UINT, ID3D12Resource*, UINT64) {

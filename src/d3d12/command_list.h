@@ -179,6 +179,11 @@ public:
 private:
     // Reports the method once as unsupported and fails the recording.
     void Unsupported(const char* method);
+    // ClearUnorderedAccessViewUint (`floats` false: `values` is UINT[4]) and ...Float (FLOAT[4]);
+    // clear_uav.cpp.
+    void ClearUnorderedAccessView(const char* method, D3D12_GPU_DESCRIPTOR_HANDLE gpuHandle,
+                                  D3D12_CPU_DESCRIPTOR_HANDLE cpuHandle, ID3D12Resource* resource, const void* values,
+                                  bool floats, UINT numRects, const D3D12_RECT* rects);
     // False (with an error message) when the list is closed: the call is dropped.
     bool CheckOpen(const char* method);
     void ReleaseAllocator();

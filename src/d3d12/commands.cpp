@@ -105,17 +105,17 @@ const char* HeapName(ResourceInternal& resource) {
     return resource.HeapType() == D3D12_HEAP_TYPE_UPLOAD ? "UPLOAD" : "READBACK";
 }
 
-// A copy reads (COPY_SOURCE) or writes (COPY_DEST) `resource`: check its state, promoting a
-// buffer from COMMON where D3D12 does.
-void TrackCopyAccess(ExecutionContext& context, const char* command, ResourceInternal& resource, bool write) {
-    const D3D12_RESOURCE_STATES need = write ? D3D12_RESOURCE_STATE_COPY_DEST : D3D12_RESOURCE_STATE_COPY_SOURCE;
-    const char* role = write ? "destination" : "source";
+}  // namespace
+
+void TrackAccess(ExecutionContext& context, const char* command, ResourceInternal& resource,
+                 D3D12_RESOURCE_STATES need, const char* role) {
+    const bool write = (need & kWriteStates) != 0;
     if (auto fixed = FixedState(resource)) {
         if (!(*fixed & need)) {
             context.device.Report(
                 D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION,
-                Format("ID3D12CommandQueue::ExecuteCommandLists: %s uses %s as its copy %s, but resources on %s "
-                       "heaps stay in %s for life, and a copy %s must be in %s.",
+                Format("ID3D12CommandQueue::ExecuteCommandLists: %s uses %s as its %s, but resources on %s "
+                       "heaps stay in %s for life, and a %s must be in %s.",
                        command, resource.Describe().c_str(), role, HeapName(resource), StateName(*fixed).c_str(),
                        role, StateName(need).c_str()));
         }
@@ -130,7 +130,7 @@ void TrackCopyAccess(ExecutionContext& context, const char* command, ResourceInt
         if (scope) scope->Mark(resource.Id());
         return;
     }
-    // Implicit promotion: a buffer in COMMON (or decayed to it) becomes what the copy needs; read
+    // Implicit promotion: a buffer in COMMON (or decayed to it) becomes what the access needs; read
     // promotions accumulate.
     if (IsBuffer(resource) && (state == D3D12_RESOURCE_STATE_COMMON || firstUse || readOnlyPromoted)) {
         D3D12_RESOURCE_STATES promoted = need;
@@ -145,10 +145,19 @@ void TrackCopyAccess(ExecutionContext& context, const char* command, ResourceInt
     }
     context.device.Report(
         D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_EXECUTION,
-        Format("ID3D12CommandQueue::ExecuteCommandLists: %s uses %s as its copy %s while it is in state %s; a copy "
-               "%s must be in %s. Add a transition barrier (StateBefore %s, StateAfter %s) before the copy.",
+        Format("ID3D12CommandQueue::ExecuteCommandLists: %s uses %s as its %s while it is in state %s; a %s must "
+               "be in %s. Add a transition barrier (StateBefore %s, StateAfter %s) before it.",
                command, resource.Describe().c_str(), role, StateName(state).c_str(), role, StateName(need).c_str(),
                StateName(state).c_str(), StateName(need).c_str()));
+}
+
+namespace {
+
+// A copy reads (COPY_SOURCE) or writes (COPY_DEST) `resource`.
+void TrackCopyAccess(ExecutionContext& context, const char* command, ResourceInternal& resource, bool write) {
+    TrackAccess(context, command, resource,
+                write ? D3D12_RESOURCE_STATE_COPY_DEST : D3D12_RESOURCE_STATE_COPY_SOURCE,
+                write ? "copy destination" : "copy source");
 }
 
 }  // namespace

@@ -51,6 +51,12 @@ constexpr UINT kKnownStates =
     D3D12_RESOURCE_STATE_COPY_SOURCE | D3D12_RESOURCE_STATE_RESOLVE_SOURCE | D3D12_RESOURCE_STATE_VIDEO_DECODE_READ |
     D3D12_RESOURCE_STATE_VIDEO_PROCESS_READ | D3D12_RESOURCE_STATE_VIDEO_ENCODE_READ |
     D3D12_RESOURCE_STATE_RAYTRACING_ACCELERATION_STRUCTURE | D3D12_RESOURCE_STATE_SHADING_RATE_SOURCE;
+// The debug layer's check of one access by a command at execution: `resource` must be in `need`
+// (a buffer in COMMON is promoted to it); `role` names the access in the message ("copy
+// destination", "clear target").
+void TrackAccess(ExecutionContext& context, const char* command, ResourceInternal& resource,
+                 D3D12_RESOURCE_STATES need, const char* role);
+
 // "command list 'upload'" or "command list" when it has no name.
 std::string NamedObject(const char* kind, const std::string& name);
 

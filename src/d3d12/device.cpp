@@ -210,7 +210,7 @@ HRESULT Device::CreateHeap(const D3D12_HEAP_DESC* desc, REFIID riid, void** heap
     return Guarded(*this, "ID3D12Device::CreateHeap", [&]() -> HRESULT {
         if (heap) *heap = nullptr;
         backend::MemoryPool pool;
-        Status status = ValidateHeapDesc(desc, &pool);
+        Status status = ValidateHeapDesc(desc, adapter_->Info().unifiedMemory, &pool);
         if (!status.ok()) return Fail(status);
         if (FAILED(RemovedReason())) return DXGI_ERROR_DEVICE_REMOVED;
         if (ValidateOnly(heap)) return kValidatedOnly;
@@ -249,7 +249,7 @@ HRESULT Device::CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* 
         if (resource) *resource = nullptr;
         backend::MemoryPool pool;
         Status status = [&]() -> Status {
-            FREEDML_TRY(ValidateHeapProperties(properties, flags, where, &pool));
+            FREEDML_TRY(ValidateHeapProperties(properties, flags, where, adapter_->Info().unifiedMemory, &pool));
             INVALID_IF(flags & D3D12_HEAP_FLAG_DENY_BUFFERS,
                        "%s: D3D12_HEAP_FLAG_DENY_BUFFERS is set, but the resource is a buffer.", where);
             FREEDML_TRY(ValidateBufferDesc(desc, where));
@@ -494,21 +494,12 @@ void Device::GetCopyableFootprints1(const D3D12_RESOURCE_DESC1* desc1, UINT firs
 }
 
 D3D12_HEAP_PROPERTIES Device::GetCustomHeapProperties(UINT nodeMask, D3D12_HEAP_TYPE type) {
-    // The CUSTOM equivalents on a cache-coherent UMA adapter: everything is in L0.
+    // The CUSTOM equivalents: all in L0 on a cache-coherent UMA adapter (the CPU); on a discrete
+    // one (a CUDA GPU) DEFAULT is L1, the GPU's memory, and UPLOAD and READBACK are host memory.
     D3D12_HEAP_PROPERTIES properties{};
-    properties.Type = D3D12_HEAP_TYPE_CUSTOM;
-    properties.MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
-    properties.CreationNodeMask = 1;
-    properties.VisibleNodeMask = 1;
-    switch (Raw(type)) {
-        case D3D12_HEAP_TYPE_DEFAULT: properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE; break;
-        case D3D12_HEAP_TYPE_UPLOAD: properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE; break;
-        case D3D12_HEAP_TYPE_READBACK: properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK; break;
-        default:
-            Fail(Error(E_INVALIDARG, "GetCustomHeapProperties: heapType (%d) must be DEFAULT, UPLOAD or READBACK.",
-                       static_cast<int>(Raw(type))));
-            properties.MemoryPoolPreference = D3D12_MEMORY_POOL_UNKNOWN;
-            break;
+    if (!CustomEquivalent(type, adapter_->Info().unifiedMemory, &properties)) {
+        Fail(Error(E_INVALIDARG, "GetCustomHeapProperties: heapType (%d) must be DEFAULT, UPLOAD or READBACK.",
+                   static_cast<int>(Raw(type))));
     }
     (void)nodeMask;
     return properties;

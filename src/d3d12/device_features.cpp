@@ -70,8 +70,9 @@ HRESULT Device::CheckFeatureSupport(D3D12_FEATURE feature, void* data, UINT size
                 auto* a = static_cast<D3D12_FEATURE_DATA_ARCHITECTURE*>(data);
                 INVALID_IF(a->NodeIndex != 0, "CheckFeatureSupport(ARCHITECTURE): NodeIndex (%u) must be 0.", a->NodeIndex);
                 a->TileBasedRenderer = FALSE;
-                a->UMA = TRUE;
-                a->CacheCoherentUMA = TRUE;
+                // The CPU adapter's memory is the host's; a discrete CUDA GPU has memory of its own.
+                a->UMA = adapter_->Info().unifiedMemory;
+                a->CacheCoherentUMA = adapter_->Info().unifiedMemory;
                 return {};
             }
             case D3D12_FEATURE_ARCHITECTURE1: {
@@ -80,9 +81,9 @@ HRESULT Device::CheckFeatureSupport(D3D12_FEATURE feature, void* data, UINT size
                 INVALID_IF(a->NodeIndex != 0, "CheckFeatureSupport(ARCHITECTURE1): NodeIndex (%u) must be 0.",
                            a->NodeIndex);
                 a->TileBasedRenderer = FALSE;
-                a->UMA = TRUE;
-                a->CacheCoherentUMA = TRUE;
-                a->IsolatedMMU = FALSE;  // the CPU shares the process's page tables
+                a->UMA = adapter_->Info().unifiedMemory;
+                a->CacheCoherentUMA = adapter_->Info().unifiedMemory;
+                a->IsolatedMMU = !adapter_->Info().unifiedMemory;  // the CPU shares the process's page tables
                 return {};
             }
             case D3D12_FEATURE_FEATURE_LEVELS: {

@@ -34,7 +34,7 @@ const char* HeapTypeName(const D3D12_HEAP_TYPE& type) {
 }
 
 Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, const D3D12_HEAP_FLAGS& flags, const char* where,
-                              backend::MemoryPool* pool) {
+                              bool uma, backend::MemoryPool* pool) {
     INVALID_IF(!properties, "%s: the heap properties pointer is null.", where);
     const D3D12_HEAP_PROPERTIES& p = *properties;
     INVALID_IF(p.CreationNodeMask > 1 || p.VisibleNodeMask > 1,
@@ -56,16 +56,33 @@ Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, const D3D
                                                        : backend::MemoryPool::Readback;
             break;
         case D3D12_HEAP_TYPE_CUSTOM:
+            // D3D12's rules for CUSTOM heaps: both properties named; L1 (the adapter's own memory)
+            // exists only on a discrete adapter and is never CPU-accessible.
             INVALID_IF(page < D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE || page > D3D12_CPU_PAGE_PROPERTY_WRITE_BACK,
                        "%s: a CUSTOM heap needs CPUPageProperty NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK (got %d).",
                        where, static_cast<int>(page));
-            INVALID_IF(memoryPool != D3D12_MEMORY_POOL_L0,
-                       "%s: a CUSTOM heap needs MemoryPoolPreference D3D12_MEMORY_POOL_L0 (got %d): the adapter is "
-                       "UMA and has no L1 pool.",
-                       where, static_cast<int>(memoryPool));
-            *pool = p.CPUPageProperty == D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE   ? backend::MemoryPool::Device
-                    : p.CPUPageProperty == D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE ? backend::MemoryPool::Upload
-                                                                                 : backend::MemoryPool::Readback;
+            INVALID_IF(memoryPool != D3D12_MEMORY_POOL_L0 && memoryPool != D3D12_MEMORY_POOL_L1,
+                       "%s: a CUSTOM heap needs MemoryPoolPreference D3D12_MEMORY_POOL_L0 or L1 (got %d).", where,
+                       static_cast<int>(memoryPool));
+            INVALID_IF(memoryPool == D3D12_MEMORY_POOL_L1 && uma,
+                       "%s: MemoryPoolPreference is D3D12_MEMORY_POOL_L1, but the adapter is UMA and has only L0 "
+                       "(D3D12_FEATURE_ARCHITECTURE).",
+                       where);
+            INVALID_IF(memoryPool == D3D12_MEMORY_POOL_L1 && page != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE,
+                       "%s: a CUSTOM heap in D3D12_MEMORY_POOL_L1 (the adapter's own memory) needs CPUPageProperty "
+                       "NOT_AVAILABLE (got %d): the CPU cannot reach L1.",
+                       where, static_cast<int>(page));
+            if (memoryPool == D3D12_MEMORY_POOL_L1) {
+                *pool = backend::MemoryPool::Device;
+            } else if (page == D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE) {
+                *pool = backend::MemoryPool::Upload;
+            } else if (page == D3D12_CPU_PAGE_PROPERTY_WRITE_BACK) {
+                *pool = backend::MemoryPool::Readback;
+            } else {
+                // NOT_AVAILABLE in L0: the adapter's memory on a UMA adapter; on a discrete one, host
+                // memory that only the adapter touches (pinned, as an UPLOAD heap's, but never mapped).
+                *pool = uma ? backend::MemoryPool::Device : backend::MemoryPool::Upload;
+            }
             break;
         default:
             return Error(E_INVALIDARG, "%s: D3D12_HEAP_PROPERTIES.Type (%d) is not a heap type.", where,
@@ -87,14 +104,31 @@ Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, const D3D
     return {};
 }
 
-Status ValidateHeapDesc(const D3D12_HEAP_DESC* desc, backend::MemoryPool* pool) {
+Status ValidateHeapDesc(const D3D12_HEAP_DESC* desc, bool uma, backend::MemoryPool* pool) {
     INVALID_IF(!desc, "CreateHeap: the D3D12_HEAP_DESC pointer is null.");
-    FREEDML_TRY(ValidateHeapProperties(&desc->Properties, desc->Flags, "CreateHeap", pool));
+    FREEDML_TRY(ValidateHeapProperties(&desc->Properties, desc->Flags, "CreateHeap", uma, pool));
     INVALID_IF(desc->SizeInBytes == 0, "CreateHeap: D3D12_HEAP_DESC.SizeInBytes is 0.");
     INVALID_IF(desc->Alignment != 0 && desc->Alignment != k64KiB && desc->Alignment != k4MiB,
                "CreateHeap: D3D12_HEAP_DESC.Alignment (%llu) must be 0, 65536 or 4194304.",
                static_cast<unsigned long long>(desc->Alignment));
     return {};
+}
+
+bool CustomEquivalent(const D3D12_HEAP_TYPE& type, bool uma, D3D12_HEAP_PROPERTIES* properties) {
+    *properties = {};
+    properties->Type = D3D12_HEAP_TYPE_CUSTOM;
+    properties->CreationNodeMask = 1;
+    properties->VisibleNodeMask = 1;
+    properties->MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
+    switch (Raw(type)) {
+        case D3D12_HEAP_TYPE_DEFAULT:
+            properties->CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE;
+            if (!uma) properties->MemoryPoolPreference = D3D12_MEMORY_POOL_L1;  // the adapter's own memory
+            return true;
+        case D3D12_HEAP_TYPE_UPLOAD: properties->CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE; return true;
+        case D3D12_HEAP_TYPE_READBACK: properties->CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK; return true;
+        default: properties->MemoryPoolPreference = D3D12_MEMORY_POOL_UNKNOWN; return false;
+    }
 }
 
 bool HeapIsMappable(const D3D12_HEAP_PROPERTIES& properties) {

@@ -11,12 +11,16 @@ namespace freedml::d3d12 {
 
 class Device;
 
-// Checks heap properties and flags; `where` names the call for messages. Sets *pool to where
-// the bytes live.
+// Checks heap properties and flags; `where` names the call for messages. `uma`: the adapter's
+// memory is the host's (D3D12_FEATURE_ARCHITECTURE's UMA), which decides the CUSTOM heaps it takes.
+// Sets *pool to where the bytes live.
 Status ValidateHeapProperties(const D3D12_HEAP_PROPERTIES* properties, const D3D12_HEAP_FLAGS& flags, const char* where,
-                              backend::MemoryPool* pool);
+                              bool uma, backend::MemoryPool* pool);
 // CreateHeap's description: properties, flags, size and alignment.
-Status ValidateHeapDesc(const D3D12_HEAP_DESC* desc, backend::MemoryPool* pool);
+Status ValidateHeapDesc(const D3D12_HEAP_DESC* desc, bool uma, backend::MemoryPool* pool);
+// GetCustomHeapProperties: the CUSTOM equivalent of a DEFAULT, UPLOAD or READBACK heap on a UMA or
+// a discrete (NUMA) adapter. False for any other type.
+bool CustomEquivalent(const D3D12_HEAP_TYPE& type, bool uma, D3D12_HEAP_PROPERTIES* properties);
 // Whether the CPU may Map resources on a heap with these properties.
 bool HeapIsMappable(const D3D12_HEAP_PROPERTIES& properties);
 const char* HeapTypeName(const D3D12_HEAP_TYPE& type);

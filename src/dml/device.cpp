@@ -119,54 +119,68 @@ void Device::ReportError(const std::string& text) {
     }
 }
 
+// Each DML_FEATURE this header declares (DirectML 1.15, feature level 6.4: the two below), as the
+// reference pages of DML_FEATURE and its query and data structs describe them.
 HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, const void* queryData,
                                     UINT supportDataSize, void* supportData) {
     constexpr const char* kMethod = "IDMLDevice::CheckFeatureSupport";
-    switch (Raw(feature)) {
-        case DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT: {
-            if (!queryData || queryDataSize != sizeof(DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT) || !supportData ||
-                supportDataSize != sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT)) {
-                return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT takes a %zu-byte query "
-                                                         "and a %zu-byte result; got %u and %u bytes.",
-                                           sizeof(DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT),
-                                           sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT), queryDataSize,
-                                           supportDataSize));
-            }
-            const uint32_t type = Raw(static_cast<const DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT*>(queryData)->DataType);
-            // The kernels handle every 8-, 16-, 32- and 64-bit type; no operator takes 4-bit ones.
-            const bool supported = type >= DML_TENSOR_DATA_TYPE_FLOAT32 && type <= DML_TENSOR_DATA_TYPE_INT64;
-            static_cast<DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT*>(supportData)->IsSupported = supported;
-            return S_OK;
-        }
-        case DML_FEATURE_FEATURE_LEVELS: {
-            if (!queryData || queryDataSize != sizeof(DML_FEATURE_QUERY_FEATURE_LEVELS) || !supportData ||
-                supportDataSize != sizeof(DML_FEATURE_DATA_FEATURE_LEVELS)) {
-                return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE_FEATURE_LEVELS takes a %zu-byte query and a "
-                                                         "%zu-byte result; got %u and %u bytes.",
-                                           sizeof(DML_FEATURE_QUERY_FEATURE_LEVELS),
-                                           sizeof(DML_FEATURE_DATA_FEATURE_LEVELS), queryDataSize, supportDataSize));
-            }
-            const auto* query = static_cast<const DML_FEATURE_QUERY_FEATURE_LEVELS*>(queryData);
-            if (query->RequestedFeatureLevelCount == 0 || !query->RequestedFeatureLevels) {
-                return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE_QUERY_FEATURE_LEVELS asks for no feature levels "
-                                                         "(RequestedFeatureLevelCount %u).",
-                                           query->RequestedFeatureLevelCount));
-            }
-            // The highest requested level this device supports; 0 when none is.
-            DML_FEATURE_LEVEL best = static_cast<DML_FEATURE_LEVEL>(0);
-            for (UINT i = 0; i < query->RequestedFeatureLevelCount; ++i) {
-                const uint32_t level = Raw(query->RequestedFeatureLevels[i]);
-                if (level <= static_cast<uint32_t>(featureLevel_) && level > static_cast<uint32_t>(best)) {
-                    best = static_cast<DML_FEATURE_LEVEL>(level);
+    return Guarded(kMethod, [&]() -> HRESULT {
+        switch (Raw(feature)) {
+            case DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT: {
+                if (!queryData || queryDataSize != sizeof(DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT) ||
+                    !supportData || supportDataSize != sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT)) {
+                    return Fail(kMethod, Error(E_INVALIDARG,
+                                               "DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT takes a %zu-byte query and a "
+                                               "%zu-byte result (neither null); got %u bytes at %p and %u bytes at %p.",
+                                               sizeof(DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT),
+                                               sizeof(DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT), queryDataSize,
+                                               queryData, supportDataSize, supportData));
                 }
+                const uint32_t type =
+                    Raw(static_cast<const DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT*>(queryData)->DataType);
+                // Both backends' kernels (the CPU's and the CUDA plugin's) hold every 8-, 16-, 32- and
+                // 64-bit type in tensors; no operator takes the 4-bit ones (INT4, UINT4), and UNKNOWN
+                // or a value outside the enumeration is no type.
+                const bool supported = type >= DML_TENSOR_DATA_TYPE_FLOAT32 && type <= DML_TENSOR_DATA_TYPE_INT64;
+                static_cast<DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT*>(supportData)->IsSupported = supported;
+                return S_OK;
             }
-            static_cast<DML_FEATURE_DATA_FEATURE_LEVELS*>(supportData)->MaxSupportedFeatureLevel = best;
-            return S_OK;
+            case DML_FEATURE_FEATURE_LEVELS: {
+                if (!queryData || queryDataSize != sizeof(DML_FEATURE_QUERY_FEATURE_LEVELS) || !supportData ||
+                    supportDataSize != sizeof(DML_FEATURE_DATA_FEATURE_LEVELS)) {
+                    return Fail(kMethod, Error(E_INVALIDARG,
+                                               "DML_FEATURE_FEATURE_LEVELS takes a %zu-byte query and a %zu-byte "
+                                               "result (neither null); got %u bytes at %p and %u bytes at %p.",
+                                               sizeof(DML_FEATURE_QUERY_FEATURE_LEVELS),
+                                               sizeof(DML_FEATURE_DATA_FEATURE_LEVELS), queryDataSize, queryData,
+                                               supportDataSize, supportData));
+                }
+                const auto* query = static_cast<const DML_FEATURE_QUERY_FEATURE_LEVELS*>(queryData);
+                if (query->RequestedFeatureLevelCount == 0 || !query->RequestedFeatureLevels) {
+                    return Fail(kMethod, Error(E_INVALIDARG,
+                                               "DML_FEATURE_QUERY_FEATURE_LEVELS asks for no feature levels "
+                                               "(RequestedFeatureLevelCount %u, RequestedFeatureLevels %p).",
+                                               query->RequestedFeatureLevelCount,
+                                               static_cast<const void*>(query->RequestedFeatureLevels)));
+                }
+                // The highest requested level this device supports; 0 when none is.
+                DML_FEATURE_LEVEL best = static_cast<DML_FEATURE_LEVEL>(0);
+                for (UINT i = 0; i < query->RequestedFeatureLevelCount; ++i) {
+                    const uint32_t level = Raw(query->RequestedFeatureLevels[i]);
+                    if (level <= static_cast<uint32_t>(featureLevel_) && level > static_cast<uint32_t>(best)) {
+                        best = static_cast<DML_FEATURE_LEVEL>(level);
+                    }
+                }
+                static_cast<DML_FEATURE_DATA_FEATURE_LEVELS*>(supportData)->MaxSupportedFeatureLevel = best;
+                return S_OK;
+            }
+            default:
+                return Fail(kMethod, Error(E_INVALIDARG,
+                                           "DML_FEATURE (%d) is not a feature FreeDML knows (it answers "
+                                           "DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT and DML_FEATURE_FEATURE_LEVELS).",
+                                           static_cast<int>(Raw(feature))));
         }
-        default:
-            return Fail(kMethod, Error(E_INVALIDARG, "DML_FEATURE (%d) is not a feature FreeDML knows.",
-                                       static_cast<int>(Raw(feature))));
-    }
+    });
 }
 
 HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void** object) {

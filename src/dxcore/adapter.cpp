@@ -22,12 +22,14 @@ bool PropertyBytes(const backend::AdapterInfo& info, DXCoreAdapterProperty prope
             bytes->assign(info.description.c_str(), info.description.size() + 1);  // with its terminating zero
             return true;
         case DXCoreAdapterProperty::HardwareID: {
-            DXCoreHardwareID id{info.vendorId, info.deviceId, 0, 0};
+            // subSysID packs the subsystem's device id above its vendor id, as the PCI SSID does.
+            DXCoreHardwareID id{info.vendorId, info.deviceId, (info.subSystemId << 16) | (info.subVendorId & 0xffff),
+                                info.revision};
             put(id);
             return true;
         }
         case DXCoreAdapterProperty::HardwareIDParts: {
-            DXCoreHardwareIDParts parts{info.vendorId, info.deviceId, 0, 0, 0};
+            DXCoreHardwareIDParts parts{info.vendorId, info.deviceId, info.subSystemId, info.subVendorId, info.revision};
             put(parts);
             return true;
         }
@@ -45,8 +47,9 @@ bool PropertyBytes(const backend::AdapterInfo& info, DXCoreAdapterProperty prope
 }  // namespace
 
 bool AdapterHasAttribute(const backend::AdapterInfo& info, REFGUID attribute) {
-    // Every FreeDML adapter runs D3D12 compute and DirectML; none does graphics.
-    return SameGuid(attribute, kAttributeCoreCompute) || SameGuid(attribute, kAttributeGenericMl);
+    if (SameGuid(attribute, kAttributeCoreCompute) || SameGuid(attribute, kAttributeGenericMl)) return true;
+    if (SameGuid(attribute, kAttributeD3D12Graphics) || SameGuid(attribute, kHardwareTypeGpu)) return info.isHardware;
+    return false;
 }
 
 Adapter::Adapter(IDXCoreAdapterFactory* factory, backend::Adapter* adapter) : factory_(factory), adapter_(adapter) {
@@ -80,6 +83,56 @@ HRESULT Adapter::GetPropertySize(DXCoreAdapterProperty property, size_t* bufferS
         if (!PropertyBytes(adapter_->Info(), property, &bytes)) return DXGI_ERROR_UNSUPPORTED;
         *bufferSize = bytes.size();
         return S_OK;
+    });
+}
+
+bool Adapter::IsQueryStateSupported(DXCoreAdapterState state) {
+    switch (static_cast<uint32_t>(state)) {
+        case static_cast<uint32_t>(DXCoreAdapterState::IsDriverUpdateInProgress):
+        case static_cast<uint32_t>(DXCoreAdapterState::AdapterMemoryBudget): return true;
+        default: return false;
+    }
+}
+
+HRESULT Adapter::QueryState(DXCoreAdapterState state, size_t inputStateDetailsSize, const void* inputStateDetails,
+                            size_t outputBufferSize, void* outputBuffer) {
+    return Guard("IDXCoreAdapter::QueryState", NoReport, [&]() -> HRESULT {
+        // The state kind is read as an integer: an application may pass any value.
+        switch (static_cast<uint32_t>(state)) {
+            case static_cast<uint32_t>(DXCoreAdapterState::IsDriverUpdateInProgress): {
+                if (!outputBuffer) return E_POINTER;
+                if (outputBufferSize < sizeof(uint8_t)) return E_INVALIDARG;
+                *static_cast<uint8_t*>(outputBuffer) = 0;  // a boolean byte: no update in progress
+                return S_OK;
+            }
+            case static_cast<uint32_t>(DXCoreAdapterState::AdapterMemoryBudget): {
+                if (!inputStateDetails || !outputBuffer) return E_POINTER;
+                if (inputStateDetailsSize < sizeof(DXCoreAdapterMemoryBudgetNodeSegmentGroup) ||
+                    outputBufferSize < sizeof(DXCoreAdapterMemoryBudget)) {
+                    return E_INVALIDARG;
+                }
+                DXCoreAdapterMemoryBudgetNodeSegmentGroup query;
+                std::memcpy(&query, inputStateDetails, sizeof(query));
+                const uint32_t group = static_cast<uint32_t>(query.segmentGroup);
+                // One node; the two segment groups DXCore defines.
+                if (query.nodeIndex != 0) return E_INVALIDARG;
+                if (group != static_cast<uint32_t>(DXCoreSegmentGroup::Local) &&
+                    group != static_cast<uint32_t>(DXCoreSegmentGroup::NonLocal)) {
+                    return E_INVALIDARG;
+                }
+                const backend::MemoryBudget measured = adapter_->QueryMemoryBudget(
+                    group == static_cast<uint32_t>(DXCoreSegmentGroup::Local) ? backend::SegmentGroup::Local
+                                                                              : backend::SegmentGroup::NonLocal);
+                // SetState (reservations) is unsupported, so nothing is reserved or reservable.
+                DXCoreAdapterMemoryBudget budget{measured.budget, measured.currentUsage, 0, 0};
+                std::memcpy(outputBuffer, &budget, sizeof(budget));
+                return S_OK;
+            }
+            default:
+                // A state kind this implementation does not know (DXCore's answer for a kind the
+                // operating system does not recognize).
+                return DXGI_ERROR_INVALID_CALL;
+        }
     });
 }
 

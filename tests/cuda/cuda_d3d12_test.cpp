@@ -3,6 +3,8 @@
 // saying why, where there is no CUDA adapter.
 #include "cuda_test_util.h"
 #include "../d3d12_exec/exec_test.h"
+#include "../d3d12_exec/clear_uav_cases.h"
+#include "../d3d12_exec/custom_heap_cases.h"
 
 #include <cstdlib>
 #include <numeric>
@@ -96,6 +98,24 @@ TEST_F(CudaD3D12Test, UploadDefaultReadbackRoundTripAndZeroFill) {
     auto zeros = Read<uint32_t>(readback.Get(), 1024, kCount * 4);
     EXPECT_EQ(zeros, std::vector<uint32_t>(1024, 0u));
     EXPECT_NE(gpu->GetGPUVirtualAddress(), 0u);
+}
+
+// ClearUnorderedAccessView* on device memory: the fill kernel's word path (1, 2, 4, 8, 12 and
+// 16-byte elements) and its byte path (an odd count of 1-byte elements), byte by byte.
+TEST_F(CudaD3D12Test, ClearUnorderedAccessViewFillsDeviceMemory) {
+    for (const ClearCase& c : ClearCases()) RunClearCase(device(), c);
+}
+
+// CUSTOM heaps on a discrete adapter: L1 is the GPU's memory (CPU pages NOT_AVAILABLE only), L0
+// host memory in each CPU page property.
+TEST_F(CudaD3D12Test, CustomHeapsOnADiscreteAdapter) { CheckCustomHeaps(device(), false); }
+
+// A discrete GPU is no UMA adapter.
+TEST_F(CudaD3D12Test, ArchitectureIsNotUma) {
+    D3D12_FEATURE_DATA_ARCHITECTURE architecture{};
+    ASSERT_EQ(device()->CheckFeatureSupport(D3D12_FEATURE_ARCHITECTURE, &architecture, sizeof(architecture)), S_OK);
+    EXPECT_FALSE(architecture.UMA);
+    EXPECT_FALSE(architecture.CacheCoherentUMA);
 }
 
 TEST_F(CudaD3D12Test, PlacedResourcesAliasTheirHeapsBytes) {

@@ -99,6 +99,86 @@ TEST_F(DmlTest, CheckFeatureSupportTensorDataTypes) {
     EXPECT_EQ(dml->CheckFeatureSupport(static_cast<DML_FEATURE>(42), 0, nullptr, 0, nullptr), E_INVALIDARG);
 }
 
+// Every DML_TENSOR_DATA_TYPE, answered for this device's adapter: the CPU's and the CUDA plugin's
+// kernels both hold the 8- to 64-bit types; the 4-bit ones, UNKNOWN and values outside the
+// enumeration are unsupported (still S_OK: the query is well formed).
+TEST_F(DmlTest, CheckFeatureSupportEveryTensorDataType) {
+    const struct {
+        DML_TENSOR_DATA_TYPE type;
+        bool supported;
+    } table[] = {
+        {DML_TENSOR_DATA_TYPE_UNKNOWN, false}, {DML_TENSOR_DATA_TYPE_FLOAT32, true},
+        {DML_TENSOR_DATA_TYPE_FLOAT16, true},  {DML_TENSOR_DATA_TYPE_UINT32, true},
+        {DML_TENSOR_DATA_TYPE_UINT16, true},   {DML_TENSOR_DATA_TYPE_UINT8, true},
+        {DML_TENSOR_DATA_TYPE_INT32, true},    {DML_TENSOR_DATA_TYPE_INT16, true},
+        {DML_TENSOR_DATA_TYPE_INT8, true},     {DML_TENSOR_DATA_TYPE_FLOAT64, true},
+        {DML_TENSOR_DATA_TYPE_UINT64, true},   {DML_TENSOR_DATA_TYPE_INT64, true},
+        {DML_TENSOR_DATA_TYPE_UINT4, false},   {DML_TENSOR_DATA_TYPE_INT4, false},
+        {static_cast<DML_TENSOR_DATA_TYPE>(99), false},
+    };
+    for (const auto& row : table) {
+        DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{row.type};
+        DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT data{!row.supported};
+        ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, sizeof(data),
+                                           &data),
+                  S_OK)
+            << row.type;
+        EXPECT_EQ(data.IsSupported != FALSE, row.supported) << row.type;
+    }
+    // Malformed queries fail with E_INVALIDARG and a message naming the feature.
+    DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{DML_TENSOR_DATA_TYPE_FLOAT32};
+    DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT data{};
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), nullptr, sizeof(data),
+                                       &data),
+              E_INVALIDARG);
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, sizeof(data),
+                                       nullptr),
+              E_INVALIDARG);
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query) + 4, &query, sizeof(data),
+                                       &data),
+              E_INVALIDARG);
+    EXPECT_NE(Messages().find("IDMLDevice::CheckFeatureSupport: DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT takes a 4-byte "
+                              "query and a 4-byte result"),
+              std::string::npos)
+        << Messages();
+    EXPECT_EQ(dml->CheckFeatureSupport(static_cast<DML_FEATURE>(2), 0, nullptr, 0, nullptr), E_INVALIDARG);
+    EXPECT_NE(Messages().find("DML_FEATURE (2) is not a feature FreeDML knows"), std::string::npos) << Messages();
+}
+
+TEST_F(DmlTest, CheckFeatureSupportFeatureLevelsEdges) {
+    // Every level of the header is supported; the answer is the highest one asked about.
+    const DML_FEATURE_LEVEL all[] = {DML_FEATURE_LEVEL_1_0, DML_FEATURE_LEVEL_2_0, DML_FEATURE_LEVEL_2_1,
+                                     DML_FEATURE_LEVEL_3_0, DML_FEATURE_LEVEL_3_1, DML_FEATURE_LEVEL_4_0,
+                                     DML_FEATURE_LEVEL_4_1, DML_FEATURE_LEVEL_5_0, DML_FEATURE_LEVEL_5_1,
+                                     DML_FEATURE_LEVEL_5_2, DML_FEATURE_LEVEL_6_0, DML_FEATURE_LEVEL_6_1,
+                                     DML_FEATURE_LEVEL_6_2, DML_FEATURE_LEVEL_6_3, DML_FEATURE_LEVEL_6_4};
+    for (UINT count = 1; count <= 15; ++count) {
+        DML_FEATURE_QUERY_FEATURE_LEVELS query{count, all};
+        DML_FEATURE_DATA_FEATURE_LEVELS data{};
+        ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_FEATURE_LEVELS, sizeof(query), &query, sizeof(data), &data),
+                  S_OK);
+        EXPECT_EQ(data.MaxSupportedFeatureLevel, all[count - 1]);
+    }
+    // Asked in any order.
+    const DML_FEATURE_LEVEL shuffled[] = {DML_FEATURE_LEVEL_6_1, DML_FEATURE_LEVEL_2_0, DML_FEATURE_LEVEL_6_3,
+                                          DML_FEATURE_LEVEL_4_0};
+    DML_FEATURE_QUERY_FEATURE_LEVELS query{4, shuffled};
+    DML_FEATURE_DATA_FEATURE_LEVELS data{};
+    ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_FEATURE_LEVELS, sizeof(query), &query, sizeof(data), &data), S_OK);
+    EXPECT_EQ(data.MaxSupportedFeatureLevel, DML_FEATURE_LEVEL_6_3);
+    // No levels, or a null list, is a malformed query.
+    query = {0, shuffled};
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_FEATURE_LEVELS, sizeof(query), &query, sizeof(data), &data),
+              E_INVALIDARG);
+    query = {2, nullptr};
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_FEATURE_LEVELS, sizeof(query), &query, sizeof(data), &data),
+              E_INVALIDARG);
+    EXPECT_NE(Messages().find("DML_FEATURE_QUERY_FEATURE_LEVELS asks for no feature levels"), std::string::npos)
+        << Messages();
+    query = {4, shuffled};
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_FEATURE_LEVELS, sizeof(query), &query, 2, &data), E_INVALIDARG);
+}
+
 TEST_F(DmlTest, CheckFeatureSupportFeatureLevels) {
     DML_FEATURE_LEVEL levels[] = {DML_FEATURE_LEVEL_1_0, DML_FEATURE_LEVEL_5_0, DML_FEATURE_LEVEL_6_4,
                                   static_cast<DML_FEATURE_LEVEL>(0x7000)};

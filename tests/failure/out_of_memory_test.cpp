@@ -110,6 +110,32 @@ TEST_F(OutOfMemoryTest, DirectMLCreationMethods) {
     });
 }
 
+// CheckFeatureSupport's failure path builds a message: with each of its allocations failing, the
+// call still returns an HRESULT (E_INVALIDARG, or E_OUTOFMEMORY where the message could not be made).
+TEST_F(OutOfMemoryTest, DirectMLCheckFeatureSupport) {
+    DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{DML_TENSOR_DATA_TYPE_FLOAT32};
+    DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT data{};
+    size_t failures = 0;
+    for (uint64_t index = 0; index < 10000; ++index) {
+        ArmAllocationFailure(index, FailOn::ThisThread);
+        HRESULT hr = dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, 1, &data);
+        if (!DisarmAllocationFailure()) {
+            EXPECT_EQ(hr, E_INVALIDARG);
+            break;
+        }
+        ++failures;
+        EXPECT_TRUE(hr == E_INVALIDARG || hr == E_OUTOFMEMORY) << "allocation " << index << ": 0x" << std::hex << hr;
+    }
+    EXPECT_GT(failures, 0u);
+    // A well-formed query allocates nothing and answers.
+    ArmAllocationFailure(0, FailOn::ThisThread);
+    EXPECT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, sizeof(data), &data),
+              S_OK);
+    EXPECT_FALSE(DisarmAllocationFailure());
+    EXPECT_TRUE(data.IsSupported);
+    EXPECT_FALSE(DeviceRemoved());
+}
+
 TEST_F(OutOfMemoryTest, DXCoreMethods) {
     EveryAllocationFails(
         "DXCoreCreateAdapterFactory",

@@ -3,24 +3,21 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
+#include "backend/host_memory.h"
+
 namespace freedml::backend::cpu {
 
-uint64_t PhysicalMemoryBytes() {
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long pageSize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || pageSize <= 0) return 0;
-    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
-}
+uint64_t PhysicalMemoryBytes() { return HostPhysicalBytes(); }
 
 namespace {
 
-uint64_t PageSize() {
-    long size = sysconf(_SC_PAGESIZE);
-    return size > 0 ? static_cast<uint64_t>(size) : 4096;
-}
+uint64_t PageSize() { return HostPageSize(); }
 
 // Anonymous mappings: page aligned (more than the 64-byte alignment kernels want) and zero-filled
 // by the kernel lazily, so a large heap costs nothing until it is touched.
@@ -50,6 +47,19 @@ public:
         auto* to = static_cast<unsigned char*>(destination.HostPointer()) + destinationOffset;
         auto* from = static_cast<const unsigned char*>(source.HostPointer()) + sourceOffset;
         std::memmove(to, from, byteCount);  // source and destination may alias (placed resources)
+    }
+    void Fill(Memory& destination, uint64_t offset, uint64_t byteCount, const void* pattern,
+              uint32_t patternSize) override {
+        if (byteCount == 0) return;
+        auto* to = static_cast<unsigned char*>(destination.HostPointer()) + offset;
+        // One copy of the pattern, then the filled prefix doubles until it covers the range.
+        const uint64_t first = std::min<uint64_t>(patternSize, byteCount);
+        std::memcpy(to, pattern, first);
+        for (uint64_t done = first; done < byteCount;) {
+            const uint64_t step = std::min(done, byteCount - done);
+            std::memcpy(to + done, to, step);
+            done += step;
+        }
     }
     void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) override {
         if (byteCount) std::memcpy(destination, source, byteCount);
@@ -111,6 +121,10 @@ class CpuAdapter final : public Adapter {
 public:
     explicit CpuAdapter(const AdapterInfo& info) : info_(info) {}
     const AdapterInfo& Info() const override { return info_; }
+    MemoryBudget QueryMemoryBudget(SegmentGroup group) const override {
+        if (group == SegmentGroup::NonLocal) return {};  // UMA: all of the host's memory is local
+        return HostMemoryBudget();
+    }
     std::shared_ptr<Device> GetDevice() override {
         std::lock_guard lock(mutex_);
         if (!device_) device_ = std::make_shared<CpuDevice>(info_);
@@ -125,13 +139,27 @@ private:
 
 }  // namespace
 
+MemoryBudget HostMemoryBudget() {
+    MemoryBudget result;
+    result.currentUsage = ProcessResidentBytes();
+    result.budget = HostBudget(result.currentUsage);
+    return result;
+}
+
+bool CpuPresentedAsHardware() {
+    const char* value = std::getenv("FREEDML_CPU_AS_HARDWARE");
+    return value && *value && std::strcmp(value, "0") != 0;
+}
+
 std::unique_ptr<Adapter> CreateCpuAdapter(const LUID& luid) {
     AdapterInfo info;
     info.kind = AdapterKind::Cpu;
     info.description = "FreeDML CPU";
     info.luid = luid;
     info.sharedMemoryBytes = PhysicalMemoryBytes();
-    info.isHardware = false;
+    // A software adapter, like WARP, unless the user asks for it to pass as hardware (some DirectML
+    // programs skip software adapters).
+    info.isHardware = CpuPresentedAsHardware();
     info.unifiedMemory = true;
     info.ordinalName = "cpu";
     return std::make_unique<CpuAdapter>(info);

@@ -13,6 +13,15 @@ namespace freedml::backend::cpu {
 // the bound above which an allocation is refused).
 uint64_t PhysicalMemoryBytes();
 
+// Host memory as a DXCore memory budget: currentUsage is this process's resident memory, budget
+// that plus the memory the kernel reports available (MemAvailable), at most the physical memory.
+MemoryBudget HostMemoryBudget();
+
+// Whether FREEDML_CPU_AS_HARDWARE is set (to anything but "" or "0"): the CPU adapter then presents
+// itself as a hardware adapter (IsHardware, the GPU hardware-type and D3D12 graphics attributes),
+// for programs that refuse software adapters. Read when the adapters are found.
+bool CpuPresentedAsHardware();
+
 // The CPU adapter, with the LUID the registry gives it.
 std::unique_ptr<Adapter> CreateCpuAdapter(const LUID& luid);
 

@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "backend/cuda/cuda_plugin.h"
+#include "backend/host_memory.h"
 
 namespace freedml::backend::cuda {
 
@@ -34,10 +37,26 @@ const char* PoolName(MemoryPool pool) {
     return "unknown";
 }
 
+// The bytes this process holds on each CUDA device (cudaMalloc) and in pinned host memory for it
+// (cudaHostAlloc), for DXCore's memory budgets. Kept here, in the plugin, which a process loads
+// once: libd3d12 allocates, libdxcore reports, and both reach the same counters.
+struct DeviceUsage {
+    std::atomic<uint64_t> device{0};
+    std::atomic<uint64_t> pinned{0};
+};
+constexpr int kTrackedDevices = 256;
+
+DeviceUsage* UsageOf(int ordinal) {
+    static DeviceUsage usage[kTrackedDevices];
+    return ordinal >= 0 && ordinal < kTrackedDevices ? &usage[ordinal] : nullptr;
+}
+
 class CudaMemory final : public Memory {
 public:
     CudaMemory(int ordinal, uint64_t size, MemoryPool pool, void* device, void* host)
-        : ordinal_(ordinal), size_(size), pool_(pool), device_(device), host_(host) {}
+        : ordinal_(ordinal), size_(size), pool_(pool), device_(device), host_(host) {
+        if (DeviceUsage* usage = UsageOf(ordinal_)) (host_ ? usage->pinned : usage->device) += size_;
+    }
     ~CudaMemory() override {
         cudaSetDevice(ordinal_);
         if (host_) {
@@ -45,6 +64,7 @@ public:
         } else {
             cudaFree(device_);
         }
+        if (DeviceUsage* usage = UsageOf(ordinal_)) (host_ ? usage->pinned : usage->device) -= size_;
     }
     uint64_t Size() const override { return size_; }
     MemoryPool Pool() const override { return pool_; }
@@ -59,16 +79,12 @@ private:
     void* host_;    // pinned host memory, or nullptr for device memory
 };
 
-uint64_t PhysicalMemoryBytes() {
-    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-    return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
-}
-
-// The PCI device id, which the CUDA runtime does not report, read from sysfs (0 when unknown).
-uint32_t PciDeviceId(const cudaDeviceProp& p) {
-    char path[128];
-    std::snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.0/device", p.pciDomainID, p.pciBusID,
-                  p.pciDeviceID);
+// One PCI id of the device that the CUDA runtime does not report (device, subsystem_device,
+// subsystem_vendor, revision), read from sysfs; 0 when unknown.
+uint32_t PciId(const cudaDeviceProp& p, const char* name) {
+    char path[160];
+    std::snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.0/%s", p.pciDomainID, p.pciBusID,
+                  p.pciDeviceID, name);
     FILE* file = std::fopen(path, "r");
     if (!file) return 0;
     unsigned id = 0;
@@ -82,6 +98,29 @@ public:
     CudaAdapter(const AdapterInfo& info, int ordinal, const cudaDeviceProp& properties)
         : info_(info), ordinal_(ordinal), properties_(properties) {}
     const AdapterInfo& Info() const override { return info_; }
+    MemoryBudget QueryMemoryBudget(SegmentGroup group) const override {
+        const DeviceUsage* usage = UsageOf(ordinal_);
+        MemoryBudget result;
+        if (group == SegmentGroup::NonLocal) {
+            // UPLOAD and READBACK heaps: pinned host memory.
+            result.currentUsage = usage ? usage->pinned.load() : 0;
+            result.budget = HostBudget(result.currentUsage);
+            return result;
+        }
+        result.currentUsage = usage ? usage->device.load() : 0;
+        // What this process holds plus what is free on the device now (other processes count),
+        // never more than the device has. cudaMemGetInfo needs the device current on this thread.
+        result.budget = info_.dedicatedMemoryBytes;
+        int previous = 0;
+        size_t freeBytes = 0, totalBytes = 0;
+        if (cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(ordinal_) == cudaSuccess &&
+            cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+            result.budget = std::min<uint64_t>(result.currentUsage + freeBytes, totalBytes);
+        }
+        cudaGetLastError();  // a failed query is no error of the application's work
+        cudaSetDevice(previous);
+        return result;
+    }
     std::shared_ptr<backend::Device> GetDevice() override {
         std::lock_guard lock(mutex_);
         if (!device_) device_ = std::make_shared<CudaDevice>(info_, ordinal_, properties_);
@@ -128,9 +167,12 @@ std::unique_ptr<Adapter> CreateAdapter(int ordinal, const LUID& luid) {
     info.description = std::string("FreeDML CUDA: ") + properties.name;
     info.luid = luid;
     info.vendorId = 0x10DE;
-    info.deviceId = PciDeviceId(properties);
+    info.deviceId = PciId(properties, "device");
+    info.subSystemId = PciId(properties, "subsystem_device");
+    info.subVendorId = PciId(properties, "subsystem_vendor");
+    info.revision = PciId(properties, "revision");
     info.dedicatedMemoryBytes = properties.totalGlobalMem;
-    info.sharedMemoryBytes = PhysicalMemoryBytes();
+    info.sharedMemoryBytes = HostPhysicalBytes();
     info.isHardware = true;
     info.unifiedMemory = properties.integrated != 0;
     info.ordinalName = "cuda:" + std::to_string(ordinal);
@@ -219,6 +261,17 @@ void CudaStream::CopyBuffer(Memory& destination, uint64_t destinationOffset, Mem
     }
     if (to == from) return;
     Check(cudaMemcpyAsync(to, from, byteCount, cudaMemcpyDefault, stream_), "cudaMemcpyAsync (CopyBuffer)");
+}
+
+void CudaStream::Fill(Memory& destination, uint64_t offset, uint64_t byteCount, const void* pattern,
+                      uint32_t patternSize) {
+    if (byteCount == 0) return;
+    MakeCurrent();
+    FillPattern fill{};
+    std::memcpy(fill.bytes, pattern, patternSize);
+    fill.size = patternSize;
+    Check(LaunchFill(Launch(), reinterpret_cast<void*>(destination.Address() + offset), byteCount, fill),
+          "the fill kernel (ClearUnorderedAccessView)");
 }
 
 void CudaStream::Finish() {

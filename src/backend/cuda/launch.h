@@ -27,4 +27,14 @@ struct LaunchTarget {
     }
 };
 
+// A byte pattern of 1 to 16 bytes, passed by value to the fill kernel.
+struct FillPattern {
+    unsigned char bytes[16];
+    uint32_t size;
+};
+
+// Enqueues on `target.stream` a kernel that repeats `pattern` over `byteCount` bytes from
+// `destination` (a device pointer; byteCount a multiple of pattern.size). Returns the launch's error.
+cudaError_t LaunchFill(const LaunchTarget& target, void* destination, uint64_t byteCount, const FillPattern& pattern);
+
 }  // namespace freedml::backend::cuda
