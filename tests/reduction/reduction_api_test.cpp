@@ -1,4 +1,4 @@
-// REDUCE, ARGMIN, ARGMAX and the cumulative scans through the public API: invalid descs are
+// REDUCE, ARGMIN, ARGMAX, the cumulative scans and TOP_K through the public API: invalid descs are
 // refused with messages that name the field, tensors large enough that the thread pool splits the
 // work give what float64 references computed here say, and the scans run in place (H2).
 #include <cmath>
@@ -67,6 +67,25 @@ TEST_F(ReductionTest, InvalidDescsAreRefused) {
     refused(DML_OPERATOR_CUMULATIVE_SUMMATION, &c, "must match");
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cp{&i8in.desc, &i8in.desc, 1, DML_AXIS_DIRECTION_INCREASING, FALSE};
     refused(DML_OPERATOR_CUMULATIVE_PRODUCT, &cp, "INT8");
+
+    // TOP_K and TOP_K1 over axis 2 (size 4) of {2, 3, 4}.
+    Tensor k2(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 2}), k2u32(DML_TENSOR_DATA_TYPE_UINT32, {2, 3, 2});
+    Tensor k2i32(DML_TENSOR_DATA_TYPE_INT32, {2, 3, 2}), k2f16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 3, 2});
+    Tensor k3u32(DML_TENSOR_DATA_TYPE_UINT32, {2, 3, 3});
+    DML_TOP_K_OPERATOR_DESC t{&in.desc, &k2.desc, &k2u32.desc, 3, 2};
+    refused(DML_OPERATOR_TOP_K, &t, "Axis (3) must be less than");
+    t = {&in.desc, &k2.desc, &k2u32.desc, 2, 0};
+    refused(DML_OPERATOR_TOP_K, &t, "K (0) must be 1 to InputTensor's size along Axis 2 (4)");
+    t = {&in.desc, &k2.desc, &k2u32.desc, 2, 5};
+    refused(DML_OPERATOR_TOP_K, &t, "K (5)");
+    t = {&in.desc, &k2.desc, &k3u32.desc, 2, 2};
+    refused(DML_OPERATOR_TOP_K, &t, "OutputIndexTensor has sizes {2, 3, 3}");
+    t = {&in.desc, &k2.desc, &k2i32.desc, 2, 2};
+    refused(DML_OPERATOR_TOP_K, &t, "writes indices as UINT32 or UINT64");
+    DML_TOP_K1_OPERATOR_DESC t1{&in.desc, &k2f16.desc, &k2u32.desc, 2, 2, DML_AXIS_DIRECTION_INCREASING};
+    refused(DML_OPERATOR_TOP_K1, &t1, "OutputValueTensor has data type FLOAT16");
+    t1 = {&in.desc, &k2.desc, &k2u32.desc, 2, 2, static_cast<DML_AXIS_DIRECTION>(2)};
+    refused(DML_OPERATOR_TOP_K1, &t1, "AxisDirection (2)");
 }
 
 // A scan bound in place: first through the output's own layout, then through a transposed view of

@@ -18,7 +18,7 @@ std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
 // ADD, binary arithmetic, comparison, logical, bitwise and quantization element-wise operators, and
 // ELEMENT_WISE_IF.
 std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
-// REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT.
+// REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT, TOP_K and TOP_K1.
 std::span<const OperatorSchema* const> ReductionSchemas();
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
