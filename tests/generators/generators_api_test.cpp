@@ -1,0 +1,70 @@
+// ONE_HOT, DIAGONAL_MATRIX and DIAGONAL_MATRIX1 through the public API: invalid descs are refused
+// with messages that name the field and the values. (What they compute is in the conformance cases.)
+#include "dml_fixture.h"
+
+namespace freedml_test {
+namespace {
+
+class GeneratorsTest : public DmlTest {
+protected:
+    void Refused(DML_OPERATOR_TYPE type, const void* desc, const char* words) {
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
+        EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
+        ClearMessages();
+    }
+    void Accepted(DML_OPERATOR_TYPE type, const void* desc) {
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK) << Messages();
+        ClearMessages();
+    }
+};
+
+TEST_F(GeneratorsTest, OneHotDescsAreChecked) {
+    Tensor indices(DML_TENSOR_DATA_TYPE_INT32, {2, 1, 4}), values(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 5, 4}), outF16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 5, 4});
+    Tensor oneValue(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1}), floatIndices(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 1, 4});
+    Tensor wrongIndices(DML_TENSOR_DATA_TYPE_INT32, {2, 1, 3});
+    DML_ONE_HOT_OPERATOR_DESC d{&indices.desc, &values.desc, &out.desc, 1};
+    Accepted(DML_OPERATOR_ONE_HOT, &d);
+    d.Axis = 3;
+    Refused(DML_OPERATOR_ONE_HOT, &d, "Axis (3) must be less than IndicesTensor's DimensionCount (3)");
+    d = {&wrongIndices.desc, &values.desc, &out.desc, 1};
+    Refused(DML_OPERATOR_ONE_HOT, &d, "dimension 2 must be 4");
+    d = {&indices.desc, &values.desc, &out.desc, 0};
+    Refused(DML_OPERATOR_ONE_HOT, &d, "dimension 0 must be 1");
+    d = {&indices.desc, &oneValue.desc, &out.desc, 1};
+    Refused(DML_OPERATOR_ONE_HOT, &d, "at least two elements");
+    d = {&floatIndices.desc, &values.desc, &out.desc, 1};
+    Refused(DML_OPERATOR_ONE_HOT, &d, "IndicesTensor has data type FLOAT32");
+    d = {&indices.desc, &values.desc, &outF16.desc, 1};
+    Refused(DML_OPERATOR_ONE_HOT, &d, "ValuesTensor has data type FLOAT32, but OutputTensor is FLOAT16");
+}
+
+TEST_F(GeneratorsTest, DiagonalMatrixDescsAreChecked) {
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 4}), vector(DML_TENSOR_DATA_TYPE_FLOAT32, {4});
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 4}), inI32(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 3, 4});
+    Tensor inWide(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 5});
+    DML_DIAGONAL_MATRIX_OPERATOR_DESC d{&out.desc, -1, 2.5f};
+    Accepted(DML_OPERATOR_DIAGONAL_MATRIX, &d);
+    d.OutputTensor = &vector.desc;
+    Refused(DML_OPERATOR_DIAGONAL_MATRIX, &d, "DimensionCount 1; DML_OPERATOR_DIAGONAL_MATRIX needs at least 2");
+    DML_SCALAR_UNION value{};
+    value.Float32 = 1.0f;
+    DML_DIAGONAL_MATRIX1_OPERATOR_DESC d1{nullptr, &out.desc, DML_TENSOR_DATA_TYPE_FLOAT32, value, 0, 1};
+    Accepted(DML_OPERATOR_DIAGONAL_MATRIX1, &d1);
+    d1.InputTensor = &in.desc;
+    Accepted(DML_OPERATOR_DIAGONAL_MATRIX1, &d1);
+    d1.ValueDataType = DML_TENSOR_DATA_TYPE_INT32;
+    Refused(DML_OPERATOR_DIAGONAL_MATRIX1, &d1, "ValueDataType (INT32) must match OutputTensor's data type (FLOAT32)");
+    d1.ValueDataType = DML_TENSOR_DATA_TYPE_FLOAT32;
+    d1.InputTensor = &inI32.desc;
+    Refused(DML_OPERATOR_DIAGONAL_MATRIX1, &d1, "INT32");
+    d1.InputTensor = &inWide.desc;
+    Refused(DML_OPERATOR_DIAGONAL_MATRIX1, &d1, "{1, 1, 3, 5}");
+}
+
+}  // namespace
+}  // namespace freedml_test
