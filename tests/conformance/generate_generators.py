@@ -194,3 +194,47 @@ for n, dtype in enumerate(ALL):
 cases.append(diagonal1_case("FLOAT32", (4, 3), -1, 1, True, out_strides=(5, 1), in_strides=(1, 4), suffix="_strided"))
 cases.append(diagonal1_case("INT64", (2, 3, 3), 1, 0, True, in_strides=(0, 3, 1), suffix="_broadcast"))
 write_cases(__file__, "generators_diagonal1", cases)
+
+# ---- NONZERO_COORDINATES -------------------------------------------------------------------------------
+# The count of nonzero elements (-0 is zero, NaN is not) and their coordinates in increasing element
+# order (numpy's argwhere), the last N of each; rows past the count are zeros (FreeDML's choice: the
+# page leaves them undefined).
+NONZERO_TYPES = ["FLOAT32", "FLOAT16", "INT32", "INT16", "INT8", "UINT32", "UINT16", "UINT8"]
+
+
+def nonzero_case(dtype, x, n, coords_rank=4, in_strides=None, suffix=""):
+    found = np.argwhere(x != 0)[:, x.ndim - n:] if x.size else np.zeros((0, n), dtype=np.int64)
+    m = x.size
+    coords = np.zeros((m, n), dtype=np.uint32)
+    coords[:len(found)] = found
+    coords_shape = [1] * (coords_rank - 2) + [m, n]
+    desc = {"type": "DML_OPERATOR_NONZERO_COORDINATES", "InputTensor": tensor(dtype, x.shape, in_strides),
+            "OutputCountTensor": tensor("UINT32", [1] * 4),
+            "OutputCoordinatesTensor": tensor("UINT32", coords_shape)}
+    memory = x.ravel() if in_strides is None else memory_of(x, in_strides)
+    name = f"NONZERO_COORDINATES_{dtype}_{'x'.join(map(str, x.shape))}_n{n}{suffix}"
+    return {"name": name, "operator": desc, "inputs": {"InputTensor": values(memory, dtype)},
+            "outputs": {"OutputCountTensor": {"values": [len(found)]},
+                        "OutputCoordinatesTensor": {"values": values(coords, "UINT32")}}}
+
+
+cases = []
+# The page's example: {1,1,2,4} with -0 and +0 among the values, N = 2.
+page = np.array([[[[1.0, 0.0, 0.0, 2.0], [-0.0, 3.5, 0.0, -5.2]]]], dtype=np.float32)
+cases.append(nonzero_case("FLOAT32", page, 2, suffix="_page"))
+for dtype in NONZERO_TYPES:
+    x = rng.integers(0, 3, size=(1, 3, 4, 5)).astype(NP[dtype])  # about a third zeros
+    cases.append(nonzero_case(dtype, x, 3))
+    cases.append(nonzero_case(dtype, x, 4, coords_rank=5, suffix="_5d"))
+    cases.append(nonzero_case(dtype, np.zeros((2, 3), dtype=NP[dtype]), 2, suffix="_zeros"))
+    cases.append(nonzero_case(dtype, np.ones((2, 3), dtype=NP[dtype]), 2, suffix="_ones"))
+edge = np.array([[np.nan, -0.0, 0.0, np.inf], [-np.inf, 1e-45, -1e-45, 0.0]], dtype=np.float32)
+cases.append(nonzero_case("FLOAT32", edge, 2, suffix="_edges"))
+cases.append(nonzero_case("FLOAT16", np.array([[np.nan, -0.0, 0.0, 6e-8]], dtype=np.float16), 1, suffix="_edges"))
+cases.append(nonzero_case("INT8", np.array([[-128, 0], [0, -1]], dtype=np.int8), 2, suffix="_edges"))
+# A transposed input; a long input (several tiles of the CUDA block).
+x = rng.integers(0, 2, size=(3, 4, 5)).astype(np.float32)
+cases.append(nonzero_case("FLOAT32", x, 3, in_strides=[1, 15, 3], suffix="_strided"))
+x = (rng.random((3, 1500)) < 0.3).astype(np.uint8) * rng.integers(1, 255, size=(3, 1500)).astype(np.uint8)
+cases.append(nonzero_case("UINT8", x, 2, suffix="_long"))
+write_cases(__file__, "generators_nonzero", cases)

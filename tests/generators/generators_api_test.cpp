@@ -1,4 +1,4 @@
-// ONE_HOT, DIAGONAL_MATRIX and DIAGONAL_MATRIX1 through the public API: invalid descs are refused
+// ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 and NONZERO_COORDINATES through the public API: invalid descs are refused
 // with messages that name the field and the values. (What they compute is in the conformance cases.)
 #include "dml_fixture.h"
 
@@ -64,6 +64,34 @@ TEST_F(GeneratorsTest, DiagonalMatrixDescsAreChecked) {
     Refused(DML_OPERATOR_DIAGONAL_MATRIX1, &d1, "INT32");
     d1.InputTensor = &inWide.desc;
     Refused(DML_OPERATOR_DIAGONAL_MATRIX1, &d1, "{1, 1, 3, 5}");
+}
+
+TEST_F(GeneratorsTest, NonzeroCoordinatesDescsAreChecked) {
+    // {1, 2, 3, 4}: 24 elements, effective rank 3.
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 3, 4}), in64(DML_TENSOR_DATA_TYPE_INT64, {1, 2, 3, 4});
+    Tensor count(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 1}), count2(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 2});
+    Tensor countI32(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 1, 1});
+    Tensor coords(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 24, 3}), coords4(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 24, 4});
+    Tensor narrow(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 24, 2}), wide(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 24, 5});
+    Tensor shortM(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 23, 3}), batched(DML_TENSOR_DATA_TYPE_UINT32, {1, 2, 24, 3});
+    DML_NONZERO_COORDINATES_OPERATOR_DESC d{&in.desc, &count.desc, &coords.desc};
+    Accepted(DML_OPERATOR_NONZERO_COORDINATES, &d);
+    d.OutputCoordinatesTensor = &coords4.desc;
+    Accepted(DML_OPERATOR_NONZERO_COORDINATES, &d);
+    d.OutputCoordinatesTensor = &narrow.desc;
+    Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "N (2) must be from InputTensor's effective rank (3)");
+    d.OutputCoordinatesTensor = &wide.desc;
+    Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "N (5)");
+    d.OutputCoordinatesTensor = &shortM.desc;
+    Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "M (23) must be InputTensor's element count (24)");
+    d.OutputCoordinatesTensor = &batched.desc;
+    Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "every size before the last two must be 1");
+    d = {&in.desc, &count2.desc, &coords.desc};
+    Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "must be a scalar");
+    d = {&in.desc, &countI32.desc, &coords.desc};
+    Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "OutputCountTensor has data type INT32");
+    d = {&in64.desc, &count.desc, &coords.desc};
+    Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "InputTensor has data type INT64");
 }
 
 }  // namespace

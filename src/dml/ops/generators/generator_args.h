@@ -15,4 +15,7 @@ Status MakeGenPlan(const OperatorArgs& args, GenPlan* plan);
 // innermost dimension of size greater than 1 (the ONE_HOT page).
 int64_t OnValueOffset(const TensorDesc& values);
 
+// NONZERO_COORDINATES.
+NonzeroPlan MakeNonzeroPlan(const OperatorArgs& args);
+
 }  // namespace freedml::dml::generators

@@ -55,4 +55,20 @@ FREEDML_GEN_HD inline int64_t NormalizeIndex(int64_t index, uint64_t length) {
     return index >= 0 && uint64_t(index) < length ? index : -1;
 }
 
+// NONZERO_COORDINATES: the input's elements in row-major order (`sizes`, `inStrides` in elements),
+// nonzero where any bit of `zeroMask` is set (floats leave out the sign bit, so -0 is zero, and
+// NaN is nonzero). Row r of the coordinates matrix starts `rowStride` elements in, its columns
+// `columnStride` apart; it holds the last `columns` coordinates of the r-th nonzero element. Rows
+// past the count are written with zeros (the page leaves them undefined).
+struct NonzeroPlan {
+    uint32_t rank = 0;
+    uint64_t count = 1;
+    uint64_t sizes[kMaxRank] = {};
+    int64_t inStrides[kMaxRank] = {};
+    uint32_t elementSize = 4;
+    uint64_t zeroMask = ~uint64_t(0);
+    uint32_t columns = 0;
+    int64_t rowStride = 0, columnStride = 0;
+};
+
 }  // namespace freedml::dml::generators

@@ -108,4 +108,26 @@ Status MakeGenPlan(const OperatorArgs& args, GenPlan* plan) {
     }
 }
 
+NonzeroPlan MakeNonzeroPlan(const OperatorArgs& args) {
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& coords = *args.outputs[1];
+    NonzeroPlan plan;
+    plan.rank = input.rank;
+    for (uint32_t d = 0; d < input.rank; ++d) {
+        plan.sizes[d] = input.sizes[d];
+        plan.inStrides[d] = input.strides[d];
+        plan.count *= input.sizes[d];
+    }
+    plan.elementSize = ElementSizeInBytes(input.dataType);
+    switch (input.dataType) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: plan.zeroMask = 0x7fffffffu; break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: plan.zeroMask = 0x7fffu; break;
+        default: plan.zeroMask = plan.elementSize == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * plan.elementSize)) - 1;
+    }
+    plan.columns = coords.sizes[coords.rank - 1];
+    plan.rowStride = coords.strides[coords.rank - 2];
+    plan.columnStride = coords.strides[coords.rank - 1];
+    return plan;
+}
+
 }  // namespace freedml::dml::generators

@@ -1,7 +1,8 @@
 // Generator operators: tensors made from a few numbers rather than read from a tensor of the same
 // size. ONE_HOT (an on value at one index of each line along an axis, off values elsewhere),
 // DIAGONAL_MATRIX and DIAGONAL_MATRIX1 (a value along a band of diagonals of each trailing 2D
-// matrix, zeros or the input elsewhere). Data types follow the reference pages' tables for the
+// matrix, zeros or the input elsewhere), and NONZERO_COORDINATES (the count and the coordinates of
+// an input's nonzero elements). Data types follow the reference pages' tables for the
 // highest feature level (dml/schema/catalog.cpp has them).
 #include "dml/schema/families.h"
 
@@ -15,6 +16,11 @@ constexpr Types kAllTypes = {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_
                              DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
                              DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
                              DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
+// NONZERO_COORDINATES' inputs.
+constexpr Types kNonzeroInputTypes = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                      DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
+                                      DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT32,
+                                      DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
 constexpr Types kIndexTypes = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64,
                                DML_TENSOR_DATA_TYPE_UINT32};
 
@@ -122,7 +128,58 @@ const OperatorSchema kDiagonalMatrix1{
     .validate = ValidateDiagonal,
 };
 
-const OperatorSchema* const kSchemas[] = {&kOneHot, &kDiagonalMatrix, &kDiagonalMatrix1};
+// NONZERO_COORDINATES: OutputCountTensor is one UINT32 (all sizes 1); OutputCoordinatesTensor is a
+// UINT32 M x N matrix in its last two dimensions, M the input's element count and N from the input's
+// effective rank (leading sizes of 1 not counted) to its DimensionCount. The page shows
+// {1,1,M,N} and {1,1,1,M,N}; FreeDML takes any DimensionCount from 2 whose leading sizes are 1.
+Status ValidateNonzero(const OperatorArgs& args) {
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& count = *args.outputs[0];
+    const TensorDesc& coords = *args.outputs[1];
+    INVALID_IF(!In(kNonzeroInputTypes, input.dataType), "InputTensor has data type %s; DML_OPERATOR_NONZERO_COORDINATES "
+               "accepts %s.", DataTypeName(input.dataType), TypeList(kNonzeroInputTypes).c_str());
+    INVALID_IF(count.dataType != DML_TENSOR_DATA_TYPE_UINT32, "OutputCountTensor has data type %s; it must be UINT32.",
+               DataTypeName(count.dataType));
+    INVALID_IF(coords.dataType != DML_TENSOR_DATA_TYPE_UINT32,
+               "OutputCoordinatesTensor has data type %s; it must be UINT32.", DataTypeName(coords.dataType));
+    for (uint32_t d = 0; d < count.rank; ++d) {
+        INVALID_IF(count.sizes[d] != 1, "OutputCountTensor has sizes %s; it must be a scalar (every size 1).",
+                   SizesToString(count).c_str());
+    }
+    uint64_t elements = 1;
+    uint32_t effectiveRank = 0;
+    for (uint32_t d = 0; d < input.rank; ++d) {
+        elements *= input.sizes[d];
+        if (effectiveRank == 0 && input.sizes[d] != 1) effectiveRank = input.rank - d;
+    }
+    INVALID_IF(coords.rank < 2, "OutputCoordinatesTensor has DimensionCount %u; it must be at least 2 ({..., M, N}).",
+               coords.rank);
+    for (uint32_t d = 0; d + 2 < coords.rank; ++d) {
+        INVALID_IF(coords.sizes[d] != 1, "OutputCoordinatesTensor has sizes %s; every size before the last two must "
+                   "be 1.", SizesToString(coords).c_str());
+    }
+    const uint32_t m = coords.sizes[coords.rank - 2], n = coords.sizes[coords.rank - 1];
+    INVALID_IF(m != elements,
+               "OutputCoordinatesTensor has sizes %s: M (%u) must be InputTensor's element count (%llu).",
+               SizesToString(coords).c_str(), m, static_cast<unsigned long long>(elements));
+    INVALID_IF(n < effectiveRank || n > input.rank,
+               "OutputCoordinatesTensor has sizes %s: N (%u) must be from InputTensor's effective rank (%u) to its "
+               "DimensionCount (%u).", SizesToString(coords).c_str(), n, effectiveRank, input.rank);
+    return {};
+}
+
+const OperatorSchema kNonzeroCoordinates{
+    .type = DML_OPERATOR_NONZERO_COORDINATES,
+    .name = "NONZERO_COORDINATES",
+    .featureLevel = DML_FEATURE_LEVEL_3_0,
+    .descSize = sizeof(DML_NONZERO_COORDINATES_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_NONZERO_COORDINATES_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_NONZERO_COORDINATES_OPERATOR_DESC, OutputCountTensor, OutputTensor),
+               DML_FIELD(DML_NONZERO_COORDINATES_OPERATOR_DESC, OutputCoordinatesTensor, OutputTensor)},
+    .validate = ValidateNonzero,
+};
+
+const OperatorSchema* const kSchemas[] = {&kOneHot, &kDiagonalMatrix, &kDiagonalMatrix1, &kNonzeroCoordinates};
 
 }  // namespace
 

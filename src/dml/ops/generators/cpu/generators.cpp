@@ -1,6 +1,7 @@
 // CPU kernels of ONE_HOT, DIAGONAL_MATRIX and DIAGONAL_MATRIX1: each output element is chosen from
 // its coordinates (generator_plan.h) and moved as bits, so one loop serves every data type. Chunks
-// of elements run in parallel, each walking its coordinates like an odometer.
+// of elements run in parallel, each walking its coordinates like an odometer. NONZERO_COORDINATES
+// walks its input once, in order.
 #include <algorithm>
 #include <cstring>
 
@@ -112,9 +113,55 @@ Status Create(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
     return {};
 }
 
+class NonzeroKernel final : public Kernel {
+public:
+    explicit NonzeroKernel(generators::NonzeroPlan plan) : plan_(plan) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+
+    void Execute(const KernelBindings& b) override {
+        const generators::NonzeroPlan& p = plan_;
+        auto* coords = reinterpret_cast<uint32_t*>(b.outputs[1]);
+        uint64_t coord[generators::kMaxRank] = {};
+        int64_t offset = 0;
+        uint32_t found = 0;
+        for (uint64_t e = 0; e < p.count; ++e) {
+            uint64_t bits = 0;
+            std::memcpy(&bits, b.inputs[0] + offset * p.elementSize, p.elementSize);
+            if (bits & p.zeroMask) {
+                uint32_t* row = coords + int64_t(found) * p.rowStride;
+                for (uint32_t c = 0; c < p.columns; ++c) {
+                    row[int64_t(c) * p.columnStride] = uint32_t(coord[p.rank - p.columns + c]);
+                }
+                ++found;
+            }
+            for (uint32_t d = p.rank; d-- > 0;) {
+                offset += p.inStrides[d];
+                if (++coord[d] < p.sizes[d]) break;
+                offset -= int64_t(p.sizes[d]) * p.inStrides[d];
+                coord[d] = 0;
+            }
+        }
+        for (uint64_t r = found; r < p.count; ++r) {  // rows past the count: zeros
+            for (uint32_t c = 0; c < p.columns; ++c) coords[int64_t(r) * p.rowStride + int64_t(c) * p.columnStride] = 0;
+        }
+        std::memcpy(b.outputs[0], &found, 4);
+    }
+
+private:
+    generators::NonzeroPlan plan_;
+};
+
 }  // namespace
 
 namespace cpu {
+
+Status CreateCpuNonzeroCoordinates(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    *kernel = std::make_unique<NonzeroKernel>(generators::MakeNonzeroPlan(args));
+    return {};
+}
+
 
 Status CreateCpuOneHot(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
     return Create(args, kernel);

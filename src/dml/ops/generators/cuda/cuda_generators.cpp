@@ -38,7 +38,28 @@ Status Create(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     return {};
 }
 
+class NonzeroKernel final : public Kernel {
+public:
+    explicit NonzeroKernel(generators::NonzeroPlan plan) : plan_(plan) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchNonzero(plan_, b.outputs[0], b.outputs[1], b.inputs[0], stream.Launch()),
+                     "NONZERO_COORDINATES");
+    }
+
+private:
+    generators::NonzeroPlan plan_;
+};
+
 }  // namespace
+
+Status CreateCudaNonzeroCoordinates(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    *out = std::make_unique<NonzeroKernel>(generators::MakeNonzeroPlan(args));
+    return {};
+}
 
 Status CreateCudaOneHot(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     return Create(args, out);

@@ -13,4 +13,8 @@ namespace freedml::dml::cuda {
 cudaError_t LaunchGenerator(const generators::GenPlan& plan, void* out, const void* source, const void* values,
                             int64_t onOffset, LaunchTarget launch);
 
+// NONZERO_COORDINATES (generator_plan.h): `count` is the UINT32 count, `coords` the coordinates.
+cudaError_t LaunchNonzero(const generators::NonzeroPlan& plan, void* count, void* coords, const void* in,
+                          LaunchTarget launch);
+
 }  // namespace freedml::dml::cuda

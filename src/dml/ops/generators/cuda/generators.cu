@@ -1,5 +1,10 @@
 // Device code of ONE_HOT, DIAGONAL_MATRIX and DIAGONAL_MATRIX1: each thread finds an output
 // element's coordinates and writes its bits (as the CPU kernel, ../cpu/generators.cpp, does).
+// NONZERO_COORDINATES zeroes the coordinates matrix, then one block walks the input in tiles of
+// its threads, each tile's nonzero elements placed by a block-wide exclusive scan (CUB) after the
+// ones before it: the order of the coordinates is the input's.
+#include <cub/block/block_scan.cuh>
+
 #include <cstdint>
 
 #include "dml/ops/generators/cuda/generator_launch.h"
@@ -13,6 +18,10 @@ using generators::GenPlan;
 using generators::IndexType;
 
 constexpr int kBlockThreads = 256;
+
+struct NonzeroPlanArg {  // a kernel argument (passed by value)
+    generators::NonzeroPlan p;
+};
 
 __device__ __forceinline__ int64_t ReadIndex(IndexType type, const void* base, int64_t offset) {
     switch (type) {
@@ -66,7 +75,71 @@ cudaError_t LaunchTyped(const GenPlan& plan, void* out, const void* source, cons
     return cudaGetLastError();
 }
 
+constexpr int kScanThreads = 1024;
+
+__global__ void __launch_bounds__(kBlockThreads) ZeroCoordinates(NonzeroPlanArg plan, uint32_t* coords) {
+    const uint64_t total = plan.p.count * plan.p.columns;
+    const uint64_t step = uint64_t(gridDim.x) * kBlockThreads;
+    for (uint64_t t = uint64_t(blockIdx.x) * kBlockThreads + threadIdx.x; t < total; t += step) {
+        const uint64_t r = t / plan.p.columns, c = t % plan.p.columns;
+        coords[int64_t(r) * plan.p.rowStride + int64_t(c) * plan.p.columnStride] = 0;
+    }
+}
+
+__global__ void __launch_bounds__(kScanThreads) CompactNonzero(NonzeroPlanArg plan, uint32_t* count, uint32_t* coords,
+                                                               const unsigned char* in) {
+    using Scan = cub::BlockScan<uint32_t, kScanThreads>;
+    __shared__ typename Scan::TempStorage scratch;
+    const generators::NonzeroPlan& p = plan.p;
+    uint32_t base = 0;
+    for (uint64_t tile = 0; tile < p.count; tile += kScanThreads) {
+        const uint64_t e = tile + threadIdx.x;
+        uint64_t coord[generators::kMaxRank] = {};
+        uint32_t flag = 0;
+        if (e < p.count) {
+            uint64_t rest = e;
+            int64_t offset = 0;
+            for (int d = int(p.rank) - 1; d >= 0; --d) {
+                coord[d] = rest % p.sizes[d];
+                rest /= p.sizes[d];
+                offset += int64_t(coord[d]) * p.inStrides[d];
+            }
+            const unsigned char* x = in + offset * p.elementSize;
+            uint64_t bits = 0;
+            switch (p.elementSize) {
+                case 1: bits = *x; break;
+                case 2: bits = *reinterpret_cast<const uint16_t*>(x); break;
+                default: bits = *reinterpret_cast<const uint32_t*>(x); break;
+            }
+            flag = (bits & p.zeroMask) != 0;
+        }
+        uint32_t place, tileTotal;
+        Scan(scratch).ExclusiveSum(flag, place, tileTotal);
+        if (flag) {
+            uint32_t* row = coords + int64_t(base + place) * p.rowStride;
+            for (uint32_t c = 0; c < p.columns; ++c) row[int64_t(c) * p.columnStride] = uint32_t(coord[p.rank - p.columns + c]);
+        }
+        base += tileTotal;
+        __syncthreads();  // the scan's scratch is reused by the next tile
+    }
+    if (threadIdx.x == 0) *count = base;
+}
+
 }  // namespace
+
+cudaError_t LaunchNonzero(const generators::NonzeroPlan& plan, void* count, void* coords, const void* in,
+                          LaunchTarget launch) {
+    const NonzeroPlanArg arg{plan};
+    const uint64_t total = plan.count * plan.columns;
+    if (total > 0) {
+        ZeroCoordinates<<<launch.Blocks(total, kBlockThreads), kBlockThreads, 0, launch.stream>>>(
+            arg, static_cast<uint32_t*>(coords));
+    }
+    CompactNonzero<<<1, kScanThreads, 0, launch.stream>>>(arg, static_cast<uint32_t*>(count),
+                                                           static_cast<uint32_t*>(coords),
+                                                           static_cast<const unsigned char*>(in));
+    return cudaGetLastError();
+}
 
 cudaError_t LaunchGenerator(const GenPlan& plan, void* out, const void* source, const void* values, int64_t onOffset,
                             LaunchTarget launch) {
