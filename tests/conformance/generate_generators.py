@@ -238,3 +238,70 @@ cases.append(nonzero_case("FLOAT32", x, 3, in_strides=[1, 15, 3], suffix="_strid
 x = (rng.random((3, 1500)) < 0.3).astype(np.uint8) * rng.integers(1, 255, size=(3, 1500)).astype(np.uint8)
 cases.append(nonzero_case("UINT8", x, 2, suffix="_long"))
 write_cases(__file__, "generators_nonzero", cases)
+
+# ---- RANDOM_GENERATOR -----------------------------------------------------------------------------------
+# Philox 4x32-10 written here from its paper (Salmon et al., SC 2011), checked against the known-answer
+# vectors Random123 publishes, then run as the DirectML page describes the state: elements 0-3 a 128-bit
+# counter (element 0 least significant), elements 4-5 the key. FreeDML's choices where the page is
+# silent: output element i (row-major) is word i % 4 of the block for counter + i // 4, and the output
+# state is the counter advanced by the number of blocks used, ceil(elements / 4), with the same key.
+MASK32 = 0xFFFFFFFF
+
+
+def philox4x32_10(counter, key):
+    x0, x1, x2, x3 = counter
+    k0, k1 = key
+    for _ in range(10):
+        p0 = 0xD2511F53 * x0
+        p1 = 0xCD9E8D57 * x2
+        x0, x1, x2, x3 = ((p1 >> 32) ^ x1 ^ k0) & MASK32, p1 & MASK32, ((p0 >> 32) ^ x3 ^ k1) & MASK32, p0 & MASK32
+        k0 = (k0 + 0x9E3779B9) & MASK32
+        k1 = (k1 + 0xBB67AE85) & MASK32
+    return [x0, x1, x2, x3]
+
+
+# Random123's kat_vectors for philox4x32 with 10 rounds.
+assert philox4x32_10([0, 0, 0, 0], [0, 0]) == [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
+assert philox4x32_10([MASK32] * 4, [MASK32] * 2) == [0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD]
+assert philox4x32_10([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344], [0xA4093822, 0x299F31D0]) == \
+    [0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1]
+
+
+def counter_words(value):
+    return [(value >> (32 * i)) & MASK32 for i in range(4)]
+
+
+def random_case(state, shape, with_state=True, out_strides=None, suffix=""):
+    counter = sum(w << (32 * i) for i, w in enumerate(state[:4]))
+    n = int(np.prod(shape))
+    blocks = (n + 3) // 4
+    words = []
+    for b in range(blocks):
+        words += philox4x32_10(counter_words((counter + b) % (1 << 128)), state[4:])
+    want = np.array(words[:n], dtype=np.uint32).reshape(shape)
+    next_state = counter_words((counter + blocks) % (1 << 128)) + list(state[4:])
+    desc = {"type": "DML_OPERATOR_RANDOM_GENERATOR", "InputStateTensor": tensor("UINT32", [1, 1, 1, 6]),
+            "OutputTensor": tensor("UINT32", shape, out_strides)}
+    outputs = {"OutputTensor": {"values": values(want, "UINT32")}}
+    if with_state:
+        desc["OutputStateTensor"] = tensor("UINT32", [1, 1, 1, 6])
+        outputs["OutputStateTensor"] = {"values": next_state}
+    desc["Type"] = "DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10"
+    # The fields go in "desc": beside "type", the field Type would be taken for the operator type.
+    desc = {"type": desc.pop("type"), "desc": desc}
+    name = f"RANDOM_GENERATOR_{'x'.join(map(str, shape))}{'_state' if with_state else ''}{suffix}"
+    return {"name": name, "operator": desc, "inputs": {"InputStateTensor": list(state)}, "outputs": outputs}
+
+
+cases = []
+cases.append(random_case([0, 0, 0, 0, 0, 0], (1, 1, 1, 4), suffix="_zero"))
+cases.append(random_case([0, 0, 0, 0, 0, 0], (1, 1, 1, 4), with_state=False, suffix="_zero"))
+cases.append(random_case([MASK32] * 6, (2, 4), suffix="_wraps"))  # the counter wraps to 0 after the first block
+cases.append(random_case([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344, 0xA4093822, 0x299F31D0], (3,),
+                         suffix="_pi"))
+cases.append(random_case([MASK32 - 1, MASK32, 0, 7, 12345, 678], (5, 7), suffix="_carry"))  # carries across words
+cases.append(random_case([17, 0, 0, 0, 0xDEADBEEF, 0xCAFEF00D], (2, 3, 4, 5)))
+cases.append(random_case([3, 1, 4, 1, 5, 9], (1, 1, 1, 1)))
+cases.append(random_case([0, 0, 0, 0, 42, 0], (4, 3), out_strides=(1, 4), suffix="_transposed"))
+cases.append(random_case([100, 0, 0, 0, 1, 2], (2, 1031), suffix="_long"))
+write_cases(__file__, "generators_random", cases)

@@ -1,4 +1,5 @@
-// ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 and NONZERO_COORDINATES through the public API: invalid descs are refused
+// The generator family (ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, NONZERO_COORDINATES,
+// RANDOM_GENERATOR) through the public API: invalid descs are refused
 // with messages that name the field and the values. (What they compute is in the conformance cases.)
 #include "dml_fixture.h"
 
@@ -92,6 +93,26 @@ TEST_F(GeneratorsTest, NonzeroCoordinatesDescsAreChecked) {
     Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "OutputCountTensor has data type INT32");
     d = {&in64.desc, &count.desc, &coords.desc};
     Refused(DML_OPERATOR_NONZERO_COORDINATES, &d, "InputTensor has data type INT64");
+}
+
+TEST_F(GeneratorsTest, RandomGeneratorDescsAreChecked) {
+    Tensor state(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 6}), state5(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 5});
+    Tensor stateI32(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 1, 6}), state2d(DML_TENSOR_DATA_TYPE_UINT32, {1, 6});
+    Tensor out(DML_TENSOR_DATA_TYPE_UINT32, {3, 7}), outF32(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 7});
+    DML_RANDOM_GENERATOR_OPERATOR_DESC d{&state.desc, &out.desc, nullptr, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
+    Accepted(DML_OPERATOR_RANDOM_GENERATOR, &d);
+    d.OutputStateTensor = &state.desc;
+    Accepted(DML_OPERATOR_RANDOM_GENERATOR, &d);
+    d.OutputStateTensor = &state2d.desc;
+    Refused(DML_OPERATOR_RANDOM_GENERATOR, &d, "OutputStateTensor has sizes {1, 6}, but InputStateTensor has");
+    d = {&state5.desc, &out.desc, nullptr, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
+    Refused(DML_OPERATOR_RANDOM_GENERATOR, &d, "InputStateTensor has sizes {1, 1, 1, 5}");
+    d = {&stateI32.desc, &out.desc, nullptr, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
+    Refused(DML_OPERATOR_RANDOM_GENERATOR, &d, "InputStateTensor has data type INT32");
+    d = {&state.desc, &outF32.desc, nullptr, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
+    Refused(DML_OPERATOR_RANDOM_GENERATOR, &d, "OutputTensor has data type FLOAT32");
+    d = {&state.desc, &out.desc, nullptr, static_cast<DML_RANDOM_GENERATOR_TYPE>(1)};
+    Refused(DML_OPERATOR_RANDOM_GENERATOR, &d, "Type (1)");
 }
 
 }  // namespace

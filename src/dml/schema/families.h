@@ -20,7 +20,7 @@ std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
 std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
 // REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT, TOP_K and TOP_K1.
 std::span<const OperatorSchema* const> ReductionSchemas();
-// ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 and NONZERO_COORDINATES.
+// ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, NONZERO_COORDINATES and RANDOM_GENERATOR.
 std::span<const OperatorSchema* const> GeneratorSchemas();
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).

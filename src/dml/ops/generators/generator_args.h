@@ -18,4 +18,7 @@ int64_t OnValueOffset(const TensorDesc& values);
 // NONZERO_COORDINATES.
 NonzeroPlan MakeNonzeroPlan(const OperatorArgs& args);
 
+// RANDOM_GENERATOR.
+RandomPlan MakeRandomPlan(const OperatorArgs& args);
+
 }  // namespace freedml::dml::generators

@@ -71,4 +71,17 @@ struct NonzeroPlan {
     int64_t rowStride = 0, columnStride = 0;
 };
 
+// RANDOM_GENERATOR: output element i (row-major over `sizes`, written at `outStrides`) is word i % 4
+// of Philox 4x32-10 of (the input counter + i / 4, the key). The output state, when bound, is the
+// input counter plus the number of 4-word blocks used, ceil(count / 4), and the same key.
+struct RandomPlan {
+    uint32_t rank = 0;
+    uint64_t count = 1;
+    uint64_t sizes[kMaxRank] = {};
+    int64_t outStrides[kMaxRank] = {};
+    int64_t stateStride = 1;      // InputStateTensor's stride along its last dimension (elements)
+    int64_t nextStateStride = 1;  // OutputStateTensor's
+    bool writesState = false;
+};
+
 }  // namespace freedml::dml::generators

@@ -130,4 +130,22 @@ NonzeroPlan MakeNonzeroPlan(const OperatorArgs& args) {
     return plan;
 }
 
+RandomPlan MakeRandomPlan(const OperatorArgs& args) {
+    const TensorDesc& output = *args.outputs[0];
+    RandomPlan plan;
+    plan.rank = output.rank;
+    for (uint32_t d = 0; d < output.rank; ++d) {
+        plan.sizes[d] = output.sizes[d];
+        plan.outStrides[d] = output.strides[d];
+        plan.count *= output.sizes[d];
+    }
+    const TensorDesc& state = *args.inputs[0];
+    plan.stateStride = state.strides[state.rank - 1];
+    if (args.outputs[1]) {
+        plan.writesState = true;
+        plan.nextStateStride = args.outputs[1]->strides[args.outputs[1]->rank - 1];
+    }
+    return plan;
+}
+
 }  // namespace freedml::dml::generators

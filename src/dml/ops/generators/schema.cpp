@@ -1,8 +1,8 @@
 // Generator operators: tensors made from a few numbers rather than read from a tensor of the same
 // size. ONE_HOT (an on value at one index of each line along an axis, off values elsewhere),
 // DIAGONAL_MATRIX and DIAGONAL_MATRIX1 (a value along a band of diagonals of each trailing 2D
-// matrix, zeros or the input elsewhere), and NONZERO_COORDINATES (the count and the coordinates of
-// an input's nonzero elements). Data types follow the reference pages' tables for the
+// matrix, zeros or the input elsewhere), NONZERO_COORDINATES (the count and the coordinates of an
+// input's nonzero elements) and RANDOM_GENERATOR (Philox 4x32-10 bits from a state tensor). Data types follow the reference pages' tables for the
 // highest feature level (dml/schema/catalog.cpp has them).
 #include "dml/schema/families.h"
 
@@ -179,7 +179,52 @@ const OperatorSchema kNonzeroCoordinates{
     .validate = ValidateNonzero,
 };
 
-const OperatorSchema* const kSchemas[] = {&kOneHot, &kDiagonalMatrix, &kDiagonalMatrix1, &kNonzeroCoordinates};
+constexpr EnumValue kRandomGeneratorTypeValues[] = {
+    {"DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10", DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10},
+};
+const EnumType kRandomGeneratorType{"DML_RANDOM_GENERATOR_TYPE", kRandomGeneratorTypeValues};
+
+// RANDOM_GENERATOR with PHILOX_4X32_10: InputStateTensor is six UINT32 (a 128-bit counter, a 64-bit
+// key) of sizes {1,1,1,6} (the page; FreeDML takes any DimensionCount whose sizes are 1 but the last);
+// the optional OutputStateTensor has its sizes; OutputTensor is UINT32 of any sizes.
+Status ValidateRandomGenerator(const OperatorArgs& args) {
+    const TensorDesc& state = *args.inputs[0];
+    INVALID_IF(state.dataType != DML_TENSOR_DATA_TYPE_UINT32, "InputStateTensor has data type %s; it must be UINT32.",
+               DataTypeName(state.dataType));
+    for (uint32_t d = 0; d < state.rank; ++d) {
+        const uint32_t want = d + 1 == state.rank ? 6 : 1;
+        INVALID_IF(state.sizes[d] != want,
+                   "InputStateTensor has sizes %s; the Philox 4x32-10 state must be {1,1,1,6} (six UINT32).",
+                   SizesToString(state).c_str());
+    }
+    const TensorDesc& output = *args.outputs[0];
+    INVALID_IF(output.dataType != DML_TENSOR_DATA_TYPE_UINT32, "OutputTensor has data type %s; it must be UINT32.",
+               DataTypeName(output.dataType));
+    if (args.outputs[1]) {
+        const TensorDesc& next = *args.outputs[1];
+        INVALID_IF(next.dataType != DML_TENSOR_DATA_TYPE_UINT32,
+                   "OutputStateTensor has data type %s; it must be UINT32.", DataTypeName(next.dataType));
+        INVALID_IF(next.rank != state.rank || SizesToString(next) != SizesToString(state),
+                   "OutputStateTensor has sizes %s, but InputStateTensor has %s; they must match.",
+                   SizesToString(next).c_str(), SizesToString(state).c_str());
+    }
+    return {};
+}
+
+const OperatorSchema kRandomGenerator{
+    .type = DML_OPERATOR_RANDOM_GENERATOR,
+    .name = "RANDOM_GENERATOR",
+    .featureLevel = DML_FEATURE_LEVEL_3_0,
+    .descSize = sizeof(DML_RANDOM_GENERATOR_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_RANDOM_GENERATOR_OPERATOR_DESC, InputStateTensor, InputTensor),
+               DML_FIELD(DML_RANDOM_GENERATOR_OPERATOR_DESC, OutputTensor, OutputTensor),
+               DML_FIELD(DML_RANDOM_GENERATOR_OPERATOR_DESC, OutputStateTensor, OutputTensor, .optional = true),
+               DML_FIELD(DML_RANDOM_GENERATOR_OPERATOR_DESC, Type, Enum, .enumType = &kRandomGeneratorType)},
+    .validate = ValidateRandomGenerator,
+};
+
+const OperatorSchema* const kSchemas[] = {&kOneHot, &kDiagonalMatrix, &kDiagonalMatrix1, &kNonzeroCoordinates,
+                                          &kRandomGenerator};
 
 }  // namespace
 

@@ -1,13 +1,14 @@
 // CPU kernels of ONE_HOT, DIAGONAL_MATRIX and DIAGONAL_MATRIX1: each output element is chosen from
 // its coordinates (generator_plan.h) and moved as bits, so one loop serves every data type. Chunks
 // of elements run in parallel, each walking its coordinates like an odometer. NONZERO_COORDINATES
-// walks its input once, in order.
+// walks its input once, in order; RANDOM_GENERATOR computes its Philox blocks in parallel.
 #include <algorithm>
 #include <cstring>
 
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/generators/generator_args.h"
+#include "dml/ops/generators/philox.h"
 
 namespace freedml::dml {
 
@@ -153,9 +154,54 @@ private:
     generators::NonzeroPlan plan_;
 };
 
+class RandomKernel final : public Kernel {
+public:
+    explicit RandomKernel(generators::RandomPlan plan) : plan_(plan) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+
+    void Execute(const KernelBindings& b) override {
+        const generators::RandomPlan& p = plan_;
+        uint32_t state[6];
+        for (int i = 0; i < 6; ++i) std::memcpy(&state[i], b.inputs[0] + int64_t(i) * p.stateStride * 4, 4);
+        auto* out = reinterpret_cast<uint32_t*>(b.outputs[0]);
+        const uint64_t blocks = (p.count + 3) / 4;
+        cpu::ParallelFor(blocks, 1024, [&](uint64_t first, uint64_t last) {
+            for (uint64_t block = first; block < last; ++block) {
+                const generators::Philox4x32 bits =
+                    generators::Philox4x32x10(generators::AddToCounter(state, block), state[4], state[5]);
+                for (uint64_t i = block * 4; i < std::min(p.count, block * 4 + 4); ++i) {
+                    int64_t o = 0;
+                    uint64_t rest = i;
+                    for (uint32_t d = p.rank; d-- > 0;) {
+                        o += int64_t(rest % p.sizes[d]) * p.outStrides[d];
+                        rest /= p.sizes[d];
+                    }
+                    out[o] = bits.v[i % 4];
+                }
+            }
+        });
+        if (p.writesState) {
+            const generators::Philox4x32 next = generators::AddToCounter(state, blocks);
+            const uint32_t words[6] = {next.v[0], next.v[1], next.v[2], next.v[3], state[4], state[5]};
+            for (int i = 0; i < 6; ++i) std::memcpy(b.outputs[1] + int64_t(i) * p.nextStateStride * 4, &words[i], 4);
+        }
+    }
+
+private:
+    generators::RandomPlan plan_;
+};
+
 }  // namespace
 
 namespace cpu {
+
+Status CreateCpuRandomGenerator(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    *kernel = std::make_unique<RandomKernel>(generators::MakeRandomPlan(args));
+    return {};
+}
+
 
 Status CreateCpuNonzeroCoordinates(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
     *kernel = std::make_unique<NonzeroKernel>(generators::MakeNonzeroPlan(args));

@@ -54,7 +54,28 @@ private:
     generators::NonzeroPlan plan_;
 };
 
+class RandomKernel final : public Kernel {
+public:
+    explicit RandomKernel(generators::RandomPlan plan) : plan_(plan) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        void* next = plan_.writesState ? b.outputs[1] : nullptr;
+        stream.Check(LaunchRandom(plan_, b.outputs[0], next, b.inputs[0], stream.Launch()), "RANDOM_GENERATOR");
+    }
+
+private:
+    generators::RandomPlan plan_;
+};
+
 }  // namespace
+
+Status CreateCudaRandomGenerator(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    *out = std::make_unique<RandomKernel>(generators::MakeRandomPlan(args));
+    return {};
+}
 
 Status CreateCudaNonzeroCoordinates(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     *out = std::make_unique<NonzeroKernel>(generators::MakeNonzeroPlan(args));

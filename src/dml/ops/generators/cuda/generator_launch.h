@@ -17,4 +17,8 @@ cudaError_t LaunchGenerator(const generators::GenPlan& plan, void* out, const vo
 cudaError_t LaunchNonzero(const generators::NonzeroPlan& plan, void* count, void* coords, const void* in,
                           LaunchTarget launch);
 
+// RANDOM_GENERATOR (generator_plan.h): `nextState` may be null.
+cudaError_t LaunchRandom(const generators::RandomPlan& plan, void* out, void* nextState, const void* state,
+                         LaunchTarget launch);
+
 }  // namespace freedml::dml::cuda

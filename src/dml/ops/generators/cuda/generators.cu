@@ -2,12 +2,14 @@
 // element's coordinates and writes its bits (as the CPU kernel, ../cpu/generators.cpp, does).
 // NONZERO_COORDINATES zeroes the coordinates matrix, then one block walks the input in tiles of
 // its threads, each tile's nonzero elements placed by a block-wide exclusive scan (CUB) after the
-// ones before it: the order of the coordinates is the input's.
+// ones before it: the order of the coordinates is the input's. RANDOM_GENERATOR gives each thread
+// one Philox block of four outputs; the first thread also writes the next state.
 #include <cub/block/block_scan.cuh>
 
 #include <cstdint>
 
 #include "dml/ops/generators/cuda/generator_launch.h"
+#include "dml/ops/generators/philox.h"
 
 namespace freedml::dml::cuda {
 
@@ -125,7 +127,46 @@ __global__ void __launch_bounds__(kScanThreads) CompactNonzero(NonzeroPlanArg pl
     if (threadIdx.x == 0) *count = base;
 }
 
+__global__ void __launch_bounds__(kBlockThreads) PhiloxBlocks(generators::RandomPlan plan, uint32_t* out,
+                                                              uint32_t* nextState, const uint32_t* stateIn) {
+    uint32_t state[6];
+    for (int i = 0; i < 6; ++i) state[i] = stateIn[int64_t(i) * plan.stateStride];
+    const uint64_t blocks = (plan.count + 3) / 4;
+    const uint64_t step = uint64_t(gridDim.x) * kBlockThreads;
+    const uint64_t first = uint64_t(blockIdx.x) * kBlockThreads + threadIdx.x;
+    for (uint64_t block = first; block < blocks; block += step) {
+        const generators::Philox4x32 bits =
+            generators::Philox4x32x10(generators::AddToCounter(state, block), state[4], state[5]);
+        const uint64_t end = block * 4 + 4 < plan.count ? block * 4 + 4 : plan.count;
+        for (uint64_t i = block * 4; i < end; ++i) {
+            int64_t o = 0;
+            uint64_t rest = i;
+            for (int d = int(plan.rank) - 1; d >= 0; --d) {
+                o += int64_t(rest % plan.sizes[d]) * plan.outStrides[d];
+                rest /= plan.sizes[d];
+            }
+            out[o] = bits.v[i % 4];
+        }
+    }
+    // Every thread read the state before this one writes the next; the two may share memory only
+    // if the application bound them so, which DirectML does not allow for this operator (no H2).
+    if (nextState && first == 0) {
+        const generators::Philox4x32 next = generators::AddToCounter(state, blocks);
+        for (int i = 0; i < 4; ++i) nextState[int64_t(i) * plan.nextStateStride] = next.v[i];
+        nextState[4 * plan.nextStateStride] = state[4];
+        nextState[5 * plan.nextStateStride] = state[5];
+    }
+}
+
 }  // namespace
+
+cudaError_t LaunchRandom(const generators::RandomPlan& plan, void* out, void* nextState, const void* state,
+                         LaunchTarget launch) {
+    const uint64_t blocks = (plan.count + 3) / 4;
+    PhiloxBlocks<<<launch.Blocks(blocks > 0 ? blocks : 1, kBlockThreads), kBlockThreads, 0, launch.stream>>>(
+        plan, static_cast<uint32_t*>(out), static_cast<uint32_t*>(nextState), static_cast<const uint32_t*>(state));
+    return cudaGetLastError();
+}
 
 cudaError_t LaunchNonzero(const generators::NonzeroPlan& plan, void* count, void* coords, const void* in,
                           LaunchTarget launch) {
