@@ -393,6 +393,41 @@ if dispatch_rows:
     w("")
     commands_block("dispatch")
 
+# Graphs
+graph_rows = [r for r in rows if r["group"] == "graph"]
+compile_rows = [r for r in rows if r["group"] == "graph compile"]
+if graph_rows:
+    w("## Compiled graphs")
+    w("")
+    w("`IDMLDevice1::CompileGraph` against the same operators recorded as separate dispatches in one command")
+    w("list with UAV barriers between them, re-executed and waited for (`bench/graph_bench.cpp`); both run")
+    w("the same kernels and the bench checks their outputs are equal. The graph does not fuse nodes yet, so")
+    w("what it saves is the per-dispatch work (decoding and checking each binding table, one command per node).")
+    w("")
+    w("| case | separate dispatches µs | compiled graph µs | speed-up |")
+    w("| --- | ---: | ---: | ---: |")
+    cases = [r["case"] for r in graph_rows if r["impl"] == "separate dispatches"]
+    for case in cases:
+        separate = value("graph", case, "FLOAT32", "separate dispatches")
+        graph = value("graph", case, "FLOAT32", "compiled graph")
+        w(f"| {case} | {fmt(separate)} | {fmt(graph)} | {fmt(ratio(separate, graph))} |")
+    w("")
+    w("| graph | temporary resource bytes | its intermediates, unpacked |")
+    w("| --- | ---: | ---: |")
+    for r in graph_rows:
+        if r["unit"] == "bytes":
+            w(f"| {r['case'].replace(' temporary', '')} | {int(r['value'])} | {r['note'].split()[-1]} |")
+    if compile_rows:
+        w("")
+        w("CompileGraph of an n-node chain, per node (flat means linear growth):")
+        w("")
+        w("| nodes | µs per node |")
+        w("| ---: | ---: |")
+        for r in compile_rows:
+            w(f"| {r['case'].split()[0]} | {fmt(r['value'])} |")
+    w("")
+    commands_block("graph")
+
 # Binding
 if binding_rows:
     w("## Binding")

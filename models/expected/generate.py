@@ -203,6 +203,23 @@ def chain(m):
     return {"hidden": hidden, "logits": logits, "out": out}, {"files": files}
 
 
+def dml_split(m):
+    parts = np.split(f64(m, "A"), 3)
+    return {"Out1": parts[0], "Out2": parts[1], "Out3": parts[2]}
+
+
+def dml_gemm_graph(m):
+    # Beta 1 without a C tensor: the output is A x B alone.
+    return {"output": gemm(f64(m, "A", (32, 32)), f64(m, "B", (32, 32)))}
+
+
+def graph_mlp(m):
+    b1 = np.array([0.5, -0.5, 1, -1], dtype=np.float64).reshape(1, 4)  # the graph's constant node
+    hidden = relu(gemm(f64(m, "x", (2, 3)), f64(m, "W1", (3, 4)), b1, beta=1.0))
+    logits = gemm(hidden, f64(m, "W2", (4, 2)))
+    return {"logits": logits, "out": sigmoid(logits + f64(m, "skip", (2, 2)))}
+
+
 def npy_input(m):
     samples = f64(m, "samples", (2, 3))
     return {"samples": samples, "Out": samples + f64(m, "offsets", (1, 3))}
@@ -222,11 +239,6 @@ def dml_cumulative_product(m):
     # Exclusive and from the end: each element gets the sum of those after it in its row.
     after = np.cumsum(b[:, ::-1], axis=1)[:, ::-1] - b
     return {"product": np.cumprod(f64(m, "A")), "reversedExclusive": after, "inPlace": np.cumsum(f64(m, "inPlace"))}
-
-
-def dml_split(m):
-    a = f64(m, "A")
-    return {"Out1": a[0:2], "Out2": a[2:4], "Out3": a[4:6]}, {"rtol": 0, "atol": 0}
 
 
 def top_k(m):
@@ -283,10 +295,12 @@ REFERENCES = {
     "convolution_backward": convolution_backward,
     "join": join,
     "chain": chain,
+    "graph_mlp": graph_mlp,
     "npy_input": npy_input,
     "dml_reduce": dml_reduce,
     "dml_cumulative_product": dml_cumulative_product,
     "dml_split": dml_split,
+    "dml_gemm_graph": dml_gemm_graph,
     "top_k": top_k,
     "generators": generators,
 }

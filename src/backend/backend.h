@@ -6,6 +6,7 @@
 // The front end validates; a backend assumes valid arguments and never re-checks them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -60,6 +61,12 @@ public:
     virtual ~Stream() = default;
     virtual void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                             uint64_t byteCount) = 0;
+    // The same two copies between kernel addresses (Memory::Address plus an offset: host addresses
+    // on the CPU backend, device pointers on CUDA), for work that addresses memory the way kernels
+    // do (a compiled graph's constants and its node outputs bound to two graph outputs). The ranges
+    // do not overlap. WriteFromHost reads `host` before it returns.
+    virtual void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) = 0;
+    virtual void WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) = 0;
     // Blocks until everything enqueued on this stream so far has completed (fences call it before
     // they signal).
     virtual void Finish() = 0;

@@ -10,6 +10,7 @@
 #include "dml/binding_table.h"
 #include "dml/command_recorder.h"
 #include "dml/compiled_operator.h"
+#include "dml/graph/graph.h"
 #include "dml/operator.h"
 #include "dml/operator_initializer.h"
 
@@ -264,10 +265,15 @@ HRESULT Device::GetDeviceRemovedReason() { return d3d12_->RemovedReason(); }
 HRESULT Device::GetParentDevice(REFIID riid, void** object) { return d3d12Device_->QueryInterface(riid, object); }
 
 HRESULT Device::CompileGraph(const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
-    if (object) *object = nullptr;
-    return Fail("IDMLDevice1::CompileGraph",
-                Error(E_NOTIMPL, "The DirectML graph API is not implemented by FreeDML yet; compile each operator "
-                                 "with IDMLDevice::CompileOperator."));
+    return Guarded("IDMLDevice1::CompileGraph", [&]() -> HRESULT {
+        constexpr const char* kMethod = "IDMLDevice1::CompileGraph";
+        if (object) *object = nullptr;
+        if (!desc) return Fail(kMethod, Error(E_INVALIDARG, "desc is null."));
+        CompiledOperator* compiled = nullptr;
+        Status status = dml::CompileGraph(*this, *desc, Raw(flags), &compiled);
+        if (!status.ok()) return Fail(kMethod, status);
+        return HandOut(compiled, riid, object);  // a null ppv validates only
+    });
 }
 
 }  // namespace freedml::dml

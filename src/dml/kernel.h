@@ -69,14 +69,13 @@ public:
     };
 
     // `backendName` names the backend in messages ("CPU", "CUDA"); `noKernelHint` is added to the
-    // message for a type without a kernel (where else it runs). `finish`, when set, wraps every
-    // kernel the set creates (the CPU set's in-place snapshots).
-    KernelSet(const char* backendName, const char* noKernelHint, std::span<const Row> rows,
-              Status (*finish)(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) = nullptr);
+    // message for a type without a kernel (where else it runs).
+    KernelSet(const char* backendName, const char* noKernelHint, std::span<const Row> rows);
 
     bool Runs(DML_OPERATOR_TYPE type) const { return FactoryOf(type) != nullptr; }
     // The kernel of `args` on this backend, or kNoKernel (DXGI_ERROR_UNSUPPORTED) with a message
-    // when the set has none for its type.
+    // when the set has none for its type. An in-place operator's kernel comes wrapped so that an
+    // input bound to the output's region through another layout is read from a snapshot (H2).
     Status Create(const KernelContext& context, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) const;
     const char* BackendName() const { return backendName_; }
 
@@ -87,7 +86,6 @@ private:
     }
     const char* backendName_;
     const char* noKernelHint_;
-    Status (*finish_)(const OperatorArgs& args, std::unique_ptr<Kernel>* kernel);
     KernelFactory factories_[kTypeCount] = {};
 };
 

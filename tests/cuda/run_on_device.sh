@@ -1,6 +1,6 @@
 #!/bin/bash
 # One device-machine session: build FreeDML with the CUDA plugin there, run the CUDA tests, the
-# conformance suite and the DirectML API tests on the CUDA adapter, compute-sanitizer (memcheck,
+# conformance suite, the DirectML API and graph tests on the CUDA adapter, compute-sanitizer (memcheck,
 # racecheck) on a subset, then bench/run_gpu.sh. Logs go to $OUT.
 #   tests/cuda/run_on_device.sh [tests|bench|all|conformance] [deps-dir]
 # `conformance` builds only what the conformance suite needs and runs it on the CUDA adapter, then
@@ -56,7 +56,8 @@ start=$(date +%s)
 src=/tmp/freedml-src
 rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
-for d in $src/tests/*/; do case $(basename "$d") in conformance|cuda|dml|d3d12_exec) ;; *) rm -rf "$d" ;; esac; done
+keep="conformance cuda dml d3d12_exec graph elementwise_binary elementwise_unary reduction"
+for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
 build=build-gpu
 bench=ON
@@ -71,7 +72,7 @@ if ! configure; then
     tail -30 "$out/configure.log"; exit 1
   fi
 fi
-targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test"
+targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test reduction_api_test"
 [ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
@@ -127,6 +128,12 @@ if [ "$what" != bench ]; then
   echo "conformance failures on cuda by case file (operators without CUDA kernels are refused):"
   grep -E '^\[  FAILED  \] Conformance_.*/cuda \(' "$out/conformance.log" | sed 's/\..*//;s/.*Conformance_//' | sort | uniq -c
   FREEDML_ADAPTER=cuda run dml_api_on_cuda 240 ./$build/tests/dml/dml_api_test
+  FREEDML_ADAPTER=cuda run graph_api_on_cuda 120 ./$build/tests/graph/graph_api_test
+  # In-place execution (the kernel set's snapshots of inputs read through another layout).
+  for t in elementwise_binary elementwise_unary; do
+    FREEDML_ADAPTER=cuda run ${t}_on_cuda 120 ./$build/tests/$t/${t}_test
+  done
+  FREEDML_ADAPTER=cuda run reduction_api_on_cuda 120 ./$build/tests/reduction/reduction_api_test
 fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
   OUT=$out timeout 300 bench/run_gpu.sh $build > "$out/bench.log" 2>&1; echo "bench rc=$?"

@@ -198,12 +198,12 @@ TEST_F(DmlTest, ResidencyAcceptsOwnObjectsOnly) {
     EXPECT_EQ(dml->MakeResident(1, nullptr), E_INVALIDARG);
 }
 
-TEST_F(DmlTest, GraphApiIsRefusedWithAMessage) {
+TEST_F(DmlTest, CompileGraphRefusesANullDescWithAMessage) {
     ComPtr<IDMLDevice1> device1;
     ASSERT_EQ(dml.As(&device1), S_OK);
     ComPtr<IDMLCompiledOperator> compiled;
-    EXPECT_EQ(device1->CompileGraph(nullptr, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), E_NOTIMPL);
-    EXPECT_NE(Messages().find("graph"), std::string::npos) << Messages();
+    EXPECT_EQ(device1->CompileGraph(nullptr, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), E_INVALIDARG);
+    EXPECT_NE(Messages().find("IDMLDevice1::CompileGraph: desc is null"), std::string::npos) << Messages();
 }
 
 }  // namespace

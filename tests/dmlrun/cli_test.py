@@ -44,6 +44,7 @@ GEMM = {
 
 JOIN = json.loads((MODELS / "join.json").read_text())
 MATH = json.loads((MODELS / "element_wise_math.json").read_text())
+GRAPH = json.loads((MODELS / "graph_mlp.json").read_text())
 
 
 def MATH_FILL(delta):
@@ -192,9 +193,18 @@ CASES = {
     "unknown operator": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(type="DML_OPERATOR_FROBNICATE")), [], 1,
                          ["dispatchables.gemm.type: 'DML_OPERATOR_FROBNICATE' is not a DirectML operator type FreeDML "
                           "knows; FreeDML runs", "GEMM"], []),
-    "graph compile": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(dmlCompileType="DmlCompileGraph")), [], 1,
-                      ["dispatchables.gemm.dmlCompileType: DmlCompileGraph needs the DirectML graph API",
-                       "FreeDML does not implement yet"], []),
+    "graph edge to a missing node": (edit(GRAPH, lambda m: m["dispatchables"]["mlp"]["edges"].append(
+        {"from": "x", "to": "layer3.ATensor"})), [], 1,
+        ["dispatchables.mlp.edges[9].to: 'layer3.ATensor' is neither a graph output nor NODE.INPUT of an operator node"], []),
+    "graph edge to a field the node lacks": (edit(GRAPH, lambda m: m["dispatchables"]["mlp"]["edges"].__setitem__(
+        0, {"from": "x", "to": "layer1.XTensor"})), [], 1,
+        ["node 'layer1' (DML_OPERATOR_GEMM) has no input 'XTensor'", "ATensor, BTensor"], []),
+    "graph rule broken": (edit(GRAPH, lambda m: m["dispatchables"]["mlp"]["edges"].append(
+        {"from": "x", "to": "layer1.ATensor"})), [], 1,
+        ["IDMLDevice1::CompileGraph", "(G5)"], []),
+    "unknown compile type": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(dmlCompileType="DmlCompileJit")), [], 1,
+                             ["dispatchables.gemm.dmlCompileType: expected DmlCompileOp or DmlCompileGraph, found "
+                              "'DmlCompileJit'"], []),
     "hlsl": (edit(GEMM, lambda m: m["dispatchables"].update(
         add={"type": "hlsl", "sourcePath": "a.hlsl", "compiler": "dxc", "compilerArgs": []})), [], 1,
         ["dispatchables.add.type: \"hlsl\" dispatchables are not supported"], []),

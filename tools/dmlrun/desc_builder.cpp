@@ -533,7 +533,7 @@ const freedml::dml::OperatorSchema& FindOperatorSchema(const Json& type, const J
     return *schema;
 }
 
-const BindPoint* BuiltOperator::FindBindPoint(const std::string& name) const {
+const BindPoint* Bindable::FindBindPoint(const std::string& name) const {
     for (const auto* list : {&inputs_, &outputs_}) {
         for (const auto& point : *list) {
             if (point.name == name) return &point;
@@ -542,7 +542,7 @@ const BindPoint* BuiltOperator::FindBindPoint(const std::string& name) const {
     return nullptr;
 }
 
-std::string BuiltOperator::BindPointNames() const {
+std::string Bindable::BindPointNames() const {
     std::string names;
     for (const auto* list : {&inputs_, &outputs_}) {
         for (const auto& point : *list) names += (names.empty() ? "" : ", ") + point.name;

@@ -32,22 +32,33 @@ struct BindPoint {
     std::vector<const DML_BUFFER_TENSOR_DESC*> tensors;
 };
 
-class BuiltOperator {
+// What a dispatchable binds: an operator's tensor fields, or a graph's inputs and outputs.
+class Bindable {
 public:
-    const freedml::dml::OperatorSchema& Schema() const { return *schema_; }
-    const DML_OPERATOR_DESC& Desc() const { return desc_; }
-    // In binding order: DirectML binds inputs and outputs in the order of the desc's fields.
+    virtual ~Bindable() = default;
+    // In binding order: DirectML binds inputs and outputs in the order of the desc's fields (a
+    // graph's in the order of its inputs and outputs).
     const std::vector<BindPoint>& Inputs() const { return inputs_; }
     const std::vector<BindPoint>& Outputs() const { return outputs_; }
     const BindPoint* FindBindPoint(const std::string& name) const;
     std::string BindPointNames() const;  // "ATensor, BTensor, CTensor, OutputTensor"
+    virtual std::string Describe() const = 0;  // "DML_OPERATOR_GEMM", "the graph"
+
+protected:
+    std::vector<BindPoint> inputs_;
+    std::vector<BindPoint> outputs_;
+};
+
+class BuiltOperator : public Bindable {
+public:
+    const freedml::dml::OperatorSchema& Schema() const { return *schema_; }
+    const DML_OPERATOR_DESC& Desc() const { return desc_; }
+    std::string Describe() const override { return std::string("DML_OPERATOR_") + schema_->name; }
 
 private:
     friend class DescBuilder;
     const freedml::dml::OperatorSchema* schema_ = nullptr;
     DML_OPERATOR_DESC desc_{};
-    std::vector<BindPoint> inputs_;
-    std::vector<BindPoint> outputs_;
     std::vector<std::unique_ptr<uint8_t[]>> blocks_;  // every struct and array the desc points to
     std::vector<std::unique_ptr<BuiltOperator>> children_;  // fused activations the desc points to
 };

@@ -327,17 +327,93 @@ private:
         return heap;
     }
 
+    // DxDispatch's DmlCompileGraph: the operator as a graph of one node. Graph input and output k
+    // are the operator's k-th input and output binding, so the dispatchable binds as it would
+    // compiled alone; an absent optional input is a graph input nobody reads.
+    void CompileAsGraph(const Dispatchable& dispatchable, IDMLOperator* op, ComPtr<IDMLCompiledOperator>* compiled) {
+        const std::string name = "'" + dispatchable.name + "'";
+        ComPtr<IDMLDevice1> dml1;
+        Check(dml_.As(&dml1), dispatchable.path, "QueryInterface(IDMLDevice1) for dispatchable " + name);
+        DML_OPERATOR_GRAPH_NODE_DESC node{op, dispatchable.name.c_str()};
+        DML_GRAPH_NODE_DESC nodeDesc{DML_GRAPH_NODE_TYPE_OPERATOR, &node};
+        std::vector<DML_INPUT_GRAPH_EDGE_DESC> inputEdges;
+        std::vector<DML_OUTPUT_GRAPH_EDGE_DESC> outputEdges;
+        UINT inputCount = 0, outputCount = 0;
+        for (const auto& point : dispatchable.op->Inputs()) {
+            const size_t slots = point.given ? point.tensors.size() : (point.isArray ? 0 : 1);
+            for (size_t t = 0; t < slots; ++t, ++inputCount) {
+                if (point.given) inputEdges.push_back({inputCount, 0, inputCount, nullptr});
+            }
+        }
+        for (const auto& point : dispatchable.op->Outputs()) {
+            const size_t slots = point.given ? point.tensors.size() : (point.isArray ? 0 : 1);
+            for (size_t t = 0; t < slots; ++t, ++outputCount) {
+                if (point.given) outputEdges.push_back({0, outputCount, outputCount, nullptr});
+            }
+        }
+        std::vector<DML_GRAPH_EDGE_DESC> inputs, outputs;
+        for (auto& edge : inputEdges) inputs.push_back({DML_GRAPH_EDGE_TYPE_INPUT, &edge});
+        for (auto& edge : outputEdges) outputs.push_back({DML_GRAPH_EDGE_TYPE_OUTPUT, &edge});
+        DML_GRAPH_DESC graph{inputCount, outputCount, 1, &nodeDesc, static_cast<UINT>(inputs.size()), inputs.data(),
+                             static_cast<UINT>(outputs.size()), outputs.data(), 0, nullptr};
+        Check(dml1->CompileGraph(&graph, dispatchable.executionFlags, IID_PPV_ARGS(compiled->GetAddressOf())),
+              dispatchable.path, "IDMLDevice1::CompileGraph for dispatchable " + name, true);
+    }
+
+    // A graph dispatchable: its operator nodes created, its constants and edges as the model has
+    // them, compiled through IDMLDevice1::CompileGraph.
+    void CompileGraphModel(const Dispatchable& dispatchable, ComPtr<IDMLCompiledOperator>* compiled) {
+        const GraphModel& graph = *dispatchable.graph;
+        const std::string name = "'" + dispatchable.name + "'";
+        ComPtr<IDMLDevice1> dml1;
+        Check(dml_.As(&dml1), dispatchable.path, "QueryInterface(IDMLDevice1) for dispatchable " + name);
+        std::vector<ComPtr<IDMLOperator>> ops(graph.nodes.size());
+        std::vector<DML_OPERATOR_GRAPH_NODE_DESC> opNodes(graph.nodes.size());
+        std::vector<DML_CONSTANT_DATA_GRAPH_NODE_DESC> constNodes(graph.nodes.size());
+        std::vector<DML_GRAPH_NODE_DESC> nodes(graph.nodes.size());
+        for (size_t n = 0; n < graph.nodes.size(); ++n) {
+            const GraphModel::Node& node = graph.nodes[n];
+            if (node.op) {
+                Check(dml_->CreateOperator(&node.op->Desc(), IID_PPV_ARGS(&ops[n])), dispatchable.path / "nodes" / node.name,
+                      "IDMLDevice::CreateOperator for node '" + node.name + "' of dispatchable " + name, true);
+                opNodes[n] = {ops[n].Get(), node.name.c_str()};
+                nodes[n] = {DML_GRAPH_NODE_TYPE_OPERATOR, &opNodes[n]};
+            } else {
+                constNodes[n] = {node.constant.data(), node.constant.size(), node.name.c_str()};
+                nodes[n] = {DML_GRAPH_NODE_TYPE_CONSTANT, &constNodes[n]};
+            }
+        }
+        std::vector<DML_GRAPH_EDGE_DESC> inputs, intermediates, outputs;
+        for (const auto& edge : graph.inputEdges) inputs.push_back({DML_GRAPH_EDGE_TYPE_INPUT, &edge});
+        for (const auto& edge : graph.intermediateEdges) intermediates.push_back({DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &edge});
+        for (const auto& edge : graph.outputEdges) outputs.push_back({DML_GRAPH_EDGE_TYPE_OUTPUT, &edge});
+        DML_GRAPH_DESC desc{static_cast<UINT>(graph.Inputs().size()), static_cast<UINT>(graph.Outputs().size()),
+                            static_cast<UINT>(nodes.size()), nodes.data(), static_cast<UINT>(inputs.size()),
+                            inputs.data(), static_cast<UINT>(outputs.size()), outputs.data(),
+                            static_cast<UINT>(intermediates.size()), intermediates.empty() ? nullptr : intermediates.data()};
+        Check(dml1->CompileGraph(&desc, dispatchable.executionFlags, IID_PPV_ARGS(compiled->GetAddressOf())),
+              dispatchable.path, "IDMLDevice1::CompileGraph for dispatchable " + name, true);
+    }
+
     void PrepareDispatchable(size_t index) {
         const Dispatchable& dispatchable = model_.dispatchables[index];
         const JsonPath& path = dispatchable.path;
         const std::string name = "'" + dispatchable.name + "'";
-        Step("creating and compiling dispatchable " + name + " (DML_OPERATOR_" + dispatchable.op->Schema().name + ")");
-        ComPtr<IDMLOperator> op;
-        Check(dml_->CreateOperator(&dispatchable.op->Desc(), IID_PPV_ARGS(&op)), path,
-              "IDMLDevice::CreateOperator for dispatchable " + name, true);
+        Step("creating and compiling dispatchable " + name + " (" + dispatchable.Binds().Describe() + ")");
         Prepared prepared;
-        Check(dml_->CompileOperator(op.Get(), dispatchable.executionFlags, IID_PPV_ARGS(&prepared.compiled)), path,
-              "IDMLDevice::CompileOperator for dispatchable " + name, true);
+        if (dispatchable.graph) {
+            CompileGraphModel(dispatchable, &prepared.compiled);
+        } else {
+            ComPtr<IDMLOperator> op;
+            Check(dml_->CreateOperator(&dispatchable.op->Desc(), IID_PPV_ARGS(&op)), path,
+                  "IDMLDevice::CreateOperator for dispatchable " + name, true);
+            if (dispatchable.compileAsGraph) {
+                CompileAsGraph(dispatchable, op.Get(), &prepared.compiled);
+            } else {
+                Check(dml_->CompileOperator(op.Get(), dispatchable.executionFlags, IID_PPV_ARGS(&prepared.compiled)),
+                      path, "IDMLDevice::CompileOperator for dispatchable " + name, true);
+            }
+        }
         prepared.compiled->SetName(WideName(dispatchable.name).c_str());
 
         ComPtr<IDMLOperatorInitializer> initializer;
@@ -357,7 +433,7 @@ private:
         std::vector<DML_BUFFER_BINDING> inputBuffers;
         std::vector<DML_BINDING_DESC> inputDescs;
         if (!dispatchable.initBindings.empty()) {
-            FillBindings(dispatchable.op->Inputs(), dispatchable.initBindings, /*owned=*/true, &inputBuffers, &inputDescs);
+            FillBindings(dispatchable.Binds().Inputs(), dispatchable.initBindings, /*owned=*/true, &inputBuffers, &inputDescs);
             DML_BUFFER_ARRAY_BINDING array = {static_cast<UINT>(inputBuffers.size()), inputBuffers.data()};
             DML_BINDING_DESC arrayDesc = {DML_BINDING_TYPE_BUFFER_ARRAY, &array};
             table->BindInputs(1, &arrayDesc);
@@ -405,8 +481,8 @@ private:
               "IDMLDevice::CreateBindingTable for dispatching " + name);
         std::vector<DML_BUFFER_BINDING> inputBuffers, outputBuffers;
         std::vector<DML_BINDING_DESC> inputDescs, outputDescs;
-        FillBindings(dispatchable.op->Inputs(), command.bindings, /*owned=*/false, &inputBuffers, &inputDescs);
-        FillBindings(dispatchable.op->Outputs(), command.bindings, /*owned=*/false, &outputBuffers, &outputDescs);
+        FillBindings(dispatchable.Binds().Inputs(), command.bindings, /*owned=*/false, &inputBuffers, &inputDescs);
+        FillBindings(dispatchable.Binds().Outputs(), command.bindings, /*owned=*/false, &outputBuffers, &outputDescs);
         table->BindInputs(static_cast<UINT>(inputDescs.size()), inputDescs.data());
         CheckNotRemoved(path, "binding the inputs of dispatch " + name);
         table->BindOutputs(static_cast<UINT>(outputDescs.size()), outputDescs.data());

@@ -244,7 +244,8 @@ private:
         Dispatchable dispatchable;
         dispatchable.name = name;
         dispatchable.path = path;
-        const Json& type = Require(value, path, "type", "the operator type, e.g. \"DML_OPERATOR_GEMM\"");
+        const Json& type = Require(value, path, "type", "the operator type, e.g. \"DML_OPERATOR_GEMM\", or \"graph\"");
+        const bool isGraph = type.is_string() && type.get<std::string>() == "graph";
         if (type.is_string()) {
             std::string lower = Lower(type.get<std::string>());
             if (lower == "hlsl" || lower == "onnx" || lower == "dmlserializedgraph") {
@@ -255,12 +256,10 @@ private:
         }
         if (const Json* compile = FindMember(value, "dmlCompileType")) {
             const std::string& kind = ExpectString(*compile, path / "dmlCompileType", "DmlCompileOp or DmlCompileGraph");
-            if (kind == "DmlCompileGraph") {
-                throw ModelError(path / "dmlCompileType", "DmlCompileGraph needs the DirectML graph API "
-                                                          "(IDMLDevice1::CompileGraph), which FreeDML does not implement "
-                                                          "yet; use DmlCompileOp.");
+            if (kind != "DmlCompileOp" && kind != "DmlCompileGraph") {
+                throw ModelError(path / "dmlCompileType", "expected DmlCompileOp or DmlCompileGraph, found '" + kind + "'.");
             }
-            if (kind != "DmlCompileOp") throw ModelError(path / "dmlCompileType", "expected DmlCompileOp or DmlCompileGraph.");
+            dispatchable.compileAsGraph = kind == "DmlCompileGraph";
         }
         if (const Json* flags = FindMember(value, "executionFlags")) {
             const JsonPath flagsPath = path / "executionFlags";
@@ -285,14 +284,31 @@ private:
             }
             dispatchable.executionFlags = static_cast<DML_EXECUTION_FLAGS>(bits);
         }
-        dispatchable.op = BuildOperator(value, path, {"executionFlags", "bindings", "dmlCompileType", "$comment"});
+        if (isGraph) {
+            if (dispatchable.compileAsGraph || FindMember(value, "dmlCompileType")) {
+                const std::string& kind = ExpectString(*FindMember(value, "dmlCompileType"), path / "dmlCompileType", "a compile type");
+                if (kind != "DmlCompileGraph") throw ModelError(path / "dmlCompileType", "a graph compiles only as DmlCompileGraph.");
+            }
+            for (const auto& [key, unused] : value.items()) {
+                static const char* const kKeys[] = {"type", "inputs", "outputs", "nodes", "edges", "executionFlags",
+                                                    "bindings", "dmlCompileType", "$comment"};
+                if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) == std::end(kKeys)) {
+                    throw ModelError(path / key, "a graph dispatchable has no field \"" + key +
+                                                     "\" (it has type, inputs, outputs, nodes, edges, executionFlags, bindings).");
+                }
+            }
+            dispatchable.graph = BuildGraph(value, path);
+            dispatchable.compileAsGraph = true;
+        } else {
+            dispatchable.op = BuildOperator(value, path, {"executionFlags", "bindings", "dmlCompileType", "$comment"});
+        }
 
         // Initialization bindings: inputs flagged OWNED_BY_DML, which DirectML reads once, when
         // the operator is initialized.
         if (const Json* bindings = FindMember(value, "bindings")) {
-            dispatchable.initBindings = ReadBindings(*bindings, path / "bindings", *dispatchable.op, /*initialization=*/true);
+            dispatchable.initBindings = ReadBindings(*bindings, path / "bindings", dispatchable.Binds(), /*initialization=*/true);
         }
-        for (const auto& point : dispatchable.op->Inputs()) {
+        for (const auto& point : dispatchable.Binds().Inputs()) {
             if (!point.given || !AllOwned(point)) continue;
             bool bound = std::any_of(dispatchable.initBindings.begin(), dispatchable.initBindings.end(),
                                      [&](const Binding& binding) { return binding.bindPoint == point.name; });
@@ -377,7 +393,7 @@ private:
         return " (the resources are " + names + ")";
     }
 
-    std::vector<Binding> ReadBindings(const Json& json, const JsonPath& path, const BuiltOperator& op, bool initialization) {
+    std::vector<Binding> ReadBindings(const Json& json, const JsonPath& path, const Bindable& op, bool initialization) {
         if (!json.is_object()) {
             throw ModelError(path, "expected an object of bindings ({\"ATensor\": \"A\", ...}), found " + DescribeValue(json) + ".");
         }
@@ -386,7 +402,7 @@ private:
             const JsonPath pointPath = path / name;
             const BindPoint* point = op.FindBindPoint(name);
             if (!point) {
-                throw ModelError(pointPath, std::string("DML_OPERATOR_") + op.Schema().name + " has no tensor named '" + name +
+                throw ModelError(pointPath, op.Describe() + " has no tensor named '" + name +
                                                 "'; its tensors are " + op.BindPointNames() + ".");
             }
             if (!point->given) {
@@ -439,8 +455,8 @@ private:
             command.dispatchable = found->second;
             const Dispatchable& dispatchable = model_.dispatchables[found->second];
             command.bindings = ReadBindings(Require(json, path, "bindings", "the resources bound to the operator's tensors"),
-                                            path / "bindings", *dispatchable.op, /*initialization=*/false);
-            for (const auto* list : {&dispatchable.op->Inputs(), &dispatchable.op->Outputs()}) {
+                                            path / "bindings", dispatchable.Binds(), /*initialization=*/false);
+            for (const auto* list : {&dispatchable.Binds().Inputs(), &dispatchable.Binds().Outputs()}) {
                 for (const auto& point : *list) {
                     if (!point.given || AllOwned(point)) continue;
                     bool bound = std::any_of(command.bindings.begin(), command.bindings.end(),

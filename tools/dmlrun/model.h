@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "desc_builder.h"
+#include "graph_model.h"
 #include "json_document.h"
 
 namespace dmlrun {
@@ -52,8 +53,13 @@ struct Binding {
 struct Dispatchable {
     std::string name;
     JsonPath path;
-    std::unique_ptr<BuiltOperator> op;
+    std::unique_ptr<BuiltOperator> op;     // an operator dispatchable
+    std::unique_ptr<GraphModel> graph;     // a graph dispatchable ("type": "graph")
+    const Bindable& Binds() const { return graph ? static_cast<const Bindable&>(*graph) : *op; }
     DML_EXECUTION_FLAGS executionFlags = DML_EXECUTION_FLAG_NONE;
+    // "dmlCompileType": "DmlCompileGraph": compiled through IDMLDevice1::CompileGraph as a graph of
+    // this one operator (graph input and output k are its k-th input and output binding).
+    bool compileAsGraph = false;
     std::vector<Binding> initBindings;  // OWNED_BY_DML inputs, bound when the operator is initialized
 };
 

@@ -51,6 +51,12 @@ public:
         auto* from = static_cast<const unsigned char*>(source.HostPointer()) + sourceOffset;
         std::memmove(to, from, byteCount);  // source and destination may alias (placed resources)
     }
+    void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) override {
+        if (byteCount) std::memcpy(destination, source, byteCount);
+    }
+    void WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) override {
+        if (byteCount) std::memcpy(destination, host, byteCount);
+    }
     void Finish() override {}  // work already ran on the calling thread
 };
 

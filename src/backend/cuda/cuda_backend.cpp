@@ -183,6 +183,21 @@ LaunchTarget CudaStream::Launch() {
 
 void CudaStream::MakeCurrent() const { device_.MakeCurrent(); }
 
+void CudaStream::CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) {
+    if (byteCount == 0) return;
+    MakeCurrent();
+    Check(cudaMemcpyAsync(destination, source, byteCount, cudaMemcpyDeviceToDevice, stream_),
+          "cudaMemcpyAsync (a copy between kernel addresses)");
+}
+
+void CudaStream::WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) {
+    if (byteCount == 0) return;
+    MakeCurrent();
+    // From pageable memory the copy is staged before cudaMemcpyAsync returns, so `host` may go.
+    Check(cudaMemcpyAsync(destination, host, byteCount, cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpyAsync (host bytes to the device)");
+}
+
 void CudaStream::CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                             uint64_t byteCount) {
     if (byteCount == 0) return;

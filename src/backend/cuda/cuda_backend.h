@@ -57,6 +57,8 @@ public:
 
     void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                     uint64_t byteCount) override;
+    void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) override;
+    void WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) override;
     void Finish() override;
     void* NativeHandle() override { return stream_; }
 

@@ -97,70 +97,6 @@ std::unique_ptr<Kernel> MakeLaunchKernel(const char* name, Launch launch) {
     return std::make_unique<LaunchKernel<Launch>>(name, std::move(launch));
 }
 
-// In-place execution (H2) binds an input to the output's very region, but not necessarily through
-// the output's strides: an input read through other strides (a transposition) would race with the
-// writes, so it is read from a stream-ordered snapshot. One read element for element (each thread
-// reads its element before writing it) needs none.
-struct InPlaceInputs {
-    bool readsLikeOutput[2] = {true, true};
-    uint64_t bytes[2] = {};  // what a snapshot copies: the bytes the input's elements span
-};
-
-InPlaceInputs PlanInPlace(const EwPlan<3>& plan, const TensorDesc& output, const TensorDesc& a, const TensorDesc& b) {
-    InPlaceInputs inPlace;
-    const TensorDesc* inputs[2] = {&a, &b};
-    const int64_t outputBytes = ElementSizeInBytes(output.dataType);
-    for (int k = 0; k < 2; ++k) {
-        const int64_t bytes = ElementSizeInBytes(inputs[k]->dataType);
-        for (int d = 0; d < plan.rank; ++d) {
-            if (plan.strides[k + 1][d] * bytes != plan.strides[0][d] * outputBytes) inPlace.readsLikeOutput[k] = false;
-        }
-        inPlace.bytes[k] = inputs[k]->MinimumSizeInBytes();
-    }
-    return inPlace;
-}
-
-// A two-input kernel that may run in place: Execute runs `launch(out, a, b, target)`.
-template <class Launch>
-class InPlaceKernel final : public Kernel {
-public:
-    InPlaceKernel(const char* name, InPlaceInputs inPlace, Launch launch)
-        : name_(name), inPlace_(inPlace), launch_(std::move(launch)) {}
-    uint64_t PersistentResourceSize() const override { return 0; }
-    uint64_t TemporaryResourceSize() const override { return 0; }
-    void Initialize(const KernelBindings&) override {}
-    void Execute(const KernelBindings& b) override {
-        CudaStream& cudaStream = StreamOf(b);
-        const cudaStream_t stream = cudaStream.Get();
-        const void* inputs[2] = {b.inputs[0], b.inputs[1]};
-        void* snapshots[2] = {};
-        cudaError_t error = cudaSuccess;
-        for (int k = 0; k < 2 && error == cudaSuccess; ++k) {
-            if (b.inputs[k] != b.outputs[0] || inPlace_.readsLikeOutput[k]) continue;
-            error = cudaMallocAsync(&snapshots[k], inPlace_.bytes[k], stream);
-            if (error == cudaSuccess) {
-                error = cudaMemcpyAsync(snapshots[k], b.inputs[k], inPlace_.bytes[k], cudaMemcpyDeviceToDevice, stream);
-            }
-            inputs[k] = snapshots[k];
-        }
-        if (error == cudaSuccess) error = launch_(b.outputs[0], inputs[0], inputs[1], cudaStream.Launch());
-        cudaStream.Check(error, name_);
-        for (void* snapshot : snapshots) {
-            if (snapshot) cudaFreeAsync(snapshot, stream);
-        }
-    }
-
-private:
-    const char* name_;
-    InPlaceInputs inPlace_;
-    Launch launch_;
-};
-
-template <class Launch>
-std::unique_ptr<Kernel> MakeInPlaceKernel(const char* name, InPlaceInputs inPlace, Launch launch) {
-    return std::make_unique<InPlaceKernel<Launch>>(name, inPlace, std::move(launch));
-}
-
 Status CreateBinary(const OperatorArgs& args, BinaryOp op, std::unique_ptr<Kernel>* out) {
     const TensorDesc &a = *args.inputs[0], &b = *args.inputs[1], &output = *args.outputs[0];
     INVALID_IF(b.dataType != a.dataType, "DML_OPERATOR_%s needs equal input data types (%s, %s).", args.schema.name,
@@ -176,10 +112,10 @@ Status CreateBinary(const OperatorArgs& args, BinaryOp op, std::unique_ptr<Kerne
     }
     const std::optional<TensorDesc>* const inputs[2] = {&args.inputs[0], &args.inputs[1]};
     const EwPlan<3> plan = PlanOver<3>(output, inputs);
-    *out = MakeInPlaceKernel(args.schema.name, PlanInPlace(plan, output, a, b),
-                             [=](void* o, const void* x, const void* y, LaunchTarget launch) {
-                                 return LaunchBinaryOp(op, plan, type, outputType, o, x, y, launch);
-                             });
+    // In place (H2), an input bound through another layout is snapshot by the kernel set.
+    *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, LaunchTarget launch) {
+        return LaunchBinaryOp(op, plan, type, outputType, k.outputs[0], k.inputs[0], k.inputs[1], launch);
+    });
     return {};
 }
 
@@ -195,10 +131,9 @@ Status CreatePow(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     if (desc.ScaleBias) params = {true, desc.ScaleBias->Scale, desc.ScaleBias->Bias};
     const std::optional<TensorDesc>* const inputs[2] = {&args.inputs[0], &args.inputs[1]};
     const EwPlan<3> plan = PlanOver<3>(output, inputs);
-    *out = MakeInPlaceKernel(args.schema.name, PlanInPlace(plan, output, base, exponent),
-                             [=](void* o, const void* x, const void* y, LaunchTarget launch) {
-                                 return LaunchPow(plan, baseType, exponentType, params, o, x, y, launch);
-                             });
+    *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, LaunchTarget launch) {
+        return LaunchPow(plan, baseType, exponentType, params, k.outputs[0], k.inputs[0], k.inputs[1], launch);
+    });
     return {};
 }
 

@@ -57,36 +57,21 @@ Status Create(const OperatorArgs& args, ReduceFunction function, uint32_t axisCo
 
 // CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT run in place (H2). An input bound to the output's
 // region through the output's own layout is read element by element before each write; one read
-// through other strides (a transposition) is read from a stream-ordered snapshot instead.
+// through other strides (a transposition) is snapshot by the kernel set before the scan runs.
 class ScanKernel final : public Kernel {
 public:
-    ScanKernel(const char* name, ScanPlan plan, bool readsLikeOutput, uint64_t inputBytes)
-        : name_(name), plan_(plan), readsLikeOutput_(readsLikeOutput), inputBytes_(inputBytes) {}
+    ScanKernel(const char* name, ScanPlan plan) : name_(name), plan_(plan) {}
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
-        const void* input = b.inputs[0];
-        void* snapshot = nullptr;
-        cudaError_t error = cudaSuccess;
-        if (input == b.outputs[0] && !readsLikeOutput_) {
-            error = cudaMallocAsync(&snapshot, inputBytes_, stream.Get());
-            if (error == cudaSuccess) {
-                error = cudaMemcpyAsync(snapshot, input, inputBytes_, cudaMemcpyDeviceToDevice, stream.Get());
-            }
-            input = snapshot;
-        }
-        if (error == cudaSuccess) error = LaunchScan(plan_, b.outputs[0], input, stream.Launch());
-        stream.Check(error, name_);
-        if (snapshot) cudaFreeAsync(snapshot, stream.Get());
+        stream.Check(LaunchScan(plan_, b.outputs[0], b.inputs[0], stream.Launch()), name_);
     }
 
 private:
     const char* name_;
     ScanPlan plan_;
-    bool readsLikeOutput_;
-    uint64_t inputBytes_;
 };
 
 Status CreateScan(const OperatorArgs& args, bool product, uint32_t axis, bool decreasing, bool exclusive,
@@ -105,11 +90,7 @@ Status CreateScan(const OperatorArgs& args, bool product, uint32_t axis, bool de
                "DML_OPERATOR_%s needs InputTensor and OutputTensor of one rank, at most %d (%u and %u given).",
                args.schema.name, kMaxDims, input.rank, output.rank);
     uint32_t lineSizes[kMaxDims] = {};
-    bool readsLikeOutput = true;
-    for (uint32_t d = 0; d < input.rank; ++d) {
-        lineSizes[d] = d == axis ? 1 : input.sizes[d];
-        if (input.sizes[d] != 1 && input.strides[d] != output.strides[d]) readsLikeOutput = false;
-    }
+    for (uint32_t d = 0; d < input.rank; ++d) lineSizes[d] = d == axis ? 1 : input.sizes[d];
     int64_t strides[2][kMaxDims];
     OwnStrides(output, strides[0]);
     OwnStrides(input, strides[1]);
@@ -117,7 +98,7 @@ Status CreateScan(const OperatorArgs& args, bool product, uint32_t axis, bool de
     plan.length = input.sizes[axis];
     plan.outStride = strides[0][axis];
     plan.inStride = strides[1][axis];
-    *out = std::make_unique<ScanKernel>(args.schema.name, plan, readsLikeOutput, input.MinimumSizeInBytes());
+    *out = std::make_unique<ScanKernel>(args.schema.name, plan);
     return {};
 }
 

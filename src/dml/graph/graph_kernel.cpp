@@ -1,0 +1,241 @@
+#include "dml/graph/graph_kernel.h"
+
+#include <algorithm>
+
+#include "common/align.h"
+#include "dml/compiled_operator.h"
+#include "dml/device.h"
+
+namespace freedml::dml {
+
+namespace {
+
+// Every region of the persistent and temporary resources starts at this alignment, which every
+// kernel's vector loads and every tensor's GuaranteedBaseOffsetAlignment are satisfied with.
+constexpr uint64_t kRegionAlignment = 256;
+
+// An intermediate's bytes and the steps during which it is live (inclusive).
+struct Lifetime {
+    uint64_t bytes = 0;
+    size_t first = 0, last = 0;
+    uint64_t offset = 0;
+};
+
+// Places each lifetime (sorted by `first`) at the lowest offset no live one occupies; returns the
+// area's size.
+uint64_t PlaceByLifetime(std::vector<Lifetime*>& lifetimes) {
+    std::vector<Lifetime*> live;  // sorted by offset
+    uint64_t area = 0;
+    for (Lifetime* next : lifetimes) {
+        live.erase(std::remove_if(live.begin(), live.end(), [&](Lifetime* l) { return l->last < next->first; }),
+                   live.end());
+        uint64_t candidate = 0;
+        for (Lifetime* l : live) {
+            if (candidate + next->bytes <= l->offset) break;
+            candidate = std::max(candidate, AlignUp(l->offset + l->bytes, kRegionAlignment));
+        }
+        next->offset = candidate;
+        live.insert(std::upper_bound(live.begin(), live.end(), next,
+                                     [](Lifetime* a, Lifetime* b) { return a->offset < b->offset; }),
+                    next);
+        area = std::max(area, candidate + next->bytes);
+    }
+    return AlignUp(area, kRegionAlignment);
+}
+
+}  // namespace
+
+GraphKernel::GraphKernel(ValidatedGraph graph, std::vector<std::unique_ptr<Kernel>> kernels)
+    : graph_(std::move(graph)), kernels_(std::move(kernels)) {
+    Plan();
+}
+
+void GraphKernel::Plan() {
+    const size_t nodeCount = graph_.nodes.size();
+    std::vector<size_t> position(nodeCount);
+    for (size_t p = 0; p < graph_.order.size(); ++p) position[graph_.order[p]] = p;
+
+    // Constants first in the persistent resource, then each node kernel's bytes.
+    constantOffsets_.assign(nodeCount, 0);
+    constantBytes_.assign(nodeCount, {});
+    uint64_t persistent = 0;
+    for (size_t n = 0; n < nodeCount; ++n) {
+        const GraphNode& node = graph_.nodes[n];
+        if (node.op) continue;
+        constantOffsets_[n] = persistent;
+        constantBytes_[n] = node.constant;
+        constantBytes_[n].resize(node.constantTensor->totalTensorSizeInBytes, std::byte{0});
+        persistent = AlignUp(persistent + constantBytes_[n].size(), kRegionAlignment);
+    }
+
+    // Which graph outputs each node output fills.
+    std::vector<std::vector<std::vector<uint32_t>>> fills(nodeCount);
+    for (size_t n = 0; n < nodeCount; ++n) fills[n].resize(graph_.nodes[n].outputCount);
+    for (uint32_t j = 0; j < graph_.outputSources.size(); ++j) {
+        const auto [n, o] = graph_.outputSources[j];
+        fills[n][o].push_back(j);
+    }
+    // The last step that reads each node output.
+    std::vector<std::vector<size_t>> lastRead(nodeCount);
+    for (size_t n = 0; n < nodeCount; ++n) lastRead[n].assign(graph_.nodes[n].outputCount, position[n]);
+    for (size_t n = 0; n < nodeCount; ++n) {
+        for (const GraphSource& source : graph_.nodes[n].inputs) {
+            if (source.kind != GraphSource::Kind::NodeOutput) continue;
+            size_t& last = lastRead[source.index][source.output];
+            last = std::max(last, position[n]);
+        }
+    }
+
+    // Steps in topological order; node outputs that no graph output takes become intermediates.
+    std::vector<std::vector<Lifetime>> lifetimes(nodeCount);
+    for (size_t n = 0; n < nodeCount; ++n) lifetimes[n].resize(graph_.nodes[n].outputCount);
+    std::vector<Lifetime*> ordered;
+    for (uint32_t n : graph_.order) {
+        const GraphNode& node = graph_.nodes[n];
+        if (!node.op) continue;
+        Step step;
+        step.node = n;
+        step.persistentOffset = persistent;
+        persistent = AlignUp(persistent + kernels_[n]->PersistentResourceSize(), kRegionAlignment);
+        nodeTemporarySize_ = std::max(nodeTemporarySize_, kernels_[n]->TemporaryResourceSize());
+        step.outputs.resize(node.outputCount);
+        for (uint32_t o = 0; o < node.outputCount; ++o) {
+            const TensorDesc* tensor = node.OutputTensor(o);
+            if (!tensor) continue;  // an absent optional output
+            if (!fills[n][o].empty()) {
+                step.outputs[o] = {Place::Kind::GraphOutput, fills[n][o][0], 0};
+                for (size_t k = 1; k < fills[n][o].size(); ++k) {
+                    step.copies.push_back({o, fills[n][o][k], tensor->totalTensorSizeInBytes});
+                }
+                continue;
+            }
+            // Read by other nodes, or by nobody (an unconnected output still needs somewhere to go).
+            Lifetime& lifetime = lifetimes[n][o];
+            lifetime.bytes = tensor->totalTensorSizeInBytes;
+            lifetime.first = position[n];
+            lifetime.last = lastRead[n][o];
+            ordered.push_back(&lifetime);
+            unpackedIntermediates_ += AlignUp(lifetime.bytes, kRegionAlignment);
+            step.outputs[o] = {Place::Kind::Intermediate, 0, 0};  // offset filled in below
+        }
+        steps_.push_back(std::move(step));
+    }
+    persistentSize_ = persistent;
+    intermediateArea_ = PlaceByLifetime(ordered);
+    nodeTemporarySize_ = AlignUp(nodeTemporarySize_, kRegionAlignment);
+    temporarySize_ = nodeTemporarySize_ + intermediateArea_;
+
+    // Now that intermediates have offsets, say where every node input and output is.
+    for (Step& step : steps_) {
+        const GraphNode& node = graph_.nodes[step.node];
+        for (uint32_t o = 0; o < step.outputs.size(); ++o) {
+            if (step.outputs[o].kind == Place::Kind::Intermediate) step.outputs[o].offset = lifetimes[step.node][o].offset;
+        }
+        step.inputs.resize(node.inputs.size());
+        for (size_t i = 0; i < node.inputs.size(); ++i) {
+            const GraphSource& source = node.inputs[i];
+            if (source.kind == GraphSource::Kind::GraphInput) {
+                step.inputs[i] = {Place::Kind::GraphInput, source.index, 0};
+            } else if (source.kind == GraphSource::Kind::NodeOutput) {
+                const GraphNode& producer = graph_.nodes[source.index];
+                if (!producer.op) {
+                    step.inputs[i] = {Place::Kind::Constant, 0, constantOffsets_[source.index]};
+                } else if (!fills[source.index][source.output].empty()) {
+                    step.inputs[i] = {Place::Kind::GraphOutput, fills[source.index][source.output][0], 0};
+                } else {
+                    step.inputs[i] = {Place::Kind::Intermediate, 0, lifetimes[source.index][source.output].offset};
+                }
+            }
+        }
+    }
+}
+
+std::byte* GraphKernel::Address(const Place& place, const KernelBindings& bindings) const {
+    switch (place.kind) {
+        case Place::Kind::GraphInput:
+            return place.index < bindings.inputs.size() ? bindings.inputs[place.index] : nullptr;
+        case Place::Kind::GraphOutput:
+            return place.index < bindings.outputs.size() ? bindings.outputs[place.index] : nullptr;
+        case Place::Kind::Intermediate:
+            return bindings.temporary + nodeTemporarySize_ + place.offset;
+        case Place::Kind::Constant:
+            return bindings.persistent + place.offset;
+        case Place::Kind::None:
+            break;
+    }
+    return nullptr;
+}
+
+bool GraphKernel::PacksOwnedInput(size_t input) const {
+    if (input >= graph_.inputConsumers.size() || graph_.inputConsumers[input].empty()) return false;
+    for (const auto& [n, i] : graph_.inputConsumers[input]) {
+        if (!kernels_[n]->PacksOwnedInput(i)) return false;
+    }
+    return true;
+}
+
+void GraphKernel::Initialize(const KernelBindings& bindings) {
+    for (size_t n = 0; n < constantBytes_.size(); ++n) {
+        if (constantBytes_[n].empty()) continue;
+        bindings.stream->WriteFromHost(bindings.persistent + constantOffsets_[n], constantBytes_[n].data(),
+                                       constantBytes_[n].size());
+    }
+    for (const Step& step : steps_) {
+        KernelBindings node;
+        node.stream = bindings.stream;
+        node.persistent = bindings.persistent + step.persistentOffset;
+        // Only owned graph inputs are bound at initialization; everything else is null.
+        node.inputs.resize(step.inputs.size(), nullptr);
+        for (size_t i = 0; i < step.inputs.size(); ++i) {
+            if (step.inputs[i].kind == Place::Kind::GraphInput) node.inputs[i] = Address(step.inputs[i], bindings);
+        }
+        kernels_[step.node]->Initialize(node);
+    }
+}
+
+void GraphKernel::Execute(const KernelBindings& bindings) {
+    KernelBindings node;
+    node.stream = bindings.stream;
+    node.temporary = bindings.temporary;
+    for (const Step& step : steps_) {
+        node.persistent = bindings.persistent + step.persistentOffset;
+        node.inputs.resize(step.inputs.size());
+        for (size_t i = 0; i < step.inputs.size(); ++i) node.inputs[i] = Address(step.inputs[i], bindings);
+        node.outputs.resize(step.outputs.size());
+        for (size_t o = 0; o < step.outputs.size(); ++o) node.outputs[o] = Address(step.outputs[o], bindings);
+        kernels_[step.node]->Execute(node);
+        for (const Step::Copy& copy : step.copies) {
+            bindings.stream->CopyAddresses(bindings.outputs[copy.graphOutput], node.outputs[copy.output], copy.bytes);
+        }
+    }
+}
+
+Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlags, CompiledOperator** created) {
+    DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE;
+    FREEDML_TRY_CONTEXT(ValidateExecutionFlags(rawFlags, &flags), "checking the execution flags of the whole graph (G10)");
+    ValidatedGraph graph;
+    FREEDML_TRY(ValidateGraph(device, desc, &graph));
+
+    std::vector<std::unique_ptr<Kernel>> kernels(graph.nodes.size());
+    for (size_t n = 0; n < graph.nodes.size(); ++n) {
+        const GraphNode& node = graph.nodes[n];
+        if (!node.op) continue;
+        FREEDML_TRY_CONTEXT(CreateKernelFor(device, *node.op.Get(), flags, &kernels[n]), "compiling %s of the graph",
+                            node.description.c_str());
+    }
+
+    CompiledInterface shape;
+    shape.inputs = graph.inputTensors;
+    shape.inputNames = graph.inputNames;
+    for (const auto& [n, o] : graph.outputSources) shape.outputs.push_back(graph.nodes[n].OutputTensor(o));
+    shape.outputNames = graph.outputNames;
+    shape.what = Format("graph of %zu nodes", graph.nodes.size());
+    shape.subject = shape.what;
+    for (const GraphNode& node : graph.nodes) {
+        if (node.op) shape.operators.push_back(Ref<Operator>::Share(node.op.Get()));
+    }
+    auto kernel = std::make_unique<GraphKernel>(std::move(graph), std::move(kernels));
+    return CompiledOperator::Create(device, std::move(shape), flags, std::move(kernel), created);
+}
+
+}  // namespace freedml::dml

@@ -1,0 +1,484 @@
+// IDMLDevice1::CompileGraph through the public API: graphs that run (against references computed
+// here from the operators' documented formulas) and one keep test and one break test for each
+// graph rule (G1-G11 of docs/BINDING-RULES.md), asserting the HRESULT and the rule id.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+
+#include "dml_fixture.h"
+
+namespace freedml_test {
+namespace {
+
+constexpr auto kF32 = DML_TENSOR_DATA_TYPE_FLOAT32;
+constexpr DML_TENSOR_FLAGS kOwned = DML_TENSOR_FLAG_OWNED_BY_DML;
+
+// Builds a DML_GRAPH_DESC; every struct it points into lives as long as the builder.
+class GraphBuilder {
+public:
+    uint32_t AddOperator(IDMLOperator* op, const char* name = nullptr) {
+        opNodes_.push_back({op, name});
+        nodes_.push_back({DML_GRAPH_NODE_TYPE_OPERATOR, &opNodes_.back()});
+        return static_cast<uint32_t>(nodes_.size() - 1);
+    }
+    uint32_t AddConstant(const void* data, size_t size, const char* name = nullptr) {
+        constNodes_.push_back({data, size, name});
+        nodes_.push_back({DML_GRAPH_NODE_TYPE_CONSTANT, &constNodes_.back()});
+        return static_cast<uint32_t>(nodes_.size() - 1);
+    }
+    void Input(uint32_t graphInput, uint32_t node, uint32_t nodeInput) {
+        inputEdges_.push_back({graphInput, node, nodeInput, nullptr});
+        inputs_.push_back({DML_GRAPH_EDGE_TYPE_INPUT, &inputEdges_.back()});
+    }
+    void Output(uint32_t node, uint32_t nodeOutput, uint32_t graphOutput) {
+        outputEdges_.push_back({node, nodeOutput, graphOutput, nullptr});
+        outputs_.push_back({DML_GRAPH_EDGE_TYPE_OUTPUT, &outputEdges_.back()});
+    }
+    void Connect(uint32_t from, uint32_t fromOutput, uint32_t to, uint32_t toInput) {
+        intermediateEdges_.push_back({from, fromOutput, to, toInput, nullptr});
+        intermediates_.push_back({DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &intermediateEdges_.back()});
+    }
+    DML_GRAPH_DESC Desc(uint32_t inputCount, uint32_t outputCount) {
+        return {inputCount,
+                outputCount,
+                static_cast<UINT>(nodes_.size()),
+                nodes_.data(),
+                static_cast<UINT>(inputs_.size()),
+                inputs_.data(),
+                static_cast<UINT>(outputs_.size()),
+                outputs_.data(),
+                static_cast<UINT>(intermediates_.size()),
+                intermediates_.data()};
+    }
+    std::vector<DML_GRAPH_NODE_DESC>& Nodes() { return nodes_; }
+    std::vector<DML_GRAPH_EDGE_DESC>& InputEdges() { return inputs_; }
+    std::vector<DML_GRAPH_EDGE_DESC>& IntermediateEdges() { return intermediates_; }
+
+private:
+    // deques: the edge and node structs must not move once an array points at them.
+    std::deque<DML_OPERATOR_GRAPH_NODE_DESC> opNodes_;
+    std::deque<DML_CONSTANT_DATA_GRAPH_NODE_DESC> constNodes_;
+    std::deque<DML_INPUT_GRAPH_EDGE_DESC> inputEdges_;
+    std::deque<DML_OUTPUT_GRAPH_EDGE_DESC> outputEdges_;
+    std::deque<DML_INTERMEDIATE_GRAPH_EDGE_DESC> intermediateEdges_;
+    std::vector<DML_GRAPH_NODE_DESC> nodes_;
+    std::vector<DML_GRAPH_EDGE_DESC> inputs_, outputs_, intermediates_;
+};
+
+class GraphTest : public DmlTest {
+protected:
+    void SetUp() override {
+        DmlTest::SetUp();
+        ASSERT_EQ(dml.As(&dml1), S_OK);
+    }
+
+    ComPtr<IDMLOperator> Op(DML_OPERATOR_TYPE type, const void* desc) {
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK) << Messages();
+        return op;
+    }
+    ComPtr<IDMLOperator> Add(const Tensor& a, const Tensor& b, const Tensor& out) {
+        DML_ELEMENT_WISE_ADD_OPERATOR_DESC desc{&a.desc, &b.desc, &out.desc};
+        return Op(DML_OPERATOR_ELEMENT_WISE_ADD, &desc);
+    }
+    ComPtr<IDMLOperator> Relu(const Tensor& in, const Tensor& out) {
+        DML_ACTIVATION_RELU_OPERATOR_DESC desc{&in.desc, &out.desc};
+        return Op(DML_OPERATOR_ACTIVATION_RELU, &desc);
+    }
+    ComPtr<IDMLOperator> Identity(const Tensor& in, const Tensor& out, float scale = 1.0f, float bias = 0.0f) {
+        scaleBias_.push_back({scale, bias});
+        DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC desc{&in.desc, &out.desc, &scaleBias_.back()};
+        return Op(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &desc);
+    }
+
+    // CompileGraph expected to fail with E_INVALIDARG and a message citing `rule`.
+    void ExpectRefused(const DML_GRAPH_DESC& desc, const char* rule, DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) {
+        ClearMessages();
+        ComPtr<IDMLCompiledOperator> compiled;
+        EXPECT_EQ(dml1->CompileGraph(&desc, flags, IID_PPV_ARGS(&compiled)), E_INVALIDARG) << rule;
+        EXPECT_EQ(compiled, nullptr);
+        EXPECT_NE(Messages().find(std::string("(") + rule + ")"), std::string::npos) << Messages();
+        EXPECT_NE(Messages().find("IDMLDevice1::CompileGraph"), std::string::npos) << Messages();
+    }
+    ComPtr<IDMLCompiledOperator> Compile(const DML_GRAPH_DESC& desc, DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) {
+        ComPtr<IDMLCompiledOperator> compiled;
+        EXPECT_EQ(dml1->CompileGraph(&desc, flags, IID_PPV_ARGS(&compiled)), S_OK) << Messages();
+        return compiled;
+    }
+
+    ComPtr<ID3D12Resource> Filled(const std::vector<float>& values) {
+        auto buffer = Buffer(std::max<UINT64>(16, values.size() * 4));
+        Upload(buffer.Get(), values);
+        return buffer;
+    }
+
+    ComPtr<IDMLDevice1> dml1;
+    std::deque<DML_SCALE_BIAS> scaleBias_;
+};
+
+// out0 = relu(a + b), out1 = a + b: an output that another node also reads, two outputs.
+TEST_F(GraphTest, AddThenReluWithTheSumAlsoAnOutput) {
+    Tensor t(kF32, {2, 3});
+    auto add = Add(t, t, t);
+    auto relu = Relu(t, t);
+    GraphBuilder g;
+    const uint32_t addNode = g.AddOperator(add.Get(), "sum");
+    const uint32_t reluNode = g.AddOperator(relu.Get());
+    g.Input(0, addNode, 0);
+    g.Input(1, addNode, 1);
+    g.Connect(addNode, 0, reluNode, 0);
+    g.Output(reluNode, 0, 0);
+    g.Output(addNode, 0, 1);
+    auto compiled = Compile(g.Desc(2, 2));
+    ASSERT_TRUE(compiled);
+
+    const std::vector<float> a{1, -2, 3, -4, 0.5f, -0.25f}, b{-3, 1, 0.5f, 8, -1, 0.25f};
+    auto aBuf = Filled(a), bBuf = Filled(b), out0 = Buffer(24), out1 = Buffer(24);
+    DML_BUFFER_BINDING ab{aBuf.Get(), 0, 24}, bb{bBuf.Get(), 0, 24}, o0{out0.Get(), 0, 24}, o1{out1.Get(), 0, 24};
+    auto persistent = Initialize(compiled.Get());
+    Dispatch(compiled.Get(), {BufferBinding(&ab), BufferBinding(&bb)}, {BufferBinding(&o0), BufferBinding(&o1)},
+             persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto y0 = ReadbackAs<float>(out0.Get(), 6), y1 = ReadbackAs<float>(out1.Get(), 6);
+    for (size_t i = 0; i < 6; ++i) {
+        const double sum = double(a[i]) + double(b[i]);
+        EXPECT_EQ(y1[i], float(sum)) << i;
+        EXPECT_EQ(y0[i], float(std::max(sum, 0.0))) << i;
+    }
+}
+
+// An edge joins tensors of one TotalTensorSizeInBytes that differ in sizes: the reshape DirectMLX
+// does through edges. A [2,3] sum is read as [3,2] and added to its own transpose-free view.
+TEST_F(GraphTest, EdgesReshapeBetweenSizesOfOneByteSize) {
+    Tensor t23(kF32, {2, 3}), t32(kF32, {3, 2});
+    auto add = Add(t23, t23, t23);
+    auto add2 = Add(t32, t32, t32);
+    GraphBuilder g;
+    const uint32_t first = g.AddOperator(add.Get());
+    const uint32_t second = g.AddOperator(add2.Get());
+    g.Input(0, first, 0);
+    g.Input(0, first, 1);
+    g.Connect(first, 0, second, 0);
+    g.Connect(first, 0, second, 1);
+    g.Output(second, 0, 0);
+    auto compiled = Compile(g.Desc(1, 1));
+    ASSERT_TRUE(compiled);
+    const std::vector<float> x{1, 2, 3, 4, 5, 6};
+    auto xBuf = Filled(x), out = Buffer(24);
+    DML_BUFFER_BINDING xb{xBuf.Get(), 0, 24}, ob{out.Get(), 0, 24};
+    auto persistent = Initialize(compiled.Get());
+    Dispatch(compiled.Get(), {BufferBinding(&xb)}, {BufferBinding(&ob)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    EXPECT_EQ(ReadbackAs<float>(out.Get(), 6), (std::vector<float>{4, 8, 12, 16, 20, 24}));
+}
+
+// Intermediates whose lifetimes do not overlap share bytes: a chain of 12 nodes over 64 KiB
+// tensors needs far less temporary memory than its 11 intermediates, and still computes
+// ((x * 2 + 1) * 2 + 1) ... exactly.
+TEST_F(GraphTest, ChainPacksIntermediatesByLifetime) {
+    constexpr UINT kCount = 16384;
+    Tensor t(kF32, {1, kCount});
+    std::vector<ComPtr<IDMLOperator>> ops;
+    GraphBuilder g;
+    for (int n = 0; n < 12; ++n) {
+        ops.push_back(Identity(t, t, 2.0f, 1.0f));
+        g.AddOperator(ops.back().Get());
+        if (n > 0) g.Connect(n - 1, 0, n, 0);
+    }
+    g.Input(0, 0, 0);
+    g.Output(11, 0, 0);
+    auto compiled = Compile(g.Desc(1, 1));
+    ASSERT_TRUE(compiled);
+    const UINT64 intermediates = 11 * t.Bytes();
+    const UINT64 temporary = compiled->GetBindingProperties().TemporaryResourceSize;
+    EXPECT_LE(temporary, 2 * t.Bytes() + 1024) << "intermediates need " << intermediates;
+
+    std::vector<float> x(kCount);
+    for (UINT i = 0; i < kCount; ++i) x[i] = float(int(i % 97) - 48) * 0.125f;
+    auto xBuf = Filled(x), out = Buffer(t.Bytes());
+    DML_BUFFER_BINDING xb{xBuf.Get(), 0, t.Bytes()}, ob{out.Get(), 0, t.Bytes()};
+    auto persistent = Initialize(compiled.Get());
+    Dispatch(compiled.Get(), {BufferBinding(&xb)}, {BufferBinding(&ob)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto y = ReadbackAs<float>(out.Get(), kCount);
+    for (UINT i = 0; i < kCount; ++i) {
+        double v = x[i];
+        for (int n = 0; n < 12; ++n) v = v * 2.0 + 1.0;  // exact in float for these values
+        ASSERT_EQ(y[i], float(v)) << i;
+    }
+}
+
+// A constant node (feature level 6.2) feeds ADD's B; a graph input nobody reads is bound NONE
+// (G11), and InputCount may exceed the inputs used.
+TEST_F(GraphTest, ConstantNodeAndUnusedGraphInput) {
+    Tensor t(kF32, {4});
+    auto add = Add(t, t, t);
+    const float bias[4] = {0.5f, -1, 2, 10};
+    GraphBuilder g;
+    const uint32_t constant = g.AddConstant(bias, sizeof(bias), "bias");
+    const uint32_t addNode = g.AddOperator(add.Get());
+    g.Input(1, addNode, 0);
+    g.Connect(constant, 0, addNode, 1);
+    g.Output(addNode, 0, 0);
+    auto compiled = Compile(g.Desc(3, 1));
+    ASSERT_TRUE(compiled);
+    auto xBuf = Filled({1, 2, 3, 4}), out = Buffer(16);
+    DML_BUFFER_BINDING xb{xBuf.Get(), 0, 16}, ob{out.Get(), 0, 16};
+    auto persistent = Initialize(compiled.Get());
+    ASSERT_TRUE(persistent) << "the constant lives in the persistent resource";
+    Dispatch(compiled.Get(), {NoBinding(), BufferBinding(&xb), NoBinding()}, {BufferBinding(&ob)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    EXPECT_EQ(ReadbackAs<float>(out.Get(), 4), (std::vector<float>{1.5f, 1, 5, 14}));
+
+    // G11: an unused graph input takes no buffer.
+    ComPtr<IDMLBindingTable> table = Table(compiled.Get());
+    DML_BINDING_DESC inputs[3] = {BufferBinding(&xb), BufferBinding(&xb), NoBinding()};
+    ClearMessages();
+    table->BindInputs(3, inputs);
+    EXPECT_TRUE(DeviceRemoved());
+    EXPECT_NE(Messages().find("I2"), std::string::npos) << Messages();
+}
+
+// An OWNED_BY_DML graph input read by GEMM's B (packed) and by ADD (read from the copy).
+TEST_F(GraphTest, OwnedGraphInputReadByTwoNodes) {
+    Tensor a(kF32, {1, 1, 2, 2}), bOwned(kF32, {1, 1, 2, 2}, {}, kOwned), out(kF32, {1, 1, 2, 2});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &bOwned.desc, nullptr, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 1.0f, 0.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    auto add = Add(out, bOwned, out);
+    GraphBuilder g;
+    const uint32_t gemmNode = g.AddOperator(gemm.Get());
+    const uint32_t addNode = g.AddOperator(add.Get());
+    g.Input(0, gemmNode, 0);
+    g.Input(1, gemmNode, 1);
+    g.Input(1, addNode, 1);
+    g.Connect(gemmNode, 0, addNode, 0);
+    g.Output(addNode, 0, 0);
+    auto compiled = Compile(g.Desc(2, 1));
+    ASSERT_TRUE(compiled);
+    const std::vector<float> av{1, 2, 3, 4}, bv{5, 6, 7, 8};
+    auto aBuf = Filled(av), bBuf = Filled(bv), outBuf = Buffer(16);
+    DML_BUFFER_BINDING ab{aBuf.Get(), 0, 16}, bb{bBuf.Get(), 0, 16}, ob{outBuf.Get(), 0, 16};
+    auto persistent = Initialize(compiled.Get(), {DML_BUFFER_BINDING{}, bb});
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    Upload(bBuf.Get(), std::vector<float>{0, 0, 0, 0});  // the graph keeps its own copy
+    Dispatch(compiled.Get(), {BufferBinding(&ab), NoBinding()}, {BufferBinding(&ob)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    // A x B + B, B = [[5, 6], [7, 8]].
+    EXPECT_EQ(ReadbackAs<float>(outBuf.Get(), 4), (std::vector<float>{1 * 5 + 2 * 7 + 5, 1 * 6 + 2 * 8 + 6,
+                                                                     3 * 5 + 4 * 7 + 7, 3 * 6 + 4 * 8 + 8}));
+}
+
+// One node output fills two graph outputs.
+TEST_F(GraphTest, OneNodeOutputFillsTwoGraphOutputs) {
+    Tensor t(kF32, {4});
+    auto relu = Relu(t, t);
+    GraphBuilder g;
+    const uint32_t node = g.AddOperator(relu.Get());
+    g.Input(0, node, 0);
+    g.Output(node, 0, 0);
+    g.Output(node, 0, 1);
+    auto compiled = Compile(g.Desc(1, 2));
+    ASSERT_TRUE(compiled);
+    auto xBuf = Filled({-1, 2, -3, 4}), o0 = Buffer(16), o1 = Buffer(16);
+    DML_BUFFER_BINDING xb{xBuf.Get(), 0, 16}, b0{o0.Get(), 0, 16}, b1{o1.Get(), 0, 16};
+    auto persistent = Initialize(compiled.Get());
+    Dispatch(compiled.Get(), {BufferBinding(&xb)}, {BufferBinding(&b0), BufferBinding(&b1)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    EXPECT_EQ(ReadbackAs<float>(o0.Get(), 4), (std::vector<float>{0, 2, 0, 4}));
+    EXPECT_EQ(ReadbackAs<float>(o1.Get(), 4), (std::vector<float>{0, 2, 0, 4}));
+}
+
+// ---- The rules, broken one at a time -------------------------------------------------------------
+
+class GraphRuleTest : public GraphTest {
+protected:
+    void SetUp() override {
+        GraphTest::SetUp();
+        add = Add(t, t, t);
+        relu = Relu(t, t);
+    }
+    // The valid graph every break test starts from: out = relu(in0 + in1).
+    void Build(GraphBuilder& g) {
+        g.AddOperator(add.Get(), "sum");
+        g.AddOperator(relu.Get(), "act");
+        g.Input(0, 0, 0);
+        g.Input(1, 0, 1);
+        g.Connect(0, 0, 1, 0);
+        g.Output(1, 0, 0);
+    }
+    Tensor t{kF32, {8}};
+    ComPtr<IDMLOperator> add, relu;
+};
+
+TEST_F(GraphRuleTest, KeepTheBaseGraphCompiles) {
+    GraphBuilder g;
+    Build(g);
+    EXPECT_TRUE(Compile(g.Desc(2, 1)));
+}
+
+TEST_F(GraphRuleTest, G1_CountsArraysAndNodeTypes) {
+    GraphBuilder g;
+    Build(g);
+    DML_GRAPH_DESC desc = g.Desc(2, 1);
+    desc.NodeCount = 0;
+    ExpectRefused(desc, "G1");
+    desc = g.Desc(2, 0);
+    ExpectRefused(desc, "G1");
+    desc = g.Desc(2, 1);
+    desc.IntermediateEdges = nullptr;
+    ExpectRefused(desc, "G1");
+    g.Nodes()[1].Type = static_cast<DML_GRAPH_NODE_TYPE>(7);
+    ExpectRefused(g.Desc(2, 1), "G1");
+}
+
+TEST_F(GraphRuleTest, G2_NodesAreOperatorsOfThisDevice) {
+    GraphBuilder g;
+    Build(g);
+    DML_OPERATOR_GRAPH_NODE_DESC nullOp{nullptr, "nothing"};
+    g.Nodes()[1].Desc = &nullOp;
+    ExpectRefused(g.Desc(2, 1), "G2");
+    EXPECT_NE(Messages().find("'nothing'"), std::string::npos) << Messages();
+
+    ComPtr<IDMLDevice> other;
+    ASSERT_EQ(DMLCreateDevice(d3d.Get(), DML_CREATE_DEVICE_FLAG_NONE, IID_PPV_ARGS(&other)), S_OK);
+    DML_ACTIVATION_RELU_OPERATOR_DESC reluDesc{&t.desc, &t.desc};
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ACTIVATION_RELU, &reluDesc};
+    ComPtr<IDMLOperator> foreign;
+    ASSERT_EQ(other->CreateOperator(&opDesc, IID_PPV_ARGS(&foreign)), S_OK);
+    DML_OPERATOR_GRAPH_NODE_DESC foreignNode{foreign.Get(), nullptr};
+    g.Nodes()[1].Desc = &foreignNode;
+    ExpectRefused(g.Desc(2, 1), "G2");
+}
+
+TEST_F(GraphRuleTest, G3_EdgeTypesMatchTheirArrays) {
+    GraphBuilder g;
+    Build(g);
+    g.InputEdges()[1].Type = DML_GRAPH_EDGE_TYPE_INTERMEDIATE;
+    ExpectRefused(g.Desc(2, 1), "G3");
+}
+
+TEST_F(GraphRuleTest, G4_IndicesAreInRange) {
+    {
+        GraphBuilder g;
+        Build(g);
+        g.Input(5, 0, 0);  // graph input 5 of 2
+        ExpectRefused(g.Desc(2, 1), "G4");
+    }
+    {
+        GraphBuilder g;
+        Build(g);
+        g.Connect(0, 1, 1, 0);  // ADD has one output
+        ExpectRefused(g.Desc(2, 1), "G4");
+    }
+    {
+        GraphBuilder g;
+        Build(g);
+        g.Output(1, 0, 3);  // graph output 3 of 1
+        ExpectRefused(g.Desc(2, 1), "G4");
+    }
+}
+
+TEST_F(GraphRuleTest, G5_EachRequiredNodeInputIsFedOnce) {
+    {
+        GraphBuilder g;
+        Build(g);
+        g.Input(0, 1, 0);  // RELU's input is already fed by ADD
+        ExpectRefused(g.Desc(2, 1), "G5");
+    }
+    {
+        GraphBuilder g;
+        g.AddOperator(add.Get());
+        g.Input(0, 0, 0);  // BTensor fed by nobody
+        g.Output(0, 0, 0);
+        ExpectRefused(g.Desc(1, 1), "G5");
+        EXPECT_NE(Messages().find("BTensor"), std::string::npos) << Messages();
+    }
+}
+
+TEST_F(GraphRuleTest, G6_EveryGraphOutputIsFilledOnce) {
+    {
+        GraphBuilder g;
+        Build(g);
+        ExpectRefused(g.Desc(2, 2), "G6");  // graph output 1 unfilled
+    }
+    {
+        GraphBuilder g;
+        Build(g);
+        g.Output(0, 0, 0);  // graph output 0 filled twice
+        ExpectRefused(g.Desc(2, 1), "G6");
+    }
+}
+
+TEST_F(GraphRuleTest, G7_NoCycles) {
+    auto add2 = Add(t, t, t);
+    GraphBuilder g;
+    g.AddOperator(add.Get(), "first");
+    g.AddOperator(add2.Get(), "second");
+    g.Input(0, 0, 0);
+    g.Connect(1, 0, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Input(1, 1, 1);
+    g.Output(1, 0, 0);
+    ExpectRefused(g.Desc(2, 1), "G7");
+}
+
+TEST_F(GraphRuleTest, G8_EdgesJoinTensorsOfOneByteSize) {
+    Tensor small(kF32, {4});
+    auto reluSmall = Relu(small, small);
+    GraphBuilder g;
+    g.AddOperator(add.Get());
+    g.AddOperator(reluSmall.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);  // 32 bytes into 16
+    g.Output(1, 0, 0);
+    ExpectRefused(g.Desc(2, 1), "G8");
+}
+
+TEST_F(GraphRuleTest, G9_OwnedTensorsComeStraightFromAGraphInputThatAgrees) {
+    Tensor owned(kF32, {8}, {}, kOwned);
+    auto reluOwned = Relu(owned, t);
+    {
+        GraphBuilder g;
+        g.AddOperator(add.Get());
+        g.AddOperator(reluOwned.Get());
+        g.Input(0, 0, 0);
+        g.Input(1, 0, 1);
+        g.Connect(0, 0, 1, 0);  // an owned input fed by a node
+        g.Output(1, 0, 0);
+        ExpectRefused(g.Desc(2, 1), "G9");
+    }
+    {
+        GraphBuilder g;
+        g.AddOperator(add.Get());
+        g.AddOperator(reluOwned.Get());
+        g.Input(0, 0, 0);
+        g.Input(0, 0, 1);
+        g.Input(0, 1, 0);  // one consumer owned, the others not
+        g.Output(0, 0, 0);
+        g.Output(1, 0, 1);
+        ExpectRefused(g.Desc(1, 2), "G9");
+    }
+}
+
+TEST_F(GraphRuleTest, G10_ExecutionFlagsAreKnown) {
+    GraphBuilder g;
+    Build(g);
+    ExpectRefused(g.Desc(2, 1), "G10", static_cast<DML_EXECUTION_FLAGS>(0x100));
+    EXPECT_TRUE(Compile(g.Desc(2, 1), DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION));
+}
+
+TEST_F(GraphRuleTest, NullDescAndValidationOnlyCall) {
+    ComPtr<IDMLCompiledOperator> compiled;
+    EXPECT_EQ(dml1->CompileGraph(nullptr, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), E_INVALIDARG);
+    GraphBuilder g;
+    Build(g);
+    const DML_GRAPH_DESC desc = g.Desc(2, 1);
+    EXPECT_EQ(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator), nullptr), S_FALSE);
+}
+
+}  // namespace
+}  // namespace freedml_test
