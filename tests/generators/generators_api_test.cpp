@@ -1,6 +1,7 @@
 // The generator family (ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, NONZERO_COORDINATES,
-// RANDOM_GENERATOR) through the public API: invalid descs are refused
-// with messages that name the field and the values. (What they compute is in the conformance cases.)
+// RANDOM_GENERATOR) through the public API: invalid descs are refused with messages that name the
+// field and the values, and tensors large enough for the thread pool to split give what known
+// answers and references computed here say (the small cases are in the conformance suite).
 #include "dml_fixture.h"
 
 namespace freedml_test {
@@ -113,6 +114,72 @@ TEST_F(GeneratorsTest, RandomGeneratorDescsAreChecked) {
     Refused(DML_OPERATOR_RANDOM_GENERATOR, &d, "OutputTensor has data type FLOAT32");
     d = {&state.desc, &out.desc, nullptr, static_cast<DML_RANDOM_GENERATOR_TYPE>(1)};
     Refused(DML_OPERATOR_RANDOM_GENERATOR, &d, "Type (1)");
+}
+
+// RANDOM_GENERATOR over enough outputs for the thread pool: the first block is Philox 4x32-10's
+// published answer for counter 0 and key 0 (Random123's known-answer vectors), block b is what a
+// generator started at counter b gives, and the next state is the counter advanced by the blocks.
+TEST_F(GeneratorsTest, RandomGeneratorBlocksAgreeAcrossThreads) {
+    const UINT count = 100003;  // 25001 blocks, the last one partial
+    Tensor state(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 6}), out(DML_TENSOR_DATA_TYPE_UINT32, {1, count});
+    Tensor four(DML_TENSOR_DATA_TYPE_UINT32, {1, 4});
+    DML_RANDOM_GENERATOR_OPERATOR_DESC big{&state.desc, &out.desc, &state.desc, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
+    DML_RANDOM_GENERATOR_OPERATOR_DESC small{&state.desc, &four.desc, nullptr, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
+    auto bigOp = Compile(DML_OPERATOR_RANDOM_GENERATOR, &big);
+    auto smallOp = Compile(DML_OPERATOR_RANDOM_GENERATOR, &small);
+    ASSERT_TRUE(bigOp && smallOp) << Messages();
+    auto stateIn = Buffer(state.Bytes()), stateOut = Buffer(state.Bytes()), bits = Buffer(out.Bytes());
+    Upload(stateIn.Get(), std::vector<uint32_t>{0, 0, 0, 0, 0, 0});
+    DML_BUFFER_BINDING sb{stateIn.Get(), 0, state.Bytes()}, nb{stateOut.Get(), 0, state.Bytes()};
+    DML_BUFFER_BINDING ob{bits.Get(), 0, out.Bytes()};
+    auto persistent = Initialize(bigOp.Get());
+    Dispatch(bigOp.Get(), {BufferBinding(&sb)}, {BufferBinding(&ob), BufferBinding(&nb)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    const auto got = ReadbackAs<uint32_t>(bits.Get(), count);
+    EXPECT_EQ(got[0], 0x6627E8D5u);
+    EXPECT_EQ(got[1], 0xE169C58Du);
+    EXPECT_EQ(got[2], 0xBC57AC4Cu);
+    EXPECT_EQ(got[3], 0x9B00DBD8u);
+    EXPECT_EQ(ReadbackAs<uint32_t>(stateOut.Get(), 6), (std::vector<uint32_t>{25001, 0, 0, 0, 0, 0}));
+    auto smallPersistent = Initialize(smallOp.Get());
+    auto block = Buffer(four.Bytes());
+    DML_BUFFER_BINDING bb{block.Get(), 0, four.Bytes()};
+    for (uint32_t b : {1u, 4095u, 4096u, 12345u, 25000u}) {
+        Upload(stateIn.Get(), std::vector<uint32_t>{b, 0, 0, 0, 0, 0});
+        Dispatch(smallOp.Get(), {BufferBinding(&sb)}, {BufferBinding(&bb), NoBinding()}, smallPersistent.Get());
+        const auto expect = ReadbackAs<uint32_t>(block.Get(), 4);
+        for (uint32_t i = 0; i < 4 && size_t(b) * 4 + i < count; ++i) EXPECT_EQ(got[size_t(b) * 4 + i], expect[i]) << b;
+    }
+}
+
+// DIAGONAL_MATRIX1 over a tensor large enough for the thread pool: the band from the input, the
+// rest copied from it.
+TEST_F(GeneratorsTest, DiagonalMatrixAcrossThreads) {
+    const UINT batch = 3, rows = 150, cols = 170;
+    Tensor t(DML_TENSOR_DATA_TYPE_INT32, {batch, rows, cols});
+    std::vector<int32_t> x(size_t(batch) * rows * cols);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = int32_t(i * 2654435761u);
+    auto in = Buffer(t.Bytes()), out = Buffer(t.Bytes());
+    Upload(in.Get(), x);
+    DML_SCALAR_UNION value{};
+    value.Int32 = -7;
+    DML_DIAGONAL_MATRIX1_OPERATOR_DESC desc{&t.desc, &t.desc, DML_TENSOR_DATA_TYPE_INT32, value, -2, 3};
+    auto op = Compile(DML_OPERATOR_DIAGONAL_MATRIX1, &desc);
+    ASSERT_TRUE(op) << Messages();
+    auto persistent = Initialize(op.Get());
+    DML_BUFFER_BINDING ib{in.Get(), 0, t.Bytes()}, ob{out.Get(), 0, t.Bytes()};
+    Dispatch(op.Get(), {BufferBinding(&ib)}, {BufferBinding(&ob)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    const auto got = ReadbackAs<int32_t>(out.Get(), x.size());
+    for (UINT b = 0; b < batch; ++b) {
+        for (UINT r = 0; r < rows; ++r) {
+            for (UINT c = 0; c < cols; ++c) {
+                const size_t i = (size_t(b) * rows + r) * cols + c;
+                const int d = int(c) - int(r);
+                ASSERT_EQ(got[i], d >= -2 && d < 3 ? -7 : x[i]) << b << "," << r << "," << c;
+            }
+        }
+    }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // REDUCE, ARGMIN, ARGMAX, the cumulative scans and TOP_K through the public API: invalid descs are
 // refused with messages that name the field, tensors large enough that the thread pool splits the
 // work give what float64 references computed here say, and the scans run in place (H2).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -164,6 +165,44 @@ TEST_F(ReductionTest, LargeTensorsAcrossThreads) {
             if (values[size_t(r) * cols + c] > values[size_t(r) * cols + best]) best = c;
         }
         ASSERT_EQ(got[r], best) << r;
+    }
+}
+
+// TOP_K1 over rows long and many enough for the thread pool (and the CUDA kernel's early exits),
+// both directions, against a stable full sort of each row done here.
+TEST_F(ReductionTest, TopKOfManyLongRows) {
+    const UINT rows = 96, cols = 1500, k = 37;
+    auto values = RandomFloats(size_t(rows) * cols, 11);
+    for (size_t i = 0; i < values.size(); i += 7) values[i] = std::round(values[i]);  // some ties
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, cols});
+    auto in = Buffer(t.Bytes());
+    Upload(in.Get(), values);
+    DML_BUFFER_BINDING ib{in.Get(), 0, t.Bytes()};
+    for (auto direction : {DML_AXIS_DIRECTION_DECREASING, DML_AXIS_DIRECTION_INCREASING}) {
+        SCOPED_TRACE(direction);
+        Tensor v(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, k}), x(DML_TENSOR_DATA_TYPE_UINT64, {rows, k});
+        DML_TOP_K1_OPERATOR_DESC desc{&t.desc, &v.desc, &x.desc, 1, k, direction};
+        auto op = Compile(DML_OPERATOR_TOP_K1, &desc);
+        ASSERT_TRUE(op) << Messages();
+        auto persistent = Initialize(op.Get());
+        auto vOut = Buffer(v.Bytes()), xOut = Buffer(x.Bytes());
+        DML_BUFFER_BINDING vb{vOut.Get(), 0, v.Bytes()}, xb{xOut.Get(), 0, x.Bytes()};
+        Dispatch(op.Get(), {BufferBinding(&ib)}, {BufferBinding(&vb), BufferBinding(&xb)}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+        const auto gotV = ReadbackAs<float>(vOut.Get(), size_t(rows) * k);
+        const auto gotX = ReadbackAs<uint64_t>(xOut.Get(), size_t(rows) * k);
+        for (UINT r = 0; r < rows; ++r) {
+            std::vector<UINT> order(cols);
+            for (UINT c = 0; c < cols; ++c) order[c] = c;
+            const float* row = values.data() + size_t(r) * cols;
+            std::stable_sort(order.begin(), order.end(), [&](UINT a, UINT b) {
+                return direction == DML_AXIS_DIRECTION_DECREASING ? row[a] > row[b] : row[a] < row[b];
+            });
+            for (UINT j = 0; j < k; ++j) {
+                ASSERT_EQ(gotX[size_t(r) * k + j], order[j]) << r << "," << j;
+                ASSERT_EQ(gotV[size_t(r) * k + j], row[order[j]]) << r << "," << j;
+            }
+        }
     }
 }
 
