@@ -123,8 +123,9 @@ TEST_F(GeneratorsTest, RandomGeneratorBlocksAgreeAcrossThreads) {
     const UINT count = 100003;  // 25001 blocks, the last one partial
     Tensor state(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 6}), out(DML_TENSOR_DATA_TYPE_UINT32, {1, count});
     Tensor four(DML_TENSOR_DATA_TYPE_UINT32, {1, 4});
-    DML_RANDOM_GENERATOR_OPERATOR_DESC big{&state.desc, &out.desc, &state.desc, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
-    DML_RANDOM_GENERATOR_OPERATOR_DESC small{&state.desc, &four.desc, nullptr, DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10};
+    const auto philox = DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10;
+    DML_RANDOM_GENERATOR_OPERATOR_DESC big{&state.desc, &out.desc, &state.desc, philox};
+    DML_RANDOM_GENERATOR_OPERATOR_DESC small{&state.desc, &four.desc, nullptr, philox};
     auto bigOp = Compile(DML_OPERATOR_RANDOM_GENERATOR, &big);
     auto smallOp = Compile(DML_OPERATOR_RANDOM_GENERATOR, &small);
     ASSERT_TRUE(bigOp && smallOp) << Messages();

@@ -2,8 +2,9 @@
 // size. ONE_HOT (an on value at one index of each line along an axis, off values elsewhere),
 // DIAGONAL_MATRIX and DIAGONAL_MATRIX1 (a value along a band of diagonals of each trailing 2D
 // matrix, zeros or the input elsewhere), NONZERO_COORDINATES (the count and the coordinates of an
-// input's nonzero elements) and RANDOM_GENERATOR (Philox 4x32-10 bits from a state tensor). Data types follow the reference pages' tables for the
-// highest feature level (dml/schema/catalog.cpp has them).
+// input's nonzero elements) and RANDOM_GENERATOR (Philox 4x32-10 bits from a state tensor). Data
+// types follow the reference pages' tables for the highest feature level (dml/schema/catalog.cpp
+// has them).
 #include "dml/schema/families.h"
 
 namespace freedml::dml {
@@ -81,7 +82,8 @@ Status ValidateDiagonal(const OperatorArgs& args) {
                DataTypeName(output.dataType), args.schema.name, TypeList(kAllTypes).c_str());
     if (args.schema.type == DML_OPERATOR_DIAGONAL_MATRIX1) {
         const auto& desc = args.As<DML_DIAGONAL_MATRIX1_OPERATOR_DESC>();
-        INVALID_IF(desc.ValueDataType != output.dataType, "ValueDataType (%s) must match OutputTensor's data type (%s).",
+        INVALID_IF(desc.ValueDataType != output.dataType,
+                   "ValueDataType (%s) must match OutputTensor's data type (%s).",
                    DataTypeName(desc.ValueDataType), DataTypeName(output.dataType));
         if (args.inputs[0]) {
             FREEDML_TRY(ValidateSameDataType(args));
@@ -136,8 +138,9 @@ Status ValidateNonzero(const OperatorArgs& args) {
     const TensorDesc& input = *args.inputs[0];
     const TensorDesc& count = *args.outputs[0];
     const TensorDesc& coords = *args.outputs[1];
-    INVALID_IF(!In(kNonzeroInputTypes, input.dataType), "InputTensor has data type %s; DML_OPERATOR_NONZERO_COORDINATES "
-               "accepts %s.", DataTypeName(input.dataType), TypeList(kNonzeroInputTypes).c_str());
+    INVALID_IF(!In(kNonzeroInputTypes, input.dataType),
+               "InputTensor has data type %s; DML_OPERATOR_NONZERO_COORDINATES accepts %s.",
+               DataTypeName(input.dataType), TypeList(kNonzeroInputTypes).c_str());
     INVALID_IF(count.dataType != DML_TENSOR_DATA_TYPE_UINT32, "OutputCountTensor has data type %s; it must be UINT32.",
                DataTypeName(count.dataType));
     INVALID_IF(coords.dataType != DML_TENSOR_DATA_TYPE_UINT32,

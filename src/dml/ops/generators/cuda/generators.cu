@@ -21,9 +21,6 @@ using generators::IndexType;
 
 constexpr int kBlockThreads = 256;
 
-struct NonzeroPlanArg {  // a kernel argument (passed by value)
-    generators::NonzeroPlan p;
-};
 
 __device__ __forceinline__ int64_t ReadIndex(IndexType type, const void* base, int64_t offset) {
     switch (type) {
@@ -79,20 +76,19 @@ cudaError_t LaunchTyped(const GenPlan& plan, void* out, const void* source, cons
 
 constexpr int kScanThreads = 1024;
 
-__global__ void __launch_bounds__(kBlockThreads) ZeroCoordinates(NonzeroPlanArg plan, uint32_t* coords) {
-    const uint64_t total = plan.p.count * plan.p.columns;
+__global__ void __launch_bounds__(kBlockThreads) ZeroCoordinates(generators::NonzeroPlan p, uint32_t* coords) {
+    const uint64_t total = p.count * p.columns;
     const uint64_t step = uint64_t(gridDim.x) * kBlockThreads;
     for (uint64_t t = uint64_t(blockIdx.x) * kBlockThreads + threadIdx.x; t < total; t += step) {
-        const uint64_t r = t / plan.p.columns, c = t % plan.p.columns;
-        coords[int64_t(r) * plan.p.rowStride + int64_t(c) * plan.p.columnStride] = 0;
+        const uint64_t r = t / p.columns, c = t % p.columns;
+        coords[int64_t(r) * p.rowStride + int64_t(c) * p.columnStride] = 0;
     }
 }
 
-__global__ void __launch_bounds__(kScanThreads) CompactNonzero(NonzeroPlanArg plan, uint32_t* count, uint32_t* coords,
-                                                               const unsigned char* in) {
+__global__ void __launch_bounds__(kScanThreads) CompactNonzero(generators::NonzeroPlan p, uint32_t* count,
+                                                               uint32_t* coords, const unsigned char* in) {
     using Scan = cub::BlockScan<uint32_t, kScanThreads>;
     __shared__ typename Scan::TempStorage scratch;
-    const generators::NonzeroPlan& p = plan.p;
     uint32_t base = 0;
     for (uint64_t tile = 0; tile < p.count; tile += kScanThreads) {
         const uint64_t e = tile + threadIdx.x;
@@ -119,7 +115,9 @@ __global__ void __launch_bounds__(kScanThreads) CompactNonzero(NonzeroPlanArg pl
         Scan(scratch).ExclusiveSum(flag, place, tileTotal);
         if (flag) {
             uint32_t* row = coords + int64_t(base + place) * p.rowStride;
-            for (uint32_t c = 0; c < p.columns; ++c) row[int64_t(c) * p.columnStride] = uint32_t(coord[p.rank - p.columns + c]);
+            for (uint32_t c = 0; c < p.columns; ++c) {
+                row[int64_t(c) * p.columnStride] = uint32_t(coord[p.rank - p.columns + c]);
+            }
         }
         base += tileTotal;
         __syncthreads();  // the scan's scratch is reused by the next tile
@@ -148,8 +146,8 @@ __global__ void __launch_bounds__(kBlockThreads) PhiloxBlocks(generators::Random
             out[o] = bits.v[i % 4];
         }
     }
-    // Every thread read the state before this one writes the next; the two may share memory only
-    // if the application bound them so, which DirectML does not allow for this operator (no H2).
+    // The next state has a buffer of its own (DirectML does not run this operator in place, H2), so
+    // one thread writes it while others may still read the input state.
     if (nextState && first == 0) {
         const generators::Philox4x32 next = generators::AddToCounter(state, blocks);
         for (int i = 0; i < 4; ++i) nextState[int64_t(i) * plan.nextStateStride] = next.v[i];
@@ -170,13 +168,12 @@ cudaError_t LaunchRandom(const generators::RandomPlan& plan, void* out, void* ne
 
 cudaError_t LaunchNonzero(const generators::NonzeroPlan& plan, void* count, void* coords, const void* in,
                           LaunchTarget launch) {
-    const NonzeroPlanArg arg{plan};
     const uint64_t total = plan.count * plan.columns;
     if (total > 0) {
         ZeroCoordinates<<<launch.Blocks(total, kBlockThreads), kBlockThreads, 0, launch.stream>>>(
-            arg, static_cast<uint32_t*>(coords));
+            plan, static_cast<uint32_t*>(coords));
     }
-    CompactNonzero<<<1, kScanThreads, 0, launch.stream>>>(arg, static_cast<uint32_t*>(count),
+    CompactNonzero<<<1, kScanThreads, 0, launch.stream>>>(plan, static_cast<uint32_t*>(count),
                                                            static_cast<uint32_t*>(coords),
                                                            static_cast<const unsigned char*>(in));
     return cudaGetLastError();
