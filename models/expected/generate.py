@@ -246,6 +246,44 @@ def dml_slice(m):
     return {"output": grid[1:4, 1:5:2]}, {"rtol": 0, "atol": 0}
 
 
+def top_k(m):
+    x = f64(m, "scores", (4, 4))
+    # A stable sort keeps equal values in increasing index, as the TOP_K1 page asks.
+    largest_at = np.argsort(-x, axis=1, kind="stable")[:, :3]
+    smallest_at = np.argsort(x, axis=0, kind="stable")[:2, :]
+    return {"largest": np.take_along_axis(x, largest_at, 1), "largestAt": largest_at,
+            "smallest": np.take_along_axis(x, smallest_at, 0), "smallestAt": smallest_at}
+
+
+def philox4x32_10(counter, key):
+    """Philox 4x32-10 from its paper (Salmon et al., SC 2011): ten rounds, the key bumped between them."""
+    mask = 0xFFFFFFFF
+    x0, x1, x2, x3 = counter
+    k0, k1 = key
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * x0, 0xCD9E8D57 * x2
+        x0, x1, x2, x3 = ((p1 >> 32) ^ x1 ^ k0) & mask, p1 & mask, ((p0 >> 32) ^ x3 ^ k1) & mask, p0 & mask
+        k0, k1 = (k0 + 0x9E3779B9) & mask, (k1 + 0xBB67AE85) & mask
+    return [x0, x1, x2, x3]
+
+
+def generators(m):
+    ids = initial_values(m, "ids").astype(np.int64)
+    one_hot = np.zeros((4, 4))
+    for row, i in enumerate(ids):
+        i = i + 4 if i < 0 else i
+        if 0 <= i < 4:
+            one_hot[row, i] = 1
+    mask = np.tril(np.ones((4, 4)))  # column - row in [-4, 1): on or below the diagonal
+    state = [int(v) for v in initial_values(m, "state")]
+    counter = sum(w << (32 * i) for i, w in enumerate(state[:4]))
+    words = []
+    for block in range(2):  # 6 outputs: two blocks of four words
+        words += philox4x32_10([((counter + block) >> (32 * i)) & 0xFFFFFFFF for i in range(4)], state[4:])
+    next_state = [((counter + 2) >> (32 * i)) & 0xFFFFFFFF for i in range(4)] + state[4:]
+    return {"oneHot": one_hot, "mask": mask, "bits": words[:6], "nextState": next_state}, {"rtol": 0, "atol": 0}
+
+
 REFERENCES = {
     "hello_directml": hello_directml,
     "element_wise_identity": element_wise_identity,
@@ -269,6 +307,8 @@ REFERENCES = {
     "dml_slice": dml_slice,
     "dml_split": dml_split,
     "dml_gemm_graph": dml_gemm_graph,
+    "top_k": top_k,
+    "generators": generators,
 }
 
 

@@ -181,11 +181,17 @@ struct AdapterChoice {
 
 // The case's operator with every input tensor flagged OWNED_BY_DML: DirectML lets any input of any
 // operator be owned (DML_TENSOR_FLAGS), and the result must not change.
+// The fields may sit in "desc" (an operator with a field named Type, as RANDOM_GENERATOR, must
+// keep them there: a top-level "Type" names the operator type).
 Json WithOwnedInputs(const Json& op, const dmlrun::BuiltOperator& built) {
     Json owned = op;
+    Json* fields = &owned;
+    for (const char* name : {"desc", "Desc"}) {
+        if (owned.contains(name)) fields = &owned[name];
+    }
     for (const auto& point : built.Inputs()) {
         if (!point.given) continue;
-        Json& field = owned.at(point.name);
+        Json& field = fields->at(point.name);
         if (field.is_array()) {
             for (Json& tensor : field) tensor["Flags"] = "OWNED_BY_DML";
         } else {

@@ -208,12 +208,11 @@ TEST_F(DmlTest, CreateOperatorNamesTheFieldAndRule) {
 }
 
 TEST_F(DmlTest, CreateOperatorRefusesOperatorsFreeDMLCannotRunYet) {
-    // TOP_K is a real DirectML operator that FreeDML does not run yet: refused, never accepted
-    // and then wrong.
+    // LP_NORMALIZATION is a real DirectML operator that FreeDML does not run yet: refused, never
+    // accepted and then wrong.
     Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 3});
-    Tensor indices(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 2, 1});
-    DML_TOP_K_OPERATOR_DESC desc{&t.desc, &t.desc, &indices.desc, 3, 1};
-    DML_OPERATOR_DESC opDesc{DML_OPERATOR_TOP_K, &desc};
+    DML_LP_NORMALIZATION_OPERATOR_DESC desc{&t.desc, &t.desc, 3, 1e-5f, 2};
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_LP_NORMALIZATION, &desc};
     ComPtr<IDMLOperator> op;
     EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
     EXPECT_NE(Messages().find("does not implement yet"), std::string::npos) << Messages();

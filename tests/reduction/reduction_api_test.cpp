@@ -1,6 +1,7 @@
-// REDUCE, ARGMIN, ARGMAX and the cumulative scans through the public API: invalid descs are
+// REDUCE, ARGMIN, ARGMAX, the cumulative scans and TOP_K through the public API: invalid descs are
 // refused with messages that name the field, tensors large enough that the thread pool splits the
 // work give what float64 references computed here say, and the scans run in place (H2).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -67,6 +68,25 @@ TEST_F(ReductionTest, InvalidDescsAreRefused) {
     refused(DML_OPERATOR_CUMULATIVE_SUMMATION, &c, "must match");
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cp{&i8in.desc, &i8in.desc, 1, DML_AXIS_DIRECTION_INCREASING, FALSE};
     refused(DML_OPERATOR_CUMULATIVE_PRODUCT, &cp, "INT8");
+
+    // TOP_K and TOP_K1 over axis 2 (size 4) of {2, 3, 4}.
+    Tensor k2(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 2}), k2u32(DML_TENSOR_DATA_TYPE_UINT32, {2, 3, 2});
+    Tensor k2i32(DML_TENSOR_DATA_TYPE_INT32, {2, 3, 2}), k2f16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 3, 2});
+    Tensor k3u32(DML_TENSOR_DATA_TYPE_UINT32, {2, 3, 3});
+    DML_TOP_K_OPERATOR_DESC t{&in.desc, &k2.desc, &k2u32.desc, 3, 2};
+    refused(DML_OPERATOR_TOP_K, &t, "Axis (3) must be less than");
+    t = {&in.desc, &k2.desc, &k2u32.desc, 2, 0};
+    refused(DML_OPERATOR_TOP_K, &t, "K (0) must be 1 to InputTensor's size along Axis 2 (4)");
+    t = {&in.desc, &k2.desc, &k2u32.desc, 2, 5};
+    refused(DML_OPERATOR_TOP_K, &t, "K (5)");
+    t = {&in.desc, &k2.desc, &k3u32.desc, 2, 2};
+    refused(DML_OPERATOR_TOP_K, &t, "OutputIndexTensor has sizes {2, 3, 3}");
+    t = {&in.desc, &k2.desc, &k2i32.desc, 2, 2};
+    refused(DML_OPERATOR_TOP_K, &t, "writes indices as UINT32 or UINT64");
+    DML_TOP_K1_OPERATOR_DESC t1{&in.desc, &k2f16.desc, &k2u32.desc, 2, 2, DML_AXIS_DIRECTION_INCREASING};
+    refused(DML_OPERATOR_TOP_K1, &t1, "OutputValueTensor has data type FLOAT16");
+    t1 = {&in.desc, &k2.desc, &k2u32.desc, 2, 2, static_cast<DML_AXIS_DIRECTION>(2)};
+    refused(DML_OPERATOR_TOP_K1, &t1, "AxisDirection (2)");
 }
 
 // A scan bound in place: first through the output's own layout, then through a transposed view of
@@ -145,6 +165,44 @@ TEST_F(ReductionTest, LargeTensorsAcrossThreads) {
             if (values[size_t(r) * cols + c] > values[size_t(r) * cols + best]) best = c;
         }
         ASSERT_EQ(got[r], best) << r;
+    }
+}
+
+// TOP_K1 over rows long and many enough for the thread pool (and the CUDA kernel's early exits),
+// both directions, against a stable full sort of each row done here.
+TEST_F(ReductionTest, TopKOfManyLongRows) {
+    const UINT rows = 96, cols = 1500, k = 37;
+    auto values = RandomFloats(size_t(rows) * cols, 11);
+    for (size_t i = 0; i < values.size(); i += 7) values[i] = std::round(values[i]);  // some ties
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, cols});
+    auto in = Buffer(t.Bytes());
+    Upload(in.Get(), values);
+    DML_BUFFER_BINDING ib{in.Get(), 0, t.Bytes()};
+    for (auto direction : {DML_AXIS_DIRECTION_DECREASING, DML_AXIS_DIRECTION_INCREASING}) {
+        SCOPED_TRACE(direction);
+        Tensor v(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, k}), x(DML_TENSOR_DATA_TYPE_UINT64, {rows, k});
+        DML_TOP_K1_OPERATOR_DESC desc{&t.desc, &v.desc, &x.desc, 1, k, direction};
+        auto op = Compile(DML_OPERATOR_TOP_K1, &desc);
+        ASSERT_TRUE(op) << Messages();
+        auto persistent = Initialize(op.Get());
+        auto vOut = Buffer(v.Bytes()), xOut = Buffer(x.Bytes());
+        DML_BUFFER_BINDING vb{vOut.Get(), 0, v.Bytes()}, xb{xOut.Get(), 0, x.Bytes()};
+        Dispatch(op.Get(), {BufferBinding(&ib)}, {BufferBinding(&vb), BufferBinding(&xb)}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+        const auto gotV = ReadbackAs<float>(vOut.Get(), size_t(rows) * k);
+        const auto gotX = ReadbackAs<uint64_t>(xOut.Get(), size_t(rows) * k);
+        for (UINT r = 0; r < rows; ++r) {
+            std::vector<UINT> order(cols);
+            for (UINT c = 0; c < cols; ++c) order[c] = c;
+            const float* row = values.data() + size_t(r) * cols;
+            std::stable_sort(order.begin(), order.end(), [&](UINT a, UINT b) {
+                return direction == DML_AXIS_DIRECTION_DECREASING ? row[a] > row[b] : row[a] < row[b];
+            });
+            for (UINT j = 0; j < k; ++j) {
+                ASSERT_EQ(gotX[size_t(r) * k + j], order[j]) << r << "," << j;
+                ASSERT_EQ(gotV[size_t(r) * k + j], row[order[j]]) << r << "," << j;
+            }
+        }
     }
 }
 

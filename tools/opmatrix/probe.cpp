@@ -23,9 +23,13 @@ struct Profile {
     uint32_t arrayCount;        // count fields of UINT/INT/FLOAT arrays (DimensionCount, AxisCount)
     uint32_t tensorArrayCount;  // count fields of tensor arrays (InputCount of JOIN)
     size_t enumIndex = 0;       // which value of each enum (the last one when there are fewer)
+    uint32_t lastSize = 1;      // every tensor's last size (the others are 1)
 };
+// The last profiles give every tensor a longer last dimension, for operators whose rules ask for
+// more than one element somewhere (ONE_HOT's two values, RANDOM_GENERATOR's six-word state).
 constexpr Profile kShapes[] = {
     {1, 2, 1}, {1, 2, 2}, {0, 2, 1}, {1, 1, 1}, {0, 1, 1}, {1, 4, 1}, {0, 4, 1}, {1, 1, 2}, {0, 2, 2},
+    {0, 2, 1, 0, 2}, {1, 2, 1, 0, 2}, {0, 2, 1, 0, 6}, {1, 2, 1, 0, 6},
 };
 
 bool IsTensorKind(FieldKind kind) {
@@ -175,7 +179,6 @@ public:
 private:
     // `types` holds one type per tensor of the field (array elements each have their own).
     const DML_TENSOR_DESC* MakeTensors(const DML_TENSOR_DATA_TYPE* types, uint32_t count) {
-        static const UINT kSizes[4] = {1, 1, 1, 1};
         auto& list = tensors_.emplace_back(std::max<uint32_t>(count, 1));
         for (uint32_t i = 0; i < count; ++i) {
             auto& tensor = list[i];
@@ -183,9 +186,10 @@ private:
             buffer.DataType = types[i];
             buffer.Flags = DML_TENSOR_FLAG_NONE;
             buffer.DimensionCount = 4;
-            buffer.Sizes = kSizes;
+            buffer.Sizes = sizes_;
             buffer.Strides = nullptr;
-            buffer.TotalTensorSizeInBytes = 16;  // one element of any type, rounded up (T2)
+            // lastSize elements of any type, rounded up (T2)
+            buffer.TotalTensorSizeInBytes = std::max<UINT64>(16, uint64_t(profile_.lastSize) * 8);
             buffer.GuaranteedBaseOffsetAlignment = 0;
             tensor = DML_TENSOR_DESC{DML_TENSOR_TYPE_BUFFER, &buffer};
         }
@@ -197,6 +201,7 @@ private:
 
     const OperatorSchema& schema_;
     Profile profile_;
+    UINT sizes_[4] = {1, 1, 1, profile_.lastSize};
     std::vector<Slot> slots_;
     std::deque<DML_BUFFER_TENSOR_DESC> buffers_;
     std::deque<std::vector<DML_TENSOR_DESC>> tensors_;

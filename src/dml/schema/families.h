@@ -18,8 +18,10 @@ std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
 // ADD, binary arithmetic, comparison, logical, bitwise and quantization element-wise operators, and
 // ELEMENT_WISE_IF.
 std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
-// REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT.
+// REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT, TOP_K and TOP_K1.
 std::span<const OperatorSchema* const> ReductionSchemas();
+// ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, NONZERO_COORDINATES and RANDOM_GENERATOR.
+std::span<const OperatorSchema* const> GeneratorSchemas();
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
 #define DML_FIELD(Desc, member, fieldKind, ...) \

@@ -15,7 +15,7 @@ constexpr uint32_t kMaxArrayCount = 1u << 24;  // more than any real JOIN; stops
 std::vector<const OperatorSchema*> FamilySchemas() {
     std::vector<const OperatorSchema*> all;
     for (auto family : {ActivationSchemas(), ConvolutionSchemas(), DataMovementSchemas(), ElementWiseBinarySchemas(),
-                        ElementWiseUnarySchemas(), MatrixSchemas(), ReductionSchemas()}) {
+                        ElementWiseUnarySchemas(), GeneratorSchemas(), MatrixSchemas(), ReductionSchemas()}) {
         all.insert(all.end(), family.begin(), family.end());
     }
     std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->type < b->type; });

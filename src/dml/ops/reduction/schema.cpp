@@ -1,6 +1,7 @@
 // Reduction operators: REDUCE (every DML_REDUCE_FUNCTION over any set of axes), ARGMIN and
-// ARGMAX (index of the extreme element over a set of axes, ties broken by AxisDirection), and the
-// scans CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT (running tallies along one axis).
+// ARGMAX (index of the extreme element over a set of axes, ties broken by AxisDirection), the
+// scans CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT (running tallies along one axis), and TOP_K and
+// TOP_K1 (the K largest or smallest elements along one axis, with their indices).
 //
 // The reductions keep the input's rank: the output has size 1 on every reduced axis and the input's
 // size on every other. The scans' output has the input's sizes and data type. The data types follow
@@ -203,7 +204,69 @@ SCAN_SCHEMA(CUMULATIVE_PRODUCT, DML_FEATURE_LEVEL_3_1, HasExclusiveProduct);
 
 #undef SCAN_SCHEMA
 
-const OperatorSchema* const kSchemas[] = {&kReduce, &kARGMIN, &kARGMAX, &kCUMULATIVE_SUMMATION, &kCUMULATIVE_PRODUCT};
+// TOP_K and TOP_K1: Axis inside InputTensor's dimensions; 0 < K <= InputTensor's size along Axis
+// (the pages say "less than" the size; ONNX's TopK, which TOP_K serves, allows K equal to it, and
+// so does FreeDML); both outputs have InputTensor's rank and sizes except K along Axis;
+// OutputValueTensor has InputTensor's data type, OutputIndexTensor is UINT32 or UINT64.
+template <class Desc>
+Status ValidateTopK(const OperatorArgs& args) {
+    const auto& desc = args.As<Desc>();
+    const TensorDesc& input = *args.inputs[0];
+    const uint32_t rank = input.rank;
+    INVALID_IF(desc.Axis >= rank, "Axis (%u) must be less than InputTensor's DimensionCount (%u).", desc.Axis, rank);
+    const uint32_t length = input.sizes[desc.Axis];
+    INVALID_IF(desc.K == 0 || desc.K > length, "K (%u) must be 1 to InputTensor's size along Axis %u (%u).", desc.K,
+               desc.Axis, length);
+    for (size_t o = 0; o < 2; ++o) {
+        const TensorDesc& out = *args.outputs[o];
+        const char* name = args.outputNames[o].c_str();
+        INVALID_IF(out.rank != rank, "%s has DimensionCount %u, but InputTensor has %u; they must match.", name,
+                   out.rank, rank);
+        for (uint32_t d = 0; d < rank; ++d) {
+            const uint32_t want = d == desc.Axis ? desc.K : input.sizes[d];
+            INVALID_IF(out.sizes[d] != want, "%s has sizes %s for InputTensor's %s and K %u: dimension %u must be %u.",
+                       name, SizesToString(out).c_str(), SizesToString(input).c_str(), desc.K, d, want);
+        }
+    }
+    const DML_TENSOR_DATA_TYPE in = input.dataType, values = args.outputs[0]->dataType,
+                               indices = args.outputs[1]->dataType;
+    INVALID_IF(!In(kAllTypes, in), "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in),
+               args.schema.name, TypeList(kAllTypes).c_str());
+    INVALID_IF(values != in, "OutputValueTensor has data type %s, but InputTensor is %s; they must match.",
+               DataTypeName(values), DataTypeName(in));
+    INVALID_IF(indices != DML_TENSOR_DATA_TYPE_UINT32 && indices != DML_TENSOR_DATA_TYPE_UINT64,
+               "OutputIndexTensor has data type %s; DML_OPERATOR_%s writes indices as UINT32 or UINT64.",
+               DataTypeName(indices), args.schema.name);
+    return {};
+}
+
+const OperatorSchema kTopK{
+    .type = DML_OPERATOR_TOP_K,
+    .name = "TOP_K",
+    .featureLevel = DML_FEATURE_LEVEL_1_0,
+    .descSize = sizeof(DML_TOP_K_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_TOP_K_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_TOP_K_OPERATOR_DESC, OutputValueTensor, OutputTensor),
+               DML_FIELD(DML_TOP_K_OPERATOR_DESC, OutputIndexTensor, OutputTensor),
+               DML_FIELD(DML_TOP_K_OPERATOR_DESC, Axis, UInt), DML_FIELD(DML_TOP_K_OPERATOR_DESC, K, UInt)},
+    .validate = ValidateTopK<DML_TOP_K_OPERATOR_DESC>,
+};
+
+const OperatorSchema kTopK1{
+    .type = DML_OPERATOR_TOP_K1,
+    .name = "TOP_K1",
+    .featureLevel = DML_FEATURE_LEVEL_2_1,
+    .descSize = sizeof(DML_TOP_K1_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_TOP_K1_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_TOP_K1_OPERATOR_DESC, OutputValueTensor, OutputTensor),
+               DML_FIELD(DML_TOP_K1_OPERATOR_DESC, OutputIndexTensor, OutputTensor),
+               DML_FIELD(DML_TOP_K1_OPERATOR_DESC, Axis, UInt), DML_FIELD(DML_TOP_K1_OPERATOR_DESC, K, UInt),
+               DML_FIELD(DML_TOP_K1_OPERATOR_DESC, AxisDirection, Enum, .enumType = &kAxisDirection)},
+    .validate = ValidateTopK<DML_TOP_K1_OPERATOR_DESC>,
+};
+
+const OperatorSchema* const kSchemas[] = {&kReduce, &kARGMIN, &kARGMAX, &kCUMULATIVE_SUMMATION, &kCUMULATIVE_PRODUCT,
+                                          &kTopK, &kTopK1};
 
 }  // namespace
 

@@ -1,7 +1,7 @@
 // CUDA kernels of the reduction family (dml/ops/reduction), planned here and launched on the
 // queue's stream; the CPU kernels (../cpu/reduction_ops.cpp) define what each computes. Any
-// strides; each output element reduces its slice in one thread (short slices) or one warp, and
-// each line of a cumulative scan runs in one thread.
+// strides; each output element reduces its slice in one thread (short slices) or one warp,
+// each line of a cumulative scan runs in one thread, and TOP_K places each element by counting.
 #include "dml/kernels/cuda/cuda_common.h"
 #include "dml/ops/reduction/cuda/reduction_plan.h"
 
@@ -102,7 +102,59 @@ Status CreateScan(const OperatorArgs& args, bool product, uint32_t axis, bool de
     return {};
 }
 
+class TopKKernel final : public Kernel {
+public:
+    TopKKernel(const char* name, TopKPlan plan) : name_(name), plan_(plan) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchTopK(plan_, b.outputs[0], b.outputs[1], b.inputs[0], stream.Launch()), name_);
+    }
+
+private:
+    const char* name_;
+    TopKPlan plan_;
+};
+
 }  // namespace
+
+Status CreateCudaTopK(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    TopKPlan plan;
+    uint32_t axis = 0;
+    if (args.schema.type == DML_OPERATOR_TOP_K1) {
+        const auto& desc = args.As<DML_TOP_K1_OPERATOR_DESC>();
+        axis = desc.Axis;
+        plan.k = desc.K;
+        plan.largest = desc.AxisDirection == DML_AXIS_DIRECTION_DECREASING;
+    } else {
+        const auto& desc = args.As<DML_TOP_K_OPERATOR_DESC>();
+        axis = desc.Axis;
+        plan.k = desc.K;
+    }
+    const TensorDesc& input = *args.inputs[0];
+    if (!ToElementType(input.dataType, &plan.type)) {
+        return NoKernel("DML_OPERATOR_%s has no CUDA kernel for data type %s.", args.schema.name,
+                        DataTypeName(input.dataType));
+    }
+    INVALID_IF(input.rank > uint32_t(kMaxDims), "DML_OPERATOR_%s runs on CUDA up to rank %d (%u given).",
+               args.schema.name, kMaxDims, input.rank);
+    plan.index64 = args.outputs[1]->dataType == DML_TENSOR_DATA_TYPE_UINT64;
+    uint32_t lineSizes[kMaxDims] = {};
+    for (uint32_t d = 0; d < input.rank; ++d) lineSizes[d] = d == axis ? 1 : input.sizes[d];
+    int64_t strides[3][kMaxDims];
+    OwnStrides(*args.outputs[0], strides[0]);
+    OwnStrides(*args.outputs[1], strides[1]);
+    OwnStrides(input, strides[2]);
+    plan.lines = MakeEwPlan<3>(lineSizes, input.rank, strides);
+    plan.length = input.sizes[axis];
+    plan.valueStride = strides[0][axis];
+    plan.indexStride = strides[1][axis];
+    plan.inStride = strides[2][axis];
+    *out = std::make_unique<TopKKernel>(args.schema.name, plan);
+    return {};
+}
 
 Status CreateCudaCumulative(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     if (args.schema.type == DML_OPERATOR_CUMULATIVE_PRODUCT) {

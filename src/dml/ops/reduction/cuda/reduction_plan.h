@@ -48,3 +48,22 @@ struct ScanPlan {
 cudaError_t LaunchScan(const ScanPlan& plan, void* out, const void* in, LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda
+
+namespace freedml::dml::cuda {
+
+// TOP_K and TOP_K1: `lines` walks every dimension but the axis (operand 0 the values, 1 the
+// indices, 2 the input); along the axis the input has `length` elements `inStride` apart and the
+// outputs `k`, `valueStride` and `indexStride` apart (elements). The order is the CPU kernel's
+// (../cpu/top_k.cpp): largest or smallest first, NaN above every number, ties by lower index.
+struct TopKPlan {
+    ElementType type = ElementType::F32;
+    bool largest = true;
+    bool index64 = false;
+    EwPlan<3> lines;
+    uint32_t length = 1, k = 1;
+    int64_t inStride = 0, valueStride = 0, indexStride = 0;
+};
+
+cudaError_t LaunchTopK(const TopKPlan& plan, void* values, void* indices, const void* in, LaunchTarget launch);
+
+}  // namespace freedml::dml::cuda
