@@ -56,7 +56,7 @@ start=$(date +%s)
 src=/tmp/freedml-src
 rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
-keep="conformance cuda dml d3d12_exec graph elementwise_binary elementwise_unary reduction data_movement generators"
+keep="conformance cuda dml d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary reduction data_movement generators"
 for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
 build=build-gpu
@@ -72,7 +72,7 @@ if ! configure; then
     tail -30 "$out/configure.log"; exit 1
   fi
 fi
-targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test reduction_api_test data_movement_api_test generators_api_test"
+targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test reduction_api_test data_movement_api_test generators_api_test dxcore_tests"
 [ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
@@ -136,6 +136,7 @@ if [ "$what" != bench ]; then
   FREEDML_ADAPTER=cuda run reduction_api_on_cuda 120 ./$build/tests/reduction/reduction_api_test
   FREEDML_ADAPTER=cuda run data_movement_api_on_cuda 120 ./$build/tests/data_movement/data_movement_api_test
   FREEDML_ADAPTER=cuda run generators_api_on_cuda 120 ./$build/tests/generators/generators_api_test
+  run dxcore 120 ./$build/tests/dxcore/dxcore_tests  # the CUDA adapters' identity and memory budget
 fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
   OUT=$out timeout 300 bench/run_gpu.sh $build > "$out/bench.log" 2>&1; echo "bench rc=$?"
