@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/half.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"
 #include "d3d12/enum_value.h"
@@ -34,10 +35,7 @@ uint32_t FloatChannel(float value, UINT bits) {
         std::memcpy(&word, &value, sizeof(word));
         return word;
     }
-    const _Float16 half = static_cast<_Float16>(value);
-    uint16_t word;
-    std::memcpy(&word, &half, sizeof(word));
-    return word;
+    return FloatToHalf(value);
 }
 
 // UNORM maps [0, 1] to [0, 2^n - 1], SNORM [-1, 1] to [-(2^(n-1) - 1), 2^(n-1) - 1], rounding to
