@@ -285,11 +285,12 @@ private:
             dispatchable.executionFlags = static_cast<DML_EXECUTION_FLAGS>(bits);
         }
         if (isGraph) {
-            if (dispatchable.compileAsGraph || FindMember(value, "dmlCompileType")) {
-                const std::string& kind = ExpectString(*FindMember(value, "dmlCompileType"), path / "dmlCompileType", "a compile type");
+            if (const Json* compile = FindMember(value, "dmlCompileType")) {
+                const std::string& kind = ExpectString(*compile, path / "dmlCompileType", "a compile type");
                 if (kind != "DmlCompileGraph") throw ModelError(path / "dmlCompileType", "a graph compiles only as DmlCompileGraph.");
             }
-            for (const auto& [key, unused] : value.items()) {
+            for (const auto& item : value.items()) {
+                const std::string& key = item.key();
                 static const char* const kKeys[] = {"type", "inputs", "outputs", "nodes", "edges", "executionFlags",
                                                     "bindings", "dmlCompileType", "$comment"};
                 if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) == std::end(kKeys)) {
