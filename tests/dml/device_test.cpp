@@ -1,5 +1,7 @@
 // IDMLDevice: creation, feature support, operator creation and its validation messages, child
 // objects, private data, residency, removal.
+#include <cstring>
+
 #include "dml_fixture.h"
 
 namespace freedml_test {
@@ -103,8 +105,9 @@ TEST_F(DmlTest, CheckFeatureSupportTensorDataTypes) {
 // kernels both hold the 8- to 64-bit types; the 4-bit ones, UNKNOWN and values outside the
 // enumeration are unsupported (still S_OK: the query is well formed).
 TEST_F(DmlTest, CheckFeatureSupportEveryTensorDataType) {
+    // The type is held as its integer: a value outside the enumeration may not be loaded as the enum.
     const struct {
-        DML_TENSOR_DATA_TYPE type;
+        int type;
         bool supported;
     } table[] = {
         {DML_TENSOR_DATA_TYPE_UNKNOWN, false}, {DML_TENSOR_DATA_TYPE_FLOAT32, true},
@@ -114,10 +117,11 @@ TEST_F(DmlTest, CheckFeatureSupportEveryTensorDataType) {
         {DML_TENSOR_DATA_TYPE_INT8, true},     {DML_TENSOR_DATA_TYPE_FLOAT64, true},
         {DML_TENSOR_DATA_TYPE_UINT64, true},   {DML_TENSOR_DATA_TYPE_INT64, true},
         {DML_TENSOR_DATA_TYPE_UINT4, false},   {DML_TENSOR_DATA_TYPE_INT4, false},
-        {static_cast<DML_TENSOR_DATA_TYPE>(99), false},
+        {99, false},
     };
     for (const auto& row : table) {
-        DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{row.type};
+        DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{};
+        std::memcpy(&query.DataType, &row.type, sizeof(query.DataType));
         DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT data{!row.supported};
         ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, sizeof(data),
                                            &data),
