@@ -1,5 +1,6 @@
-// The schemas of each operator family, one file per family folder (dml/ops/<family>/schema.cpp).
-// schema.cpp gathers them into the registry and checks them against the operator table.
+// The schemas of each operator family, one file per family folder (dml/ops/<family>/schema.cpp),
+// and the rules several families share. schema.cpp gathers them into the registry and checks them
+// against the operator table.
 #pragma once
 
 #include <cstddef>
@@ -9,19 +10,11 @@
 
 namespace freedml::dml {
 
-std::span<const OperatorSchema* const> ActivationSchemas();
-std::span<const OperatorSchema* const> MatrixSchemas();
-std::span<const OperatorSchema* const> ConvolutionSchemas();
-std::span<const OperatorSchema* const> DataMovementSchemas();
-// IDENTITY, the unary math element-wise operators, CAST and the FILL_VALUE operators.
-std::span<const OperatorSchema* const> ElementWiseUnarySchemas();
-// ADD, binary arithmetic, comparison, logical, bitwise and quantization element-wise operators, and
-// ELEMENT_WISE_IF.
-std::span<const OperatorSchema* const> ElementWiseBinarySchemas();
-// REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT, TOP_K and TOP_K1.
-std::span<const OperatorSchema* const> ReductionSchemas();
-// ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, NONZERO_COORDINATES and RANDOM_GENERATOR.
-std::span<const OperatorSchema* const> GeneratorSchemas();
+// One ...Schemas() per family of the operator table (dml/ops/operators.def), defined by the family's
+// schema.cpp: ActivationSchemas(), ElementWiseUnarySchemas()...
+#define FREEDML_FAMILY(NAME) std::span<const OperatorSchema* const> NAME##Schemas();
+#include "dml/ops/operators.def"
+#undef FREEDML_FAMILY
 
 // Schema-building shorthands: DML_FIELD(DML_GEMM_OPERATOR_DESC, ATensor, InputTensor).
 #define DML_FIELD(Desc, member, fieldKind, ...) \

@@ -14,8 +14,12 @@ constexpr uint32_t kMaxArrayCount = 1u << 24;  // more than any real JOIN; stops
 
 std::vector<const OperatorSchema*> FamilySchemas() {
     std::vector<const OperatorSchema*> all;
-    for (auto family : {ActivationSchemas(), ConvolutionSchemas(), DataMovementSchemas(), ElementWiseBinarySchemas(),
-                        ElementWiseUnarySchemas(), GeneratorSchemas(), MatrixSchemas(), ReductionSchemas()}) {
+    const std::span<const OperatorSchema* const> families[] = {
+#define FREEDML_FAMILY(NAME) NAME##Schemas(),
+#include "dml/ops/operators.def"
+#undef FREEDML_FAMILY
+    };
+    for (auto family : families) {
         all.insert(all.end(), family.begin(), family.end());
     }
     std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->type < b->type; });
