@@ -31,5 +31,8 @@ Status ValidateSameSizes(const OperatorArgs& args);
 // The data type is one of `allowed`.
 Status ValidateDataTypeIn(const OperatorArgs& args, std::initializer_list<DML_TENSOR_DATA_TYPE> allowed);
 std::string SizesToString(const TensorDesc& tensor);
+// "FLOAT32, FLOAT16": a list of allowed types, for messages.
+std::string DataTypeListToString(std::initializer_list<DML_TENSOR_DATA_TYPE> types);
+bool DataTypeIn(std::initializer_list<DML_TENSOR_DATA_TYPE> types, DML_TENSOR_DATA_TYPE type);
 
 }  // namespace freedml::dml

@@ -50,14 +50,21 @@ Status ValidateSameSizes(const OperatorArgs& args) {
     });
 }
 
+std::string DataTypeListToString(std::initializer_list<DML_TENSOR_DATA_TYPE> types) {
+    std::string list;
+    for (auto type : types) list += (list.empty() ? "" : ", ") + std::string(DataTypeName(type));
+    return list;
+}
+
+bool DataTypeIn(std::initializer_list<DML_TENSOR_DATA_TYPE> types, DML_TENSOR_DATA_TYPE type) {
+    return std::find(types.begin(), types.end(), type) != types.end();
+}
+
 Status ValidateDataTypeIn(const OperatorArgs& args, std::initializer_list<DML_TENSOR_DATA_TYPE> allowed) {
     return ForEachTensor(args, [&](const TensorDesc& tensor, const std::string& name) -> Status {
-        bool ok = std::find(allowed.begin(), allowed.end(), tensor.dataType) != allowed.end();
-        if (ok) return {};
-        std::string list;
-        for (auto type : allowed) list += (list.empty() ? "" : ", ") + std::string(DataTypeName(type));
+        if (DataTypeIn(allowed, tensor.dataType)) return {};
         return Error(E_INVALIDARG, "%s has data type %s; DML_OPERATOR_%s accepts %s.", name.c_str(),
-                     DataTypeName(tensor.dataType), args.schema.name, list.c_str());
+                     DataTypeName(tensor.dataType), args.schema.name, DataTypeListToString(allowed).c_str());
     });
 }
 

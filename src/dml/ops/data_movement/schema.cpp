@@ -344,12 +344,6 @@ FREEDML_DEPTH_SPACE_SCHEMA(kDepthToSpace1, DEPTH_TO_SPACE1, DML_DEPTH_TO_SPACE1_
 constexpr Types kIndexTypes = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64,
                                DML_TENSOR_DATA_TYPE_UINT32};
 
-std::string TypeList(Types types) {
-    std::string list;
-    for (auto type : types) list += (list.empty() ? "" : ", ") + std::string(DataTypeName(type));
-    return list;
-}
-
 // InputTensor and OutputTensor of one of the ten-plus-one value types, IndicesTensor of an index
 // type, all three of one DimensionCount.
 Status ValidateGatherTensors(const OperatorArgs& args) {
@@ -359,13 +353,13 @@ Status ValidateGatherTensors(const OperatorArgs& args) {
     bool known = false;
     for (auto t : kAllTypes) known |= t == in.dataType;
     INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in.dataType),
-               args.schema.name, TypeList(kAllTypes).c_str());
+               args.schema.name, DataTypeListToString(kAllTypes).c_str());
     INVALID_IF(out.dataType != in.dataType, "OutputTensor has data type %s, but InputTensor is %s; they must match.",
                DataTypeName(out.dataType), DataTypeName(in.dataType));
     bool index = false;
     for (auto t : kIndexTypes) index |= t == idx.dataType;
     INVALID_IF(!index, "IndicesTensor has data type %s; DML_OPERATOR_%s takes indices as %s.",
-               DataTypeName(idx.dataType), args.schema.name, TypeList(kIndexTypes).c_str());
+               DataTypeName(idx.dataType), args.schema.name, DataTypeListToString(kIndexTypes).c_str());
     INVALID_IF(idx.rank != in.rank || out.rank != in.rank,
                "InputTensor, IndicesTensor and OutputTensor have %u, %u and %u dimensions; they must match.", in.rank,
                idx.rank, out.rank);

@@ -40,18 +40,10 @@ constexpr Types kQuantized8 = {DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_U
 constexpr Types kDequantizeInputs = {DML_TENSOR_DATA_TYPE_INT32,  DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_DATA_TYPE_INT8,
                                      DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_UINT16, DML_TENSOR_DATA_TYPE_UINT8};
 
-std::string TypeList(Types types) {
-    std::string list;
-    for (auto type : types) list += (list.empty() ? "" : ", ") + std::string(DataTypeName(type));
-    return list;
-}
-
-bool In(Types types, DML_TENSOR_DATA_TYPE type) { return std::find(types.begin(), types.end(), type) != types.end(); }
-
 // One tensor's data type is one of `types`.
 Status CheckType(const OperatorArgs& args, const TensorDesc& tensor, const std::string& name, Types types) {
-    INVALID_IF(!In(types, tensor.dataType), "%s has data type %s; DML_OPERATOR_%s accepts %s.", name.c_str(),
-               DataTypeName(tensor.dataType), args.schema.name, TypeList(types).c_str());
+    INVALID_IF(!DataTypeIn(types, tensor.dataType), "%s has data type %s; DML_OPERATOR_%s accepts %s.", name.c_str(),
+               DataTypeName(tensor.dataType), args.schema.name, DataTypeListToString(types).c_str());
     return {};
 }
 

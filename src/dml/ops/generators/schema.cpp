@@ -25,19 +25,6 @@ constexpr Types kNonzeroInputTypes = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_D
 constexpr Types kIndexTypes = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64,
                                DML_TENSOR_DATA_TYPE_UINT32};
 
-std::string TypeList(Types types) {
-    std::string list;
-    for (auto type : types) list += (list.empty() ? "" : ", ") + std::string(DataTypeName(type));
-    return list;
-}
-
-bool In(Types types, DML_TENSOR_DATA_TYPE type) {
-    for (auto t : types) {
-        if (t == type) return true;
-    }
-    return false;
-}
-
 // ONE_HOT: IndicesTensor has OutputTensor's rank and sizes except 1 along Axis; ValuesTensor holds
 // at least two elements (off, then on) of OutputTensor's data type.
 Status ValidateOneHot(const OperatorArgs& args) {
@@ -60,10 +47,10 @@ Status ValidateOneHot(const OperatorArgs& args) {
     for (uint32_t d = 0; d < values.rank; ++d) count *= values.sizes[d];
     INVALID_IF(count < 2, "ValuesTensor has sizes %s; it must hold at least two elements (OffValue, OnValue).",
                SizesToString(values).c_str());
-    INVALID_IF(!In(kIndexTypes, indices.dataType), "IndicesTensor has data type %s; DML_OPERATOR_ONE_HOT accepts %s.",
-               DataTypeName(indices.dataType), TypeList(kIndexTypes).c_str());
-    INVALID_IF(!In(kAllTypes, output.dataType), "OutputTensor has data type %s; DML_OPERATOR_ONE_HOT accepts %s.",
-               DataTypeName(output.dataType), TypeList(kAllTypes).c_str());
+    INVALID_IF(!DataTypeIn(kIndexTypes, indices.dataType), "IndicesTensor has data type %s; DML_OPERATOR_ONE_HOT accepts %s.",
+               DataTypeName(indices.dataType), DataTypeListToString(kIndexTypes).c_str());
+    INVALID_IF(!DataTypeIn(kAllTypes, output.dataType), "OutputTensor has data type %s; DML_OPERATOR_ONE_HOT accepts %s.",
+               DataTypeName(output.dataType), DataTypeListToString(kAllTypes).c_str());
     INVALID_IF(values.dataType != output.dataType,
                "ValuesTensor has data type %s, but OutputTensor is %s; they must match.", DataTypeName(values.dataType),
                DataTypeName(output.dataType));
@@ -78,8 +65,8 @@ Status ValidateDiagonal(const OperatorArgs& args) {
     const TensorDesc& output = *args.outputs[0];
     INVALID_IF(output.rank < 2, "OutputTensor has DimensionCount %u; DML_OPERATOR_%s needs at least 2.", output.rank,
                args.schema.name);
-    INVALID_IF(!In(kAllTypes, output.dataType), "OutputTensor has data type %s; DML_OPERATOR_%s accepts %s.",
-               DataTypeName(output.dataType), args.schema.name, TypeList(kAllTypes).c_str());
+    INVALID_IF(!DataTypeIn(kAllTypes, output.dataType), "OutputTensor has data type %s; DML_OPERATOR_%s accepts %s.",
+               DataTypeName(output.dataType), args.schema.name, DataTypeListToString(kAllTypes).c_str());
     if (args.schema.type == DML_OPERATOR_DIAGONAL_MATRIX1) {
         const auto& desc = args.As<DML_DIAGONAL_MATRIX1_OPERATOR_DESC>();
         INVALID_IF(desc.ValueDataType != output.dataType,
@@ -138,9 +125,9 @@ Status ValidateNonzero(const OperatorArgs& args) {
     const TensorDesc& input = *args.inputs[0];
     const TensorDesc& count = *args.outputs[0];
     const TensorDesc& coords = *args.outputs[1];
-    INVALID_IF(!In(kNonzeroInputTypes, input.dataType),
+    INVALID_IF(!DataTypeIn(kNonzeroInputTypes, input.dataType),
                "InputTensor has data type %s; DML_OPERATOR_NONZERO_COORDINATES accepts %s.",
-               DataTypeName(input.dataType), TypeList(kNonzeroInputTypes).c_str());
+               DataTypeName(input.dataType), DataTypeListToString(kNonzeroInputTypes).c_str());
     INVALID_IF(count.dataType != DML_TENSOR_DATA_TYPE_UINT32, "OutputCountTensor has data type %s; it must be UINT32.",
                DataTypeName(count.dataType));
     INVALID_IF(coords.dataType != DML_TENSOR_DATA_TYPE_UINT32,

@@ -48,19 +48,6 @@ constexpr Types kArithmeticTypes = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DAT
 constexpr Types kIndexTypes = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64,
                                DML_TENSOR_DATA_TYPE_UINT32};
 
-std::string TypeList(Types types) {
-    std::string list;
-    for (auto type : types) list += (list.empty() ? "" : ", ") + std::string(DataTypeName(type));
-    return list;
-}
-
-bool In(Types types, DML_TENSOR_DATA_TYPE type) {
-    for (auto t : types) {
-        if (t == type) return true;
-    }
-    return false;
-}
-
 // AxisCount axes, each in [0, DimensionCount) and none repeated; OutputTensor has InputTensor's
 // rank, size 1 on each reduced axis and InputTensor's size on every other.
 Status ValidateAxesAndShape(const OperatorArgs& args, uint32_t axisCount, const UINT* axes) {
@@ -93,10 +80,10 @@ Status ValidateAxesAndShape(const OperatorArgs& args, uint32_t axisCount, const 
 // An index output: InputTensor any of the ten types, OutputTensor one of the index types.
 Status ValidateIndexTypes(const OperatorArgs& args, const char* what) {
     const DML_TENSOR_DATA_TYPE in = args.inputs[0]->dataType, out = args.outputs[0]->dataType;
-    INVALID_IF(!In(kAllTypes, in), "InputTensor has data type %s; %s accepts %s.", DataTypeName(in), what,
-               TypeList(kAllTypes).c_str());
-    INVALID_IF(!In(kIndexTypes, out), "OutputTensor has data type %s; %s writes indices as %s.", DataTypeName(out),
-               what, TypeList(kIndexTypes).c_str());
+    INVALID_IF(!DataTypeIn(kAllTypes, in), "InputTensor has data type %s; %s accepts %s.", DataTypeName(in), what,
+               DataTypeListToString(kAllTypes).c_str());
+    INVALID_IF(!DataTypeIn(kIndexTypes, out), "OutputTensor has data type %s; %s writes indices as %s.", DataTypeName(out),
+               what, DataTypeListToString(kIndexTypes).c_str());
     return {};
 }
 
@@ -125,8 +112,8 @@ Status ValidateReduce(const OperatorArgs& args) {
         default:  // MAX and MIN
             break;
     }
-    INVALID_IF(!In(allowed, in), "InputTensor has data type %s; Function %s accepts %s.", DataTypeName(in), name,
-               TypeList(allowed).c_str());
+    INVALID_IF(!DataTypeIn(allowed, in), "InputTensor has data type %s; Function %s accepts %s.", DataTypeName(in), name,
+               DataTypeListToString(allowed).c_str());
     INVALID_IF(out != in, "OutputTensor has data type %s, but InputTensor is %s; Function %s needs them to match.",
                DataTypeName(out), DataTypeName(in), name);
     return {};
@@ -230,8 +217,8 @@ Status ValidateTopK(const OperatorArgs& args) {
     }
     const DML_TENSOR_DATA_TYPE in = input.dataType, values = args.outputs[0]->dataType,
                                indices = args.outputs[1]->dataType;
-    INVALID_IF(!In(kAllTypes, in), "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in),
-               args.schema.name, TypeList(kAllTypes).c_str());
+    INVALID_IF(!DataTypeIn(kAllTypes, in), "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in),
+               args.schema.name, DataTypeListToString(kAllTypes).c_str());
     INVALID_IF(values != in, "OutputValueTensor has data type %s, but InputTensor is %s; they must match.",
                DataTypeName(values), DataTypeName(in));
     INVALID_IF(indices != DML_TENSOR_DATA_TYPE_UINT32 && indices != DML_TENSOR_DATA_TYPE_UINT64,
