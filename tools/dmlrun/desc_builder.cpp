@@ -87,15 +87,6 @@ uint32_t ParseNamedValue(const Json& json, const JsonPath& path, const std::stri
         [](const NamedValue& v) { return v.value; });
 }
 
-const Json* FindMember(const Json& object, const char* name) {
-    auto it = object.find(name);
-    return it == object.end() ? nullptr : &*it;
-}
-
-void ExpectObject(const Json& json, const JsonPath& path, const char* what) {
-    if (!json.is_object()) throw ModelError(path, std::string("expected ") + what + " (a JSON object), found " + DescribeValue(json) + ".");
-}
-
 void ExpectArray(const Json& json, const JsonPath& path, const char* what) {
     if (!json.is_array()) throw ModelError(path, std::string("expected ") + what + " (a JSON array), found " + DescribeValue(json) + ".");
 }

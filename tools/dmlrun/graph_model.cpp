@@ -9,29 +9,13 @@ namespace dmlrun {
 
 namespace {
 
-const Json* Member(const Json& object, const char* name) {
-    auto it = object.find(name);
-    return it == object.end() ? nullptr : &*it;
-}
-
-const Json& Need(const Json& object, const JsonPath& path, const char* name, const char* what) {
-    const Json* member = Member(object, name);
-    if (!member) throw ModelError(path, std::string("missing \"") + name + "\" (" + what + ").");
-    return *member;
-}
-
-std::string NeedString(const Json& value, const JsonPath& path, const char* what) {
-    if (!value.is_string()) throw ModelError(path, std::string("expected ") + what + " (a string), found " + DescribeValue(value) + ".");
-    return value.get<std::string>();
-}
-
 std::vector<std::string> NameList(const Json& object, const JsonPath& path, const char* name) {
     std::vector<std::string> names;
-    const Json* list = Member(object, name);
+    const Json* list = FindMember(object, name);
     if (!list) return names;
     if (!list->is_array()) throw ModelError(path / name, "expected an array of names, found " + DescribeValue(*list) + ".");
     for (size_t i = 0; i < list->size(); ++i) {
-        names.push_back(NeedString((*list)[i], (path / name)[i], "a name"));
+        names.push_back(ExpectString((*list)[i], (path / name)[i], "a name"));
         if (std::count(names.begin(), names.end(), names.back()) > 1) {
             throw ModelError((path / name)[i], "'" + names.back() + "' is named twice.");
         }
@@ -89,7 +73,7 @@ std::unique_ptr<GraphModel> BuildGraph(const Json& object, const JsonPath& path)
     const std::vector<std::string> outputNames = NameList(object, path, "outputs");
     if (outputNames.empty()) throw ModelError(path, "a graph needs \"outputs\": the names of its outputs, in binding order.");
 
-    const Json& nodes = Need(object, path, "nodes", "an object of named operators and constants");
+    const Json& nodes = Require(object, path, "nodes", "an object of named operators and constants");
     if (!nodes.is_object() || nodes.empty()) throw ModelError(path / "nodes", "expected an object of named nodes, found " + DescribeValue(nodes) + ".");
     std::map<std::string, uint32_t> nodeIndex;
     for (const auto& [name, value] : nodes.items()) {
@@ -99,11 +83,11 @@ std::unique_ptr<GraphModel> BuildGraph(const Json& object, const JsonPath& path)
         }
         GraphModel::Node node;
         node.name = name;
-        const Json* type = Member(value, "type");
+        const Json* type = FindMember(value, "type");
         if (type && type->is_string() && type->get<std::string>() == "constant") {
-            const DML_TENSOR_DATA_TYPE dataType = ParseDataType(Need(value, nodePath, "dataType", "the values' data type"),
+            const DML_TENSOR_DATA_TYPE dataType = ParseDataType(Require(value, nodePath, "dataType", "the values' data type"),
                                                                 nodePath / "dataType");
-            const Json& values = Need(value, nodePath, "values", "the constant's values");
+            const Json& values = Require(value, nodePath, "values", "the constant's values");
             if (!values.is_array() || values.empty()) {
                 throw ModelError(nodePath / "values", "expected a non-empty array of values, found " + DescribeValue(values) + ".");
             }
@@ -131,12 +115,12 @@ std::unique_ptr<GraphModel> BuildGraph(const Json& object, const JsonPath& path)
         return it == names.end() ? -1 : static_cast<int>(it - names.begin());
     };
 
-    const Json& edges = Need(object, path, "edges", "an array of {\"from\": ..., \"to\": ...}");
+    const Json& edges = Require(object, path, "edges", "an array of {\"from\": ..., \"to\": ...}");
     if (!edges.is_array()) throw ModelError(path / "edges", "expected an array of edges, found " + DescribeValue(edges) + ".");
     for (size_t e = 0; e < edges.size(); ++e) {
         const JsonPath edgePath = (path / "edges")[e];
-        const std::string fromText = NeedString(Need(edges[e], edgePath, "from", "a graph input or a node output"), edgePath / "from", "an endpoint");
-        const std::string toText = NeedString(Need(edges[e], edgePath, "to", "a node input or a graph output"), edgePath / "to", "an endpoint");
+        const std::string fromText = ExpectString(Require(edges[e], edgePath, "from", "a graph input or a node output"), edgePath / "from", "an endpoint");
+        const std::string toText = ExpectString(Require(edges[e], edgePath, "to", "a node input or a graph output"), edgePath / "to", "an endpoint");
 
         // The target: a node input, or a graph output.
         const int graphOutput = indexIn(outputNames, toText);

@@ -284,4 +284,24 @@ std::string DescribeValue(const Json& value) {
     }
 }
 
+const Json* FindMember(const Json& object, const char* name) {
+    auto it = object.find(name);
+    return it == object.end() ? nullptr : &*it;
+}
+
+const Json& Require(const Json& object, const JsonPath& path, const char* name, const char* what) {
+    const Json* member = FindMember(object, name);
+    if (!member) throw ModelError(path, std::string("missing \"") + name + "\" (" + what + ").");
+    return *member;
+}
+
+const std::string& ExpectString(const Json& value, const JsonPath& path, const char* what) {
+    if (!value.is_string()) throw ModelError(path, std::string("expected ") + what + " (a string), found " + DescribeValue(value) + ".");
+    return value.get_ref<const std::string&>();
+}
+
+void ExpectObject(const Json& value, const JsonPath& path, const char* what) {
+    if (!value.is_object()) throw ModelError(path, std::string("expected ") + what + " (a JSON object), found " + DescribeValue(value) + ".");
+}
+
 }  // namespace dmlrun

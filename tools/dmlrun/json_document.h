@@ -77,4 +77,11 @@ TextPosition PositionOf(const std::string& text, size_t offset);
 // object`. Never serializes a whole object or array.
 std::string DescribeValue(const Json& value);
 
+// Reading a model's objects: the member `name` (null when absent); the member or a ModelError
+// saying it is missing (`what` it holds); a string or a ModelError; an object or a ModelError.
+const Json* FindMember(const Json& object, const char* name);
+const Json& Require(const Json& object, const JsonPath& path, const char* name, const char* what);
+const std::string& ExpectString(const Json& value, const JsonPath& path, const char* what);
+void ExpectObject(const Json& value, const JsonPath& path, const char* what);
+
 }  // namespace dmlrun
