@@ -4,6 +4,8 @@
 // command list and times ExecuteCommandLists to the fence (host clock; the one fence wait is
 // amortized over the dispatches), after a warm-up run; the median of several runs is printed.
 // Output: one JSON object per line (bench/run_gpu.sh joins it with the PyTorch numbers).
+// FREEDML_GPU_BENCH=gemm,dispatch (bench names: gemm, conv, elementwise, dispatch) runs only
+// those sections, for repeated A/B runs of one figure (bench/ab_gpu.sh).
 #include <wsl/winadapter.h>
 #include <wsl/wrladapter.h>
 #include <directx/d3d12.h>
@@ -229,6 +231,14 @@ private:
     std::mt19937 rng_{12345};
 };
 
+// Whether FREEDML_GPU_BENCH (a comma-separated list of bench names) selects `name`; unset selects all.
+bool Selected(const char* name) {
+    const char* only = std::getenv("FREEDML_GPU_BENCH");
+    if (only == nullptr || *only == '\0') return true;
+    const std::string list = std::string(",") + only + ",";
+    return list.find(std::string(",") + name + ",") != std::string::npos;
+}
+
 const char* TypeName(DML_TENSOR_DATA_TYPE t) { return t == DML_TENSOR_DATA_TYPE_FLOAT16 ? "f16" : "f32"; }
 
 struct ConvLayer {
@@ -245,6 +255,7 @@ int main(int argc, char** argv) {
 
     // GEMM.
     for (auto type : {F16, F32}) {
+        if (!Selected("gemm")) break;
         for (UINT n : {1024u, 2048u, 4096u, 8192u}) {
             if (quick && n > 2048) continue;
             Tensor a(type, {1, 1, n, n}), b(type, {1, 1, n, n}), o(type, {1, 1, n, n});
@@ -272,6 +283,7 @@ int main(int argc, char** argv) {
     };
     const UINT batch = 32;
     for (auto type : {F16, F32}) {
+        if (!Selected("conv")) break;
         for (const ConvLayer& L : layers) {
             const UINT out = (L.h + 2 * L.pad - L.r) / L.stride + 1;
             Tensor x(type, {batch, L.c, L.h, L.h}), w(type, {L.k, L.c, L.r, L.r}), y(type, {batch, L.k, out, out});
@@ -291,7 +303,7 @@ int main(int argc, char** argv) {
     }
 
     // Element-wise against the device-to-device copy bandwidth (bytes read + written).
-    {
+    if (Selected("elementwise")) {
         const UINT64 count = 64ull << 20;  // 64 Mi elements
         for (auto type : {F32, F16}) {
             const UINT esize = type == F16 ? 2 : 4;
@@ -317,7 +329,7 @@ int main(int argc, char** argv) {
     }
 
     // Dispatch overhead: a tiny IDENTITY recorded many times in one list.
-    {
+    if (Selected("dispatch")) {
         Tensor a(F32, {1, 1, 1, 64}), o(F32, {1, 1, 1, 64});
         auto A = bench.Random(a);
         auto O = bench.Buffer(o.Bytes());

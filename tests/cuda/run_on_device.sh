@@ -24,32 +24,7 @@ final=${OUT:-/tmp/freedml-out}
 out=/tmp/freedml-logs  # everything here comes back as $OUT/logs.tgz (the tool returns few files)
 mkdir -p "$out" "$final"
 trap 'tar -C "$out" -czf "$final/logs.tgz" . 2>/dev/null; cp "$out/bench_table.txt" "$final/" 2>/dev/null' EXIT
-export PATH=/usr/local/cuda/bin:$PATH
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-if [ ! -d /usr/include/directx ] && [ -d "$deps" ]; then
-  cp -r "$deps"/include/* /usr/include/
-  cp "$deps"/lib/libDirectX-Guids.a /usr/lib/x86_64-linux-gnu/
-  mkdir -p /usr/lib/x86_64-linux-gnu/pkgconfig /usr/share/cmake
-  cp "$deps"/pkgconfig/*.pc /usr/lib/x86_64-linux-gnu/pkgconfig/
-  [ -d /usr/share/cmake/nlohmann_json ] || cp -r "$deps"/cmake/nlohmann_json /usr/share/cmake/
-  if ! command -v pkg-config >/dev/null; then
-    cp "$deps"/lib/libpkgconf.so.3* /usr/lib/x86_64-linux-gnu/ && ldconfig
-    cp "$deps"/bin/pkgconf /usr/local/bin/pkg-config
-  fi
-fi
-# GoogleTest and Google Benchmark: static libraries, headers and CMake packages.
-for pkg in GTest benchmark; do
-  if [ ! -d /usr/lib/x86_64-linux-gnu/cmake/$pkg ] && [ ! -d /usr/local/lib/cmake/$pkg ] && [ -d "$deps/cmake/$pkg" ]; then
-    mkdir -p /usr/lib/x86_64-linux-gnu/cmake
-    cp -r "$deps/cmake/$pkg" /usr/lib/x86_64-linux-gnu/cmake/
-    case $pkg in
-      GTest) cp "$deps"/lib/libgtest*.a "$deps"/lib/libgmock*.a /usr/lib/x86_64-linux-gnu/
-             cp -r "$deps"/include/gtest "$deps"/include/gmock /usr/include/ ;;
-      benchmark) cp "$deps"/lib/libbenchmark*.a /usr/lib/x86_64-linux-gnu/
-                 cp -r "$deps"/include/benchmark /usr/include/ ;;
-    esac
-  fi
-done
+. "$(dirname "$0")/device_deps.sh" "$deps"
 # Build from a copy that keeps only the test folders this session runs, so that other work in
 # progress in the tree (a test folder mid-edit) cannot stop the configure step.
 start=$(date +%s)
