@@ -40,7 +40,8 @@
 #include "dml/ops/elementwise_binary/cpu/binary_kernels.h"
 #include "dml/ops/elementwise_unary/cpu/elementwise.h"
 #include "dml/kernels/cpu/float16.h"
-#include "dml/kernels/cpu/thread_pool.h"
+#include "backend/cpu/cpu_backend.h"
+#include "common/thread_pool.h"
 
 using Microsoft::WRL::ComPtr;
 using namespace freedml::dml;
@@ -119,6 +120,12 @@ bool BinaryOpFromName(const std::string& name, freedml::dml::BinaryOp* op) {
 
 // ---- Kernel level ---------------------------------------------------------------------------------
 
+// The kernel-level figures' threads: as many as the CPU device's kernels get.
+freedml::ThreadPool& KernelThreads() {
+    static freedml::ThreadPool pool(freedml::backend::cpu::CpuThreadCount());
+    return pool;
+}
+
 // 0 where the operator's kernel is not callable from outside the library.
 double KernelSeconds(const OpSpec& spec, uint32_t n, std::vector<std::byte>& a, std::vector<std::byte>& b,
                      std::vector<std::byte>& out) {
@@ -127,14 +134,14 @@ double KernelSeconds(const OpSpec& spec, uint32_t n, std::vector<std::byte>& a, 
     if (spec.name == "IDENTITY") {
         cpu::IdentityKernel k;
         if (!k.Create({desc, desc, false, {1, 0}}).ok()) return 0;
-        return MedianSeconds([&] { k.Execute(va, vo, nullptr, nullptr); });
+        return MedianSeconds([&] { k.Execute(&KernelThreads(), va, vo, nullptr, nullptr); });
     }
     cpu::BinaryParams params;
     if (!BinaryOpFromName(spec.name, &params.op)) return 0;
     params.a = params.b = params.output = desc;
     cpu::BinaryKernel k;
     if (!k.Create(params).ok()) return 0;
-    return MedianSeconds([&] { k.Execute(va, vb, vo); });
+    return MedianSeconds([&] { k.Execute(&KernelThreads(), va, vb, vo); });
 }
 
 // ---- API level ----------------------------------------------------------------------------------
@@ -306,8 +313,8 @@ public:
         const char* python = std::getenv("FREEDML_BENCH_PYTHON");  // the interpreter that has torch
         const std::string command = std::string(python ? python : "python3") + " " +
                                     (script ? script : FREEDML_BENCH_TORCH_SCRIPT) + " --serve --elements " +
-                                    std::to_string(n) + " --iterations " + std::to_string(gIterations) +
-                                    " --threads " + std::to_string(cpu::ThreadCount());
+                                    std::to_string(n) + " --iterations " + std::to_string(gIterations) + " --threads " +
+                                    std::to_string(freedml::backend::cpu::CpuThreadCount());
         int toChild[2], fromChild[2];
         if (pipe(toChild) != 0) return false;
         if (pipe(fromChild) != 0) return false;
@@ -429,7 +436,7 @@ int main(int argc, char** argv) {
     if (torch && !torchServer.Start(n)) std::fprintf(stderr, "PyTorch did not start: no PyTorch figures.\n");
     Api api;
     if (!api.ok) std::fprintf(stderr, "The D3D12/DirectML CPU device did not start: no API figures.\n");
-    const unsigned threads = cpu::ThreadCount();
+    const unsigned threads = freedml::backend::cpu::CpuThreadCount();
     std::mt19937 random(42);
     std::map<DML_TENSOR_DATA_TYPE, std::array<std::vector<std::byte>, 3>> buffers;  // a, b, out
     for (auto type : kTypes) {

@@ -20,6 +20,10 @@ namespace freedml::dml {
 class KernelSet;  // dml/kernel.h: one backend's operator kernels
 }  // namespace freedml::dml
 
+namespace freedml {
+class ThreadPool;  // common/thread_pool.h: host threads a CPU device shares among its kernels
+}  // namespace freedml
+
 namespace freedml::backend {
 
 enum class AdapterKind { Cpu, Cuda };
@@ -81,6 +85,9 @@ public:
     // The backend's own stream object (a cudaStream_t on CUDA), for kernels that launch work on
     // it; nullptr on the CPU backend, whose work runs on the calling thread.
     virtual void* NativeHandle() { return nullptr; }
+    // The host threads the CPU kernels of this stream's work may share (the CPU device's pool);
+    // nullptr on a backend whose kernels run elsewhere.
+    virtual ThreadPool* HostThreads() { return nullptr; }
 };
 
 // How a stream reports a failure of the device's work that no call can return (a failed CUDA

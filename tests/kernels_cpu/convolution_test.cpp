@@ -143,7 +143,8 @@ void RunConv(const ConvCase& c) {
             TensorView fv = filter.view(), bv = bias.view();
             if (ownFilter) fv.data = nullptr, bv.data = nullptr;  // not bound at execution
             Tensor out(shape.desc);
-            kernel.Execute(input.view(), fv, c.bias ? bv : TensorView{}, out.view(), persistent.ptr, temporary.ptr);
+            kernel.Execute(Threads(), input.view(), fv, c.bias ? bv : TensorView{}, out.view(), persistent.ptr,
+                           temporary.ptr);
             size_t e = 0, failures = 0;
             out.ForEach([&](const std::vector<uint32_t>&) {
                 double got = out.GetAt(e);

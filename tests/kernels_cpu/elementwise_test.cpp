@@ -79,7 +79,7 @@ void RunAdd(const AddCase& c, FusedActivation activation = {}, bool extremes = f
     BinaryKernel kernel;
     Status status = CreateAdd(&kernel, a.desc, b.desc, out.desc, activation);
     ASSERT_TRUE(status.ok()) << status.FullMessage();
-    kernel.Execute(a.view(), b.view(), out.view());
+    kernel.Execute(Threads(), a.view(), b.view(), out.view());
     out.ForEach([&](const std::vector<uint32_t>& i) {
         if (!IsFloat(c.type)) {
             EXPECT_EQ(out.Get(i), Wrap(c.type, int64_t(a.Get(i)) + int64_t(b.Get(i))));
@@ -120,7 +120,7 @@ TEST(ElementWiseAdd, IntegerWrapAround) {
     a.Set({0, 0}, 127), b.Set({0, 0}, 1), a.Set({0, 1}, -128), b.Set({0, 1}, -1);
     BinaryKernel k;
     ASSERT_TRUE(CreateAdd(&k, a.desc, b.desc, o.desc).ok());
-    k.Execute(a.view(), b.view(), o.view());
+    k.Execute(Threads(), a.view(), b.view(), o.view());
     EXPECT_EQ(o.Get({0, 0}), -128);
     EXPECT_EQ(o.Get({0, 1}), 127);
 }
@@ -176,7 +176,7 @@ TEST(ElementWiseAdd1, StreamedRowsUnalignedInPlace) {
                 const double before = result.GetAt(0);
                 BinaryKernel k;
                 ASSERT_TRUE(CreateAdd(&k, desc, desc, desc, activated ? sigmoid : FusedActivation{}).ok());
-                k.Execute(MakeView(desc, a.data() + size), MakeView(desc, b.data() + size),
+                k.Execute(Threads(), MakeView(desc, a.data() + size), MakeView(desc, b.data() + size),
                           MakeView(desc, result.data() + size));
                 uint64_t wrong = 0;
                 for (uint64_t i = 1; i <= n; ++i) {
@@ -205,7 +205,7 @@ TEST(ElementWiseAdd, InPlace) {
             Tensor original = a;
             BinaryKernel k;
             ASSERT_TRUE(CreateAdd(&k, a.desc, b.desc, a.desc).ok());
-            k.Execute(a.view(), b.view(), a.view());
+            k.Execute(Threads(), a.view(), b.view(), a.view());
             a.ForEach([&](const std::vector<uint32_t>& i) {
                 ExpectClose(type, a.Get(i), original.Get(i) + b.Get(i), "in place");
             });
@@ -223,7 +223,7 @@ TEST(ElementWiseAdd, Float16RoundsToNearestEven) {
     a.Set({0, 2}, 65504), b.Set({0, 2}, 32);
     BinaryKernel k;
     ASSERT_TRUE(CreateAdd(&k, a.desc, b.desc, o.desc).ok());
-    k.Execute(a.view(), b.view(), o.view());
+    k.Execute(Threads(), a.view(), b.view(), o.view());
     EXPECT_EQ(o.Get({0, 0}), 2048);
     EXPECT_EQ(o.Get({0, 1}), 2052);
     EXPECT_TRUE(std::isinf(o.Get({0, 2})));
@@ -238,7 +238,7 @@ void RunIdentity(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes, std::ve
     IdentityParams params{in.desc, out.desc, scaleBias, {scaleBias ? 0.5f : 1.0f, scaleBias ? -3.25f : 0.0f}};
     IdentityKernel k;
     ASSERT_TRUE(k.Create(params).ok());
-    k.Execute(in.view(), out.view(), nullptr, nullptr);
+    k.Execute(Threads(), in.view(), out.view(), nullptr, nullptr);
     in.ForEach([&](const std::vector<uint32_t>& i) {
         ExpectClose(type, out.Get(i), scaleBias ? in.Get(i) * 0.5 - 3.25 : in.Get(i), "IDENTITY");
     });
@@ -269,7 +269,7 @@ TEST(ElementWiseIdentity, InPlaceScaleBias) {
     Tensor original = t;
     IdentityKernel k;
     ASSERT_TRUE(k.Create({t.desc, t.desc, true, {2.0f, 1.0f}}).ok());
-    k.Execute(t.view(), t.view(), nullptr, nullptr);
+    k.Execute(Threads(), t.view(), t.view(), nullptr, nullptr);
     t.ForEach([&](const std::vector<uint32_t>& i) { EXPECT_EQ(t.Get(i), double(float(original.Get(i) * 2 + 1))); });
 }
 

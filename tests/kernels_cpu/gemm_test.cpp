@@ -100,7 +100,7 @@ void RunGemm(const GemmCase& c) {
         if (c.ownB) bv.data = nullptr;
         if (c.ownC) cv.data = nullptr;
         Tensor out(shape.desc);
-        kernel.Execute(av, bv, c.hasC ? cv : TensorView{}, out.view(), persistent.ptr, temporary.ptr);
+        kernel.Execute(Threads(), av, bv, c.hasC ? cv : TensorView{}, out.view(), persistent.ptr, temporary.ptr);
         size_t e = 0, failures = 0;
         out.ForEach([&](const std::vector<uint32_t>& i) {
             double got = out.Get(i);

@@ -36,7 +36,7 @@ void RunJoin(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> outSizes, uint32_t
     ASSERT_TRUE(status.ok()) << status.FullMessage();
     std::vector<TensorView> views;
     for (auto& t : inputs) views.push_back(t.view());
-    k.Execute(views, out.view(), nullptr, nullptr);
+    k.Execute(Threads(), views, out.view(), nullptr, nullptr);
     out.ForEach([&](const std::vector<uint32_t>& index) {
         uint32_t a = index[axis];
         size_t which = 0;

@@ -12,11 +12,19 @@
 #include <random>
 #include <vector>
 
+#include "common/thread_pool.h"
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/tensor.h"
 
 namespace freedml::dml::cpu::test {
+
+// The threads the kernels under test share out their loops on: four, whatever this machine has,
+// so that the chunked paths run (and race, if they could) even on a small CI machine.
+inline ThreadPool* Threads() {
+    static ThreadPool pool(4);
+    return &pool;
+}
 
 // FLOAT16 by arithmetic (not bit manipulation, and not the kernels' code): a half is m * 2^(e - 25).
 inline double HalfBitsToDouble(uint16_t h) {

@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 #include "backend/host_memory.h"
+#include "common/thread_pool.h"
 
 namespace freedml::backend::cpu {
 
@@ -41,6 +43,8 @@ private:
 
 class CpuStream final : public Stream {
 public:
+    explicit CpuStream(ThreadPool& threads) : threads_(threads) {}
+    ThreadPool* HostThreads() override { return &threads_; }
     void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                     uint64_t byteCount) override {
         if (byteCount == 0) return;
@@ -68,6 +72,9 @@ public:
         if (byteCount) std::memcpy(destination, host, byteCount);
     }
     void Finish() override {}  // work already ran on the calling thread
+
+private:
+    ThreadPool& threads_;
 };
 
 const char* PoolName(MemoryPool pool) {
@@ -81,7 +88,7 @@ const char* PoolName(MemoryPool pool) {
 
 class CpuDevice final : public Device {
 public:
-    explicit CpuDevice(const AdapterInfo& info) : info_(info) {}
+    explicit CpuDevice(const AdapterInfo& info) : info_(info), threads_(CpuThreadCount()) {}
 
     const AdapterInfo& Info() const override { return info_; }
 
@@ -111,10 +118,13 @@ public:
         return {};
     }
 
-    std::unique_ptr<Stream> CreateStream(StreamFailureHandler) override { return std::make_unique<CpuStream>(); }
+    std::unique_ptr<Stream> CreateStream(StreamFailureHandler) override {
+        return std::make_unique<CpuStream>(threads_);
+    }
 
 private:
     AdapterInfo info_;
+    ThreadPool threads_;  // shared by the kernels of every stream (queue) of this device
 };
 
 class CpuAdapter final : public Adapter {
@@ -144,6 +154,16 @@ MemoryBudget HostMemoryBudget() {
     result.currentUsage = ProcessResidentBytes();
     result.budget = HostBudget(result.currentUsage);
     return result;
+}
+
+unsigned CpuThreadCount() {
+    const char* value = std::getenv("FREEDML_CPU_THREADS");
+    if (value && *value) {
+        char* end = nullptr;
+        const unsigned long requested = std::strtoul(value, &end, 10);
+        if (*end == '\0' && requested >= 1) return unsigned(std::min<unsigned long>(requested, 256));
+    }
+    return std::max(1u, std::min(std::thread::hardware_concurrency(), 64u));
 }
 
 bool CpuPresentedAsHardware() {

@@ -17,6 +17,10 @@ uint64_t PhysicalMemoryBytes();
 // that plus the memory the kernel reports available (MemAvailable), at most the physical memory.
 MemoryBudget HostMemoryBudget();
 
+// Threads a CPU device's kernels share: FREEDML_CPU_THREADS when it is a whole number from 1 (at
+// most 256), else the machine's cores, at most 64. Read when the device is made.
+unsigned CpuThreadCount();
+
 // Whether FREEDML_CPU_AS_HARDWARE is set (to anything but "" or "0"): the CPU adapter then presents
 // itself as a hardware adapter (IsHardware, the GPU hardware-type and D3D12 graphics attributes),
 // for programs that refuse software adapters. Read when the adapters are found.

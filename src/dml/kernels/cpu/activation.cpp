@@ -113,24 +113,27 @@ void ApplyActivation(const FusedActivation& a, const float* in, float* out, size
 
 void ApplyActivation(const FusedActivation& a, float* v, size_t n) { ApplyActivation(a, v, v, n); }
 
-void ApplyActivation(const FusedActivation& activation, TensorView tensor) {
+void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
     if (activation.IsNone()) return;
     const TensorDesc& desc = tensor.Desc();
     const uint32_t size = ElementSizeInBytes(desc.dataType);
     auto plan = MakeLoopPlan<1>(desc.sizes.data(), desc.rank, {desc.strides.data()}, {size});
-    ParallelLoop(plan, {tensor.data}, [&](const std::array<std::byte*, 1>& p, uint64_t n, const std::array<int64_t, 1>& s) {
-        if (desc.dataType == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4) {
-            ApplyActivation(activation, reinterpret_cast<float*>(p[0]), n);
-            return;
-        }
-        float block[256];
-        for (uint64_t i = 0; i < n; i += 256) {
-            size_t m = size_t(std::min<uint64_t>(256, n - i));
-            LoadFloats(desc.dataType, p[0] + int64_t(i) * s[0], s[0], block, m);
-            ApplyActivation(activation, block, m);
-            StoreFloats(desc.dataType, block, p[0] + int64_t(i) * s[0], s[0], m);
-        }
-    }, 1u << 13);
+    ParallelLoop(
+        threads, plan, {tensor.data},
+        [&](const std::array<std::byte*, 1>& p, uint64_t n, const std::array<int64_t, 1>& s) {
+            if (desc.dataType == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4) {
+                ApplyActivation(activation, reinterpret_cast<float*>(p[0]), n);
+                return;
+            }
+            float block[256];
+            for (uint64_t i = 0; i < n; i += 256) {
+                size_t m = size_t(std::min<uint64_t>(256, n - i));
+                LoadFloats(desc.dataType, p[0] + int64_t(i) * s[0], s[0], block, m);
+                ApplyActivation(activation, block, m);
+                StoreFloats(desc.dataType, block, p[0] + int64_t(i) * s[0], s[0], m);
+            }
+        },
+        1u << 13);
 }
 
 }  // namespace freedml::dml::cpu

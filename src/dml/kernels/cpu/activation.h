@@ -8,6 +8,7 @@
 
 #include <cstddef>
 
+#include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/ops/activation/activation_params.h"
@@ -28,8 +29,7 @@ void ApplyActivation(const FusedActivation& activation, const float* in, float* 
 void ApplyActivation(const FusedActivation& activation, float* values, size_t count);
 
 // In place over a FLOAT32 or FLOAT16 tensor of any strides (the pass that follows a oneDNN
-// primitive when oneDNN cannot express the activation as a post-op).
-void ApplyActivation(const FusedActivation& activation, TensorView tensor);
-
+// primitive when oneDNN cannot express the activation as a post-op), spread over `threads`.
+void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor);
 
 }  // namespace freedml::dml::cpu

@@ -202,8 +202,8 @@ bool GemmKernel::InitializeOneDnn(TensorView b, std::byte* persistent) const {
     return true;
 }
 
-void GemmKernel::ExecuteOneDnn(const std::byte* aData, const std::byte* bData, const std::byte* cData,
-                               TensorView output, std::byte* temporary) const {
+void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, const std::byte* bData,
+                               const std::byte* cData, TensorView output, std::byte* temporary) const {
     const OneDnnState& s = *oneDnn_;
     dnnl::engine& engine = CpuEngine();
     dnnl::stream stream(engine);
@@ -229,7 +229,7 @@ void GemmKernel::ExecuteOneDnn(const std::byte* aData, const std::byte* bData, c
     }
     s.primitive.execute(stream, args);
     stream.wait();
-    if (s.activationPass) ApplyActivation(params_.activation, output);
+    if (s.activationPass) ApplyActivation(threads, params_.activation, output);
 }
 
 // ---- CONVOLUTION --------------------------------------------------------------------------------
@@ -375,8 +375,8 @@ void ConvolutionKernel::InitializeOneDnn(TensorView filter, TensorView bias, std
     }
 }
 
-void ConvolutionKernel::ExecuteOneDnn(TensorView input, TensorView filter, TensorView bias, TensorView output,
-                                      const std::byte* filterData, const std::byte* biasData,
+void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, TensorView filter, TensorView bias,
+                                      TensorView output, const std::byte* filterData, const std::byte* biasData,
                                       std::byte* temporary) const {
     const OneDnnState& s = *oneDnn_;
     dnnl::engine& engine = CpuEngine();
@@ -413,7 +413,7 @@ void ConvolutionKernel::ExecuteOneDnn(TensorView input, TensorView filter, Tenso
     if (params_.bias) args.emplace(DNNL_ARG_BIAS, dnnl::memory(s.biasMd, engine, const_cast<std::byte*>(biasData)));
     s.primitive.execute(stream, args);
     stream.wait();
-    if (s.activationPass) ApplyActivation(params_.activation, output);
+    if (s.activationPass) ApplyActivation(threads, params_.activation, output);
 }
 
 #else  // built without oneDNN: TryOneDnn makes no OneDnnState, so the other members never run.
@@ -428,7 +428,8 @@ void GemmKernel::TryOneDnn() {
 uint64_t GemmKernel::OneDnnOwnedBSize(uint64_t plainSize) const { return plainSize; }
 uint64_t GemmKernel::OneDnnScratchSize() const { return 0; }
 bool GemmKernel::InitializeOneDnn(TensorView, std::byte*) const { return false; }
-void GemmKernel::ExecuteOneDnn(const std::byte*, const std::byte*, const std::byte*, TensorView, std::byte*) const {}
+void GemmKernel::ExecuteOneDnn(ThreadPool*, const std::byte*, const std::byte*, const std::byte*, TensorView,
+                               std::byte*) const {}
 
 void ConvolutionKernel::TryOneDnn() {
     oneDnn_.reset();
@@ -437,7 +438,7 @@ void ConvolutionKernel::TryOneDnn() {
 uint64_t ConvolutionKernel::OneDnnOwnedFilterSize() const { return 0; }
 uint64_t ConvolutionKernel::PlanOneDnnTemporary() { return 0; }
 void ConvolutionKernel::InitializeOneDnn(TensorView, TensorView, std::byte*) const {}
-void ConvolutionKernel::ExecuteOneDnn(TensorView, TensorView, TensorView, TensorView, const std::byte*,
+void ConvolutionKernel::ExecuteOneDnn(ThreadPool*, TensorView, TensorView, TensorView, TensorView, const std::byte*,
                                       const std::byte*, std::byte*) const {}
 
 #endif  // FREEDML_HAVE_DNNL

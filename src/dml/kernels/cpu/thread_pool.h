@@ -1,19 +1,32 @@
-// A small fork-join pool for the CPU kernels that do not use oneDNN (oneDNN has its own OpenMP
-// threads). One job at a time: a caller that finds the pool busy runs its job inline, so nested
-// or concurrent calls from several queues never wait on each other.
+// How the CPU kernels that do not use oneDNN spread a loop over the host threads of the device
+// they run on (common/thread_pool.h; oneDNN has its own OpenMP threads).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
+#include "common/thread_pool.h"
+#include "dml/kernel.h"
+
 namespace freedml::dml::cpu {
 
-// Calls body(begin, end) over [0, count) in chunks, on the calling thread and the pool's
-// workers. Runs inline when count < 2 * minChunk or the machine has one core.
-void ParallelFor(uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body);
+// The host threads of the stream a kernel executes on (its CPU device's pool), or null where there
+// are none (the loops below then run on the calling thread). Kernels reach the pool only through
+// here: it travels with the execution, never through a process-wide static.
+inline ThreadPool* HostThreads(const KernelBindings& bindings) {
+    return bindings.stream ? bindings.stream->HostThreads() : nullptr;
+}
 
-// Number of threads a ParallelFor may use (workers + the caller).
-unsigned ThreadCount();
+// Calls body(begin, end) over [0, count) in chunks of at least `minChunk`, on `threads` (inline
+// when null or too little work for two chunks).
+inline void ParallelFor(ThreadPool* threads, uint64_t count, uint64_t minChunk,
+                        const std::function<void(uint64_t, uint64_t)>& body) {
+    if (threads) {
+        threads->ParallelFor(count, minChunk, body);
+    } else if (count) {
+        body(0, count);
+    }
+}
 
 }  // namespace freedml::dml::cpu
 
@@ -24,7 +37,7 @@ namespace freedml::dml::cpu {
 // Runs a LoopPlan across the pool when it has enough elements to pay for the fork: whole rows per
 // chunk, or pieces of the single row of a packed loop.
 template <size_t N, class Inner>
-void ParallelLoop(const LoopPlan<N>& plan, const std::array<std::byte*, N>& bases, Inner&& inner,
+void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array<std::byte*, N>& bases, Inner&& inner,
                   uint64_t minElementsPerChunk = 1u << 15) {
     const uint64_t rows = plan.OuterCount();
     const uint64_t count = plan.InnerCount();
@@ -35,7 +48,7 @@ void ParallelLoop(const LoopPlan<N>& plan, const std::array<std::byte*, N>& base
     if (rows == 1) {
         std::array<int64_t, N> strides{};
         for (size_t k = 0; k < N; ++k) strides[k] = plan.InnerStride(k);
-        ParallelFor(count, minElementsPerChunk, [&](uint64_t begin, uint64_t end) {
+        ParallelFor(threads, count, minElementsPerChunk, [&](uint64_t begin, uint64_t end) {
             std::array<std::byte*, N> ptrs;
             for (size_t k = 0; k < N; ++k) ptrs[k] = bases[k] + int64_t(begin) * strides[k];
             inner(ptrs, end - begin, strides);
@@ -43,7 +56,8 @@ void ParallelLoop(const LoopPlan<N>& plan, const std::array<std::byte*, N>& base
         return;
     }
     uint64_t minRows = (minElementsPerChunk + count - 1) / count;
-    ParallelFor(rows, minRows, [&](uint64_t begin, uint64_t end) { RunLoopRows(plan, bases, begin, end, inner); });
+    ParallelFor(threads, rows, minRows,
+                [&](uint64_t begin, uint64_t end) { RunLoopRows(plan, bases, begin, end, inner); });
 }
 
 }  // namespace freedml::dml::cpu

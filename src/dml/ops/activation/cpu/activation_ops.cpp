@@ -33,6 +33,7 @@ namespace freedml::dml {
 namespace {
 
 using cpu::FusedActivation;
+using cpu::HostThreads;
 using cpu::LoopPlan;
 using cpu::MakeLoopPlan;
 using cpu::ParallelFor;
@@ -113,21 +114,23 @@ public:
     void Execute(const KernelBindings& b) override {
         const DML_TENSOR_DATA_TYPE type = type_;
         const FusedActivation& f = activation_;
-        ParallelLoop(plan_, {b.outputs[0], b.inputs[0]}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
-                                                             const std::array<int64_t, 2>& s) {
-            if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
-                // Packed: one vectorized pass, in place or not (validation allows only the same region).
-                cpu::ApplyActivation(f, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
-                return;
-            }
-            float block[kBlock];
-            for (uint64_t i = 0; i < n; i += kBlock) {
-                const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
-                cpu::LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
-                cpu::ApplyActivation(f, block, m);
-                cpu::StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
-            }
-        }, IsCheap(activation_) ? (1u << 15) : (1u << 12));
+        ParallelLoop(
+            HostThreads(b), plan_, {b.outputs[0], b.inputs[0]},
+            [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
+                if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
+                    // Packed: one vectorized pass, in place or not (validation allows only the same region).
+                    cpu::ApplyActivation(f, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
+                    return;
+                }
+                float block[kBlock];
+                for (uint64_t i = 0; i < n; i += kBlock) {
+                    const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
+                    cpu::LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
+                    cpu::ApplyActivation(f, block, m);
+                    cpu::StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
+                }
+            },
+            IsCheap(activation_) ? (1u << 15) : (1u << 12));
     }
 
 private:
@@ -154,24 +157,25 @@ public:
             using T = decltype(tag);
             const bool relu = op_ == DML_OPERATOR_ACTIVATION_RELU;
             const double bias = bias_, threshold = threshold_;
-            ParallelLoop(plan_, {b.outputs[0], b.inputs[0]}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
-                                                                 const std::array<int64_t, 2>& s) {
-                if (relu && s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
-                    for (uint64_t i = 0; i < n; ++i) {  // packed: constant strides, vectorizable
-                        const T x = Load<T>(p[1] + i * sizeof(T));
-                        Store<T>(p[0] + i * sizeof(T), x > T(0) ? x : T(0));
-                    }
-                } else if (relu) {
-                    for (uint64_t i = 0; i < n; ++i) {
-                        const T x = Load<T>(p[1] + int64_t(i) * s[1]);
-                        Store<T>(p[0] + int64_t(i) * s[0], x > T(0) ? x : T(0));
-                    }
-                } else {
-                    for (uint64_t i = 0; i < n; ++i) {
-                        Store<T>(p[0] + int64_t(i) * s[0], ShrinkInteger(Load<T>(p[1] + int64_t(i) * s[1]), bias, threshold));
-                    }
-                }
-            });
+            ParallelLoop(HostThreads(b), plan_, {b.outputs[0], b.inputs[0]},
+                         [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
+                             if (relu && s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
+                                 for (uint64_t i = 0; i < n; ++i) {  // packed: constant strides, vectorizable
+                                     const T x = Load<T>(p[1] + i * sizeof(T));
+                                     Store<T>(p[0] + i * sizeof(T), x > T(0) ? x : T(0));
+                                 }
+                             } else if (relu) {
+                                 for (uint64_t i = 0; i < n; ++i) {
+                                     const T x = Load<T>(p[1] + int64_t(i) * s[1]);
+                                     Store<T>(p[0] + int64_t(i) * s[0], x > T(0) ? x : T(0));
+                                 }
+                             } else {
+                                 for (uint64_t i = 0; i < n; ++i) {
+                                     Store<T>(p[0] + int64_t(i) * s[0],
+                                              ShrinkInteger(Load<T>(p[1] + int64_t(i) * s[1]), bias, threshold));
+                                 }
+                             }
+                         });
         });
     }
 
@@ -214,7 +218,7 @@ public:
             // Selects bits: no arithmetic, so every type (FLOAT16 as bits) copies exactly.
             auto run = [&](auto tag) {
                 using T = decltype(tag);
-                ParallelLoop(plan_, bases, [](const Ptrs& p, uint64_t n, const Strides& s) {
+                ParallelLoop(HostThreads(b), plan_, bases, [](const Ptrs& p, uint64_t n, const Strides& s) {
                     constexpr int64_t size = sizeof(T);
                     if (s[0] == size && s[1] == size && s[2] == size) {  // packed: vectorizable
                         for (uint64_t i = 0; i < n; ++i) {
@@ -237,7 +241,7 @@ public:
         }
         if (IsFloat16Or32(type_)) {
             const DML_TENSOR_DATA_TYPE type = type_;
-            ParallelLoop(plan_, bases, [type](const Ptrs& p, uint64_t n, const Strides& s) {
+            ParallelLoop(HostThreads(b), plan_, bases, [type](const Ptrs& p, uint64_t n, const Strides& s) {
                 if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4 && s[2] == 4) {
                     auto* out = reinterpret_cast<float*>(p[0]);
                     const auto* x = reinterpret_cast<const float*>(p[1]);
@@ -259,7 +263,7 @@ public:
         WithSignedType(type_, [&](auto tag) {
             using T = decltype(tag);
             using U = std::make_unsigned_t<T>;
-            ParallelLoop(plan_, bases, [](const Ptrs& p, uint64_t n, const Strides& s) {
+            ParallelLoop(HostThreads(b), plan_, bases, [](const Ptrs& p, uint64_t n, const Strides& s) {
                 for (uint64_t i = 0; i < n; ++i) {
                     const T x = Load<T>(p[1] + int64_t(i) * s[1]);
                     const T slope = Load<T>(p[2] + int64_t(i) * s[2]);
@@ -393,7 +397,7 @@ public:
     void Execute(const KernelBindings& b) override {
         const std::array<std::byte*, 2> bases{b.inputs[0], b.outputs[0]};
         const uint64_t minSlices = std::max<uint64_t>(1, (uint64_t(1) << 13) / sliceCount_);
-        ParallelFor(sliceTotal_, minSlices, [&](uint64_t first, uint64_t last) {
+        ParallelFor(HostThreads(b), sliceTotal_, minSlices, [&](uint64_t first, uint64_t last) {
             std::vector<float> values(sliceCount_);
             std::vector<double> scratch(function_ == AxisFunction::Hardmax ? 0 : sliceCount_);
             ForEachElement(outer_, bases, first, last, [&](const std::array<std::byte*, 2>& slice) {

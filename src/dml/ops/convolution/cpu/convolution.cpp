@@ -130,19 +130,19 @@ void ConvolutionKernel::Initialize(TensorView filter, TensorView bias, std::byte
     if (biasOffset_ != UINT64_MAX) std::memcpy(persistent + biasOffset_, bias.data, params_.bias->MinimumSizeInBytes());
 }
 
-void ConvolutionKernel::Execute(TensorView input, TensorView filter, TensorView bias, TensorView output,
-                                std::byte* persistent, std::byte* temporary) const {
+void ConvolutionKernel::Execute(ThreadPool* threads, TensorView input, TensorView filter, TensorView bias,
+                                TensorView output, std::byte* persistent, std::byte* temporary) const {
     const std::byte* filterData = filterOffset_ != UINT64_MAX ? persistent + filterOffset_ : filter.data;
     const std::byte* biasData = !params_.bias ? nullptr : biasOffset_ != UINT64_MAX ? persistent + biasOffset_ : bias.data;
     if (!oneDnn_) {
-        ExecuteReference(input.data, filterData, biasData, output.data);
+        ExecuteReference(threads, input.data, filterData, biasData, output.data);
         return;
     }
-    ExecuteOneDnn(input, filter, bias, output, filterData, biasData, temporary);
+    ExecuteOneDnn(threads, input, filter, bias, output, filterData, biasData, temporary);
 }
 
-void ConvolutionKernel::ExecuteReference(const std::byte* input, const std::byte* filter, const std::byte* bias,
-                                         std::byte* output) const {
+void ConvolutionKernel::ExecuteReference(ThreadPool* threads, const std::byte* input, const std::byte* filter,
+                                         const std::byte* bias, std::byte* output) const {
     const ConvolutionParams& p = params_;
     const DML_TENSOR_DATA_TYPE type = p.output.dataType;
     const int64_t es = ElementSizeInBytes(type);
@@ -161,7 +161,7 @@ void ConvolutionKernel::ExecuteReference(const std::byte* input, const std::byte
     const uint32_t batch = p.output.sizes[0];
     const int64_t ow = os.size[2];
 
-    ParallelFor(uint64_t(batch) * outChannels_, 1, [&](uint64_t first, uint64_t last) {
+    ParallelFor(threads, uint64_t(batch) * outChannels_, 1, [&](uint64_t first, uint64_t last) {
         std::vector<float> row(static_cast<size_t>(ow));
         for (uint64_t job = first; job < last; ++job) {
             const uint32_t n = uint32_t(job / outChannels_), oc = uint32_t(job % outChannels_);
@@ -259,16 +259,16 @@ Status CreateCpuConvolution(const KernelContext&, const OperatorArgs& args, std:
     FREEDML_TRY(DecodeFusedActivation(desc.FusedActivation, &params.activation));
     ConvolutionKernel kernel;
     FREEDML_TRY(kernel.Create(params));
-    *out = AdaptKernel(args, std::move(kernel),
-                      [](ConvolutionKernel& k, const OperatorArgs& a, const KernelBindings& b) {
-                          k.Execute(ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1),
-                                    ViewOf(a.inputs, b.inputs, 2), ViewOf(a.outputs, b.outputs, 0), b.persistent,
-                                    b.temporary);
-                      },
-                      [](ConvolutionKernel& k, const OperatorArgs& a, const KernelBindings& b) {
-                          k.Initialize(ViewOf(a.inputs, b.inputs, 1), ViewOf(a.inputs, b.inputs, 2), b.persistent);
-                      },
-                      {1, 2});  // filter and bias; an owned input tensor is copied as it is
+    *out = AdaptKernel(
+        args, std::move(kernel),
+        [](ConvolutionKernel& k, const OperatorArgs& a, const KernelBindings& b) {
+            k.Execute(HostThreads(b), ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1),
+                      ViewOf(a.inputs, b.inputs, 2), ViewOf(a.outputs, b.outputs, 0), b.persistent, b.temporary);
+        },
+        [](ConvolutionKernel& k, const OperatorArgs& a, const KernelBindings& b) {
+            k.Initialize(ViewOf(a.inputs, b.inputs, 1), ViewOf(a.inputs, b.inputs, 2), b.persistent);
+        },
+        {1, 2});  // filter and bias; an owned input tensor is copied as it is
     return {};
 }
 

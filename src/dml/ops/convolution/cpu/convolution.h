@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 
+#include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/tensor_view.h"
@@ -61,8 +62,8 @@ public:
     uint64_t TemporarySizeInBytes() const { return temporarySize_; }
     // Views of the OWNED_BY_DML tensors (the others may have null data; bias ignored when absent).
     void Initialize(TensorView filter, TensorView bias, std::byte* persistent) const;
-    void Execute(TensorView input, TensorView filter, TensorView bias, TensorView output, std::byte* persistent,
-                 std::byte* temporary) const;
+    void Execute(ThreadPool* threads, TensorView input, TensorView filter, TensorView bias, TensorView output,
+                 std::byte* persistent, std::byte* temporary) const;
 
     bool UsesOneDnn() const { return oneDnn_ != nullptr; }
     const std::string& PathDescription() const { return path_; }
@@ -74,9 +75,9 @@ private:
     uint64_t OneDnnOwnedFilterSize() const;  // an owned filter's bytes in the persistent resource
     uint64_t PlanOneDnnTemporary();          // lays out the temporary resource; returns its size
     void InitializeOneDnn(TensorView filter, TensorView bias, std::byte* persistent) const;
-    void ExecuteOneDnn(TensorView input, TensorView filter, TensorView bias, TensorView output,
+    void ExecuteOneDnn(ThreadPool* threads, TensorView input, TensorView filter, TensorView bias, TensorView output,
                        const std::byte* filterData, const std::byte* biasData, std::byte* temporary) const;
-    void ExecuteReference(const std::byte* input, const std::byte* filter, const std::byte* bias,
+    void ExecuteReference(ThreadPool* threads, const std::byte* input, const std::byte* filter, const std::byte* bias,
                           std::byte* output) const;
     // Copies the filter into packed floats in its own dimension order, spatially reversed.
     void FlipFilter(const std::byte* filter, float* out) const;

@@ -41,17 +41,17 @@ Status AxisPieces::Plan(const char* op, const TensorDesc& whole, std::span<const
     return Status::Ok();
 }
 
-void AxisPieces::CopyPiecesIntoWhole(std::span<const TensorView> pieces, TensorView whole) const {
+void AxisPieces::CopyPiecesIntoWhole(ThreadPool* threads, std::span<const TensorView> pieces, TensorView whole) const {
     const auto copyRow = CopyRowOf(elementSize_);
     for (size_t i = 0; i < pieces_.size(); ++i) {
-        ParallelLoop(pieces_[i].plan, {whole.data + pieces_[i].wholeOffset, pieces[i].data}, copyRow);
+        ParallelLoop(threads, pieces_[i].plan, {whole.data + pieces_[i].wholeOffset, pieces[i].data}, copyRow);
     }
 }
 
-void AxisPieces::CopyWholeIntoPieces(TensorView whole, std::span<const TensorView> pieces) const {
+void AxisPieces::CopyWholeIntoPieces(ThreadPool* threads, TensorView whole, std::span<const TensorView> pieces) const {
     const auto copyRow = ReversedCopyRowOf(elementSize_);
     for (size_t i = 0; i < pieces_.size(); ++i) {
-        ParallelLoop(pieces_[i].plan, {whole.data + pieces_[i].wholeOffset, pieces[i].data}, copyRow);
+        ParallelLoop(threads, pieces_[i].plan, {whole.data + pieces_[i].wholeOffset, pieces[i].data}, copyRow);
     }
 }
 
@@ -67,7 +67,7 @@ Status CreateCpuJoin(const KernelContext&, const OperatorArgs& args, std::unique
                       [](JoinKernel& k, const OperatorArgs& a, const KernelBindings& b) {
                           std::vector<TensorView> inputs(a.inputs.size());
                           for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = ViewOf(a.inputs, b.inputs, i);
-                          k.Execute(inputs, ViewOf(a.outputs, b.outputs, 0), b.persistent, b.temporary);
+                          k.Execute(HostThreads(b), inputs, ViewOf(a.outputs, b.outputs, 0), b.persistent, b.temporary);
                       },
                       kNoInitialize);
     return {};
@@ -84,7 +84,7 @@ Status CreateCpuSplit(const KernelContext&, const OperatorArgs& args, std::uniqu
     *out = MakeStateless(std::move(kernel), [a](const SplitKernel& k, const KernelBindings& b) {
         std::vector<TensorView> outputs(a->outputs.size());
         for (size_t i = 0; i < outputs.size(); ++i) outputs[i] = ViewOf(a->outputs, b.outputs, i);
-        k.Execute(ViewOf(a->inputs, b.inputs, 0), outputs);
+        k.Execute(HostThreads(b), ViewOf(a->inputs, b.inputs, 0), outputs);
     });
     return {};
 }

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/tensor.h"
@@ -23,8 +24,8 @@ public:
     Status Plan(const char* op, const TensorDesc& whole, std::span<const TensorDesc> pieces, uint32_t axis);
     // Copies each piece into its slice of `whole` (JOIN), or each slice of `whole` into its piece
     // (SPLIT). pieces.size() == the planned piece count, in order.
-    void CopyPiecesIntoWhole(std::span<const TensorView> pieces, TensorView whole) const;
-    void CopyWholeIntoPieces(TensorView whole, std::span<const TensorView> pieces) const;
+    void CopyPiecesIntoWhole(ThreadPool* threads, std::span<const TensorView> pieces, TensorView whole) const;
+    void CopyWholeIntoPieces(ThreadPool* threads, TensorView whole, std::span<const TensorView> pieces) const;
 
 private:
     struct Piece {
@@ -48,9 +49,9 @@ public:
     uint64_t TemporarySizeInBytes() const { return 0; }
     void Initialize(std::byte* /*persistent*/) const {}
     // inputs.size() == the planned input count, in order.
-    void Execute(std::span<const TensorView> inputs, TensorView output, std::byte* /*persistent*/,
+    void Execute(ThreadPool* threads, std::span<const TensorView> inputs, TensorView output, std::byte* /*persistent*/,
                  std::byte* /*temporary*/) const {
-        pieces_.CopyPiecesIntoWhole(inputs, output);
+        pieces_.CopyPiecesIntoWhole(threads, inputs, output);
     }
 
 private:
@@ -69,8 +70,8 @@ public:
     uint64_t PersistentSizeInBytes() const { return 0; }
     uint64_t TemporarySizeInBytes() const { return 0; }
     // outputs.size() == the planned output count, in order.
-    void Execute(TensorView input, std::span<const TensorView> outputs) const {
-        pieces_.CopyWholeIntoPieces(input, outputs);
+    void Execute(ThreadPool* threads, TensorView input, std::span<const TensorView> outputs) const {
+        pieces_.CopyWholeIntoPieces(threads, input, outputs);
     }
 
 private:

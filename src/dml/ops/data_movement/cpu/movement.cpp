@@ -31,8 +31,8 @@ public:
         inOffsetBytes_ = copy.inOffset * int64_t(bytes_);
         return {};
     }
-    void Execute(TensorView input, TensorView output) const {
-        ParallelLoop(plan_, {output.data, input.data + inOffsetBytes_}, CopyRowOf(bytes_));
+    void Execute(ThreadPool* threads, TensorView input, TensorView output) const {
+        ParallelLoop(threads, plan_, {output.data, input.data + inOffsetBytes_}, CopyRowOf(bytes_));
     }
 
 private:
@@ -62,18 +62,22 @@ public:
         }
         return {};
     }
-    void Execute(TensorView input, TensorView output) const {
+    void Execute(ThreadPool* threads, TensorView input, TensorView output) const {
         switch (bytes_) {
-            case 1: return Run<uint8_t>(input.data, output.data);
-            case 2: return Run<uint16_t>(input.data, output.data);
-            case 4: return Run<uint32_t>(input.data, output.data);
-            default: return Run<uint64_t>(input.data, output.data);
+            case 1:
+                return Run<uint8_t>(threads, input.data, output.data);
+            case 2:
+                return Run<uint16_t>(threads, input.data, output.data);
+            case 4:
+                return Run<uint32_t>(threads, input.data, output.data);
+            default:
+                return Run<uint64_t>(threads, input.data, output.data);
         }
     }
 
 private:
     template <class T>
-    void Run(const std::byte* in, std::byte* out) const {
+    void Run(ThreadPool* threads, const std::byte* in, std::byte* out) const {
         T constant;
         std::memcpy(&constant, &constantBits_, sizeof(T));  // little-endian: the low bytes
         const uint32_t last = rank_ - 1;
@@ -82,8 +86,8 @@ private:
         for (uint32_t d = 0; d < last; ++d) rows *= sizes_[d];
         const int64_t* lastTable = tables_[last].data();
         const int64_t lastStride = outStrideBytes_[last];
-        ParallelFor(rows, std::max<uint64_t>(1, (1u << 14) / std::max<uint64_t>(width, 1)), [&](uint64_t begin,
-                                                                                                uint64_t end) {
+        const uint64_t minRows = std::max<uint64_t>(1, (1u << 14) / std::max<uint64_t>(width, 1));
+        ParallelFor(threads, rows, minRows, [&](uint64_t begin, uint64_t end) {
             for (uint64_t row = begin; row < end; ++row) {
                 // The row's outer coordinates, from the innermost outer dimension outwards.
                 int64_t inOffset = 0, outOffset = 0;
@@ -134,29 +138,39 @@ public:
         indexType_ = args.inputs[1]->dataType;
         return {};
     }
-    void Execute(TensorView input, TensorView indices, TensorView output) const {
+    void Execute(ThreadPool* threads, TensorView input, TensorView indices, TensorView output) const {
+        const std::byte* in = input.data;
+        const std::byte* idx = indices.data;
         switch (indexType_) {
-            case DML_TENSOR_DATA_TYPE_INT64: return RunIndex<int64_t>(input.data, indices.data, output.data);
-            case DML_TENSOR_DATA_TYPE_INT32: return RunIndex<int32_t>(input.data, indices.data, output.data);
-            case DML_TENSOR_DATA_TYPE_UINT64: return RunIndex<uint64_t>(input.data, indices.data, output.data);
-            default: return RunIndex<uint32_t>(input.data, indices.data, output.data);
+            case DML_TENSOR_DATA_TYPE_INT64:
+                return RunIndex<int64_t>(threads, in, idx, output.data);
+            case DML_TENSOR_DATA_TYPE_INT32:
+                return RunIndex<int32_t>(threads, in, idx, output.data);
+            case DML_TENSOR_DATA_TYPE_UINT64:
+                return RunIndex<uint64_t>(threads, in, idx, output.data);
+            default:
+                return RunIndex<uint32_t>(threads, in, idx, output.data);
         }
     }
 
 private:
     template <class I>
-    void RunIndex(const std::byte* in, const std::byte* idx, std::byte* out) const {
+    void RunIndex(ThreadPool* threads, const std::byte* in, const std::byte* idx, std::byte* out) const {
         switch (bytes_) {
-            case 1: return Run<uint8_t, I>(in, idx, out);
-            case 2: return Run<uint16_t, I>(in, idx, out);
-            case 4: return Run<uint32_t, I>(in, idx, out);
-            default: return Run<uint64_t, I>(in, idx, out);
+            case 1:
+                return Run<uint8_t, I>(threads, in, idx, out);
+            case 2:
+                return Run<uint16_t, I>(threads, in, idx, out);
+            case 4:
+                return Run<uint32_t, I>(threads, in, idx, out);
+            default:
+                return Run<uint64_t, I>(threads, in, idx, out);
         }
     }
     template <class T, class I>
-    void Run(const std::byte* in, const std::byte* idx, std::byte* out) const {
+    void Run(ThreadPool* threads, const std::byte* in, const std::byte* idx, std::byte* out) const {
         const GatherMap& m = map_;
-        ParallelFor(m.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
+        ParallelFor(threads, m.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
             for (uint64_t i = begin; i < end; ++i) {
                 uint64_t rest = i;
                 int64_t inOffset = 0, idxOffset = 0, outOffset = 0;
@@ -187,7 +201,7 @@ Status CreateUnaryMovement(const OperatorArgs& args, std::unique_ptr<Kernel>* ou
     FREEDML_TRY(kernel.Create(args));
     const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
     *out = MakeStateless(std::move(kernel), [a](const Impl& k, const KernelBindings& b) {
-        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->outputs, b.outputs, 0));
+        k.Execute(HostThreads(b), ViewOf(a->inputs, b.inputs, 0), ViewOf(a->outputs, b.outputs, 0));
     });
     return {};
 }
@@ -208,7 +222,8 @@ Status CreateCpuGather(const KernelContext&, const OperatorArgs& args, std::uniq
     FREEDML_TRY(kernel.Create(args));
     const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
     *out = MakeStateless(std::move(kernel), [a](const GatherKernel& k, const KernelBindings& b) {
-        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
+        k.Execute(HostThreads(b), ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1),
+                  ViewOf(a->outputs, b.outputs, 0));
     });
     return {};
 }

@@ -1,6 +1,7 @@
 // The CPU kernel factories of the binary element-wise family (ADD and ADD1 included) and of the
 // quantization operators (binary_kernels.h), adapted to the binding model's Kernel interface.
 #include "dml/kernels/cpu/kernel_adapter.h"
+#include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/elementwise_binary/binary_decode.h"
 #include "dml/ops/elementwise_binary/cpu/binary_kernels.h"
 
@@ -33,7 +34,8 @@ Status CreateCpuBinary(const KernelContext&, const OperatorArgs& args, std::uniq
     FREEDML_TRY(kernel.Create(params));
     const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
     *out = MakeStateless(std::move(kernel), [a](const BinaryKernel& k, const KernelBindings& b) {
-        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
+        k.Execute(HostThreads(b), ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1),
+                  ViewOf(a->outputs, b.outputs, 0));
     });
     return {};
 }
@@ -53,8 +55,8 @@ Status CreateQuantizeKernel(const OperatorArgs& args, std::unique_ptr<Kernel>* o
     FREEDML_TRY(kernel.Create(params));
     const OperatorArgs* a = &args;
     *out = MakeStateless(std::move(kernel), [a](const Impl& k, const KernelBindings& b) {
-        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->inputs, b.inputs, 2),
-                  ViewOf(a->outputs, b.outputs, 0));
+        k.Execute(HostThreads(b), ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1),
+                  ViewOf(a->inputs, b.inputs, 2), ViewOf(a->outputs, b.outputs, 0));
     });
     return {};
 }
@@ -86,7 +88,7 @@ Status CreateCpuQuantizedAdd(const KernelContext&, const OperatorArgs& args, std
     *out = MakeStateless(std::move(kernel), [a](const QuantizedAddKernel& k, const KernelBindings& b) {
         std::array<TensorView, 8> inputs;
         for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = ViewOf(a->inputs, b.inputs, i);
-        k.Execute(inputs, ViewOf(a->outputs, b.outputs, 0));
+        k.Execute(HostThreads(b), inputs, ViewOf(a->outputs, b.outputs, 0));
     });
     return {};
 }

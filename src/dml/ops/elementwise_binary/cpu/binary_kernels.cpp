@@ -765,10 +765,10 @@ Status BinaryKernel::Create(const BinaryParams& params) {
     return Status::Ok();
 }
 
-void BinaryKernel::Execute(TensorView a, TensorView b, TensorView output) const {
+void BinaryKernel::Execute(ThreadPool* threads, TensorView a, TensorView b, TensorView output) const {
     const BinaryRowFn row = row_;
     const BinaryContext& context = context_;
-    ParallelLoop(plan_, {output.data, a.data, b.data},
+    ParallelLoop(threads, plan_, {output.data, a.data, b.data},
                  [row, &context](const std::array<std::byte*, 3>& p, uint64_t n, const std::array<int64_t, 3>& s) {
                      row(p[0], s[0], p[1], s[1], p[2], s[2], n, context);
                  });
@@ -874,11 +874,12 @@ Status QuantizeKernel::Create(const QuantizeParams& params) {
     return Status::Ok();
 }
 
-void QuantizeKernel::Execute(TensorView input, TensorView scale, TensorView zeroPoint, TensorView output) const {
+void QuantizeKernel::Execute(ThreadPool* threads, TensorView input, TensorView scale, TensorView zeroPoint,
+                             TensorView output) const {
     const auto inType = params_.input.dataType, scaleType = params_.scale.dataType, outType = params_.output.dataType;
     const auto zpType = params_.zeroPoint ? params_.zeroPoint->dataType : DML_TENSOR_DATA_TYPE_UINT8;
     std::byte* zp = zeroPoint.data ? zeroPoint.data : const_cast<std::byte*>(kZeroes);
-    ParallelLoop(plan_, {output.data, input.data, scale.data, zp},
+    ParallelLoop(threads, plan_, {output.data, input.data, scale.data, zp},
                  [&](const std::array<std::byte*, 4>& p, uint64_t n, const std::array<int64_t, 4>& s) {
                      std::byte* o = p[0];
                      const std::byte *x = p[1], *sc = p[2], *z = p[3];
@@ -902,19 +903,22 @@ Status DequantizeKernel::Create(const QuantizeParams& params) {
     return Status::Ok();
 }
 
-void DequantizeKernel::Execute(TensorView input, TensorView scale, TensorView zeroPoint, TensorView output) const {
+void DequantizeKernel::Execute(ThreadPool* threads, TensorView input, TensorView scale, TensorView zeroPoint,
+                               TensorView output) const {
     const auto inType = params_.input.dataType, outType = params_.output.dataType;
     const auto zpType = params_.zeroPoint ? params_.zeroPoint->dataType : DML_TENSOR_DATA_TYPE_UINT8;
     std::byte* zp = zeroPoint.data ? zeroPoint.data : const_cast<std::byte*>(kZeroes);
-    ParallelLoop(plan_, {output.data, input.data, scale.data, zp},
+    ParallelLoop(threads, plan_, {output.data, input.data, scale.data, zp},
                  [&](const std::array<std::byte*, 4>& p, uint64_t n, const std::array<int64_t, 4>& s) {
                      std::byte* o = p[0];
                      const std::byte *x = p[1], *sc = p[2], *z = p[3];
                      for (uint64_t i = 0; i < n; ++i, o += s[0], x += s[1], sc += s[2], z += s[3]) {
                          const float difference = float(LoadQuantized(inType, x) - LoadQuantized(zpType, z));
                          const float v = difference * LoadAsFloat(outType, sc);
-                         if (outType == DML_TENSOR_DATA_TYPE_FLOAT32) Store<float>(o, v);
-                         else Store<uint16_t>(o, FloatToHalf(v));
+                         if (outType == DML_TENSOR_DATA_TYPE_FLOAT32)
+                             Store<float>(o, v);
+                         else
+                             Store<uint16_t>(o, FloatToHalf(v));
                      }
                  });
 }
@@ -932,7 +936,7 @@ Status QuantizedAddKernel::Create(const QuantizedAddParams& params) {
     return Status::Ok();
 }
 
-void QuantizedAddKernel::Execute(const std::array<TensorView, 8>& in, TensorView output) const {
+void QuantizedAddKernel::Execute(ThreadPool* threads, const std::array<TensorView, 8>& in, TensorView output) const {
     const auto aType = params_.a.dataType, bType = params_.b.dataType, outType = params_.output.dataType;
     // An absent zero point reads as a zero of any type.
     const auto zpType = [](const std::optional<TensorDesc>& t) {
@@ -942,16 +946,17 @@ void QuantizedAddKernel::Execute(const std::array<TensorView, 8>& in, TensorView
                outZpType = zpType(params_.outputZeroPoint);
     std::array<std::byte*, 9> bases{output.data};
     for (size_t k = 0; k < 8; ++k) bases[k + 1] = in[k].data ? in[k].data : const_cast<std::byte*>(kZeroes);
-    ParallelLoop(plan_, bases, [&](const std::array<std::byte*, 9>& base, uint64_t n, const std::array<int64_t, 9>& s) {
-        std::array<std::byte*, 9> p = base;
-        for (uint64_t i = 0; i < n; ++i) {
-            const float a = float(LoadQuantized(aType, p[1]) - LoadQuantized(aZpType, p[3])) * Load<float>(p[2]);
-            const float b = float(LoadQuantized(bType, p[4]) - LoadQuantized(bZpType, p[6])) * Load<float>(p[5]);
-            const float sum = a + b;
-            StoreQuantized(outType, p[0], sum / Load<float>(p[7]), LoadZeroPoint(outZpType, p[8]));
-            for (size_t k = 0; k < 9; ++k) p[k] += s[k];
-        }
-    });
+    ParallelLoop(
+        threads, plan_, bases, [&](const std::array<std::byte*, 9>& base, uint64_t n, const std::array<int64_t, 9>& s) {
+            std::array<std::byte*, 9> p = base;
+            for (uint64_t i = 0; i < n; ++i) {
+                const float a = float(LoadQuantized(aType, p[1]) - LoadQuantized(aZpType, p[3])) * Load<float>(p[2]);
+                const float b = float(LoadQuantized(bType, p[4]) - LoadQuantized(bZpType, p[6])) * Load<float>(p[5]);
+                const float sum = a + b;
+                StoreQuantized(outType, p[0], sum / Load<float>(p[7]), LoadZeroPoint(outZpType, p[8]));
+                for (size_t k = 0; k < 9; ++k) p[k] += s[k];
+            }
+        });
 }
 
 }  // namespace freedml::dml::cpu

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/tensor_view.h"
@@ -72,7 +73,7 @@ public:
     Status Create(const BinaryParams& params);
     uint64_t PersistentSizeInBytes() const { return 0; }
     uint64_t TemporarySizeInBytes() const { return 0; }
-    void Execute(TensorView a, TensorView b, TensorView output) const;
+    void Execute(ThreadPool* threads, TensorView a, TensorView b, TensorView output) const;
     // Which row implementation was picked ("avx2", "baseline"): for benchmarks and tests.
     const char* Isa() const { return isa_; }
 
@@ -95,7 +96,8 @@ struct QuantizeParams {
 class QuantizeKernel {
 public:
     Status Create(const QuantizeParams& params);
-    void Execute(TensorView input, TensorView scale, TensorView zeroPoint, TensorView output) const;
+    void Execute(ThreadPool* threads, TensorView input, TensorView scale, TensorView zeroPoint,
+                 TensorView output) const;
 
 private:
     QuantizeParams params_;
@@ -106,7 +108,8 @@ private:
 class DequantizeKernel {
 public:
     Status Create(const QuantizeParams& params);
-    void Execute(TensorView input, TensorView scale, TensorView zeroPoint, TensorView output) const;
+    void Execute(ThreadPool* threads, TensorView input, TensorView scale, TensorView zeroPoint,
+                 TensorView output) const;
 
 private:
     QuantizeParams params_;
@@ -129,7 +132,7 @@ public:
     Status Create(const QuantizedAddParams& params);
     // `tensors`: a, aScale, aZeroPoint, b, bScale, bZeroPoint, outputScale, outputZeroPoint
     // (null data for an absent zero point).
-    void Execute(const std::array<TensorView, 8>& inputs, TensorView output) const;
+    void Execute(ThreadPool* threads, const std::array<TensorView, 8>& inputs, TensorView output) const;
 
 private:
     QuantizedAddParams params_;

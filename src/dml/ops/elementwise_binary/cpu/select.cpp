@@ -55,8 +55,9 @@ public:
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         const std::array<std::byte*, 4> bases = {b.inputs[0], b.inputs[1], b.inputs[2], b.outputs[0]};
-        ParallelLoop(plan_, bases, [this](const std::array<std::byte*, 4>& p, uint64_t n,
-                                          const std::array<int64_t, 4>& s) { row_(p, n, s); });
+        ParallelLoop(
+            HostThreads(b), plan_, bases,
+            [this](const std::array<std::byte*, 4>& p, uint64_t n, const std::array<int64_t, 4>& s) { row_(p, n, s); });
     }
 
 private:

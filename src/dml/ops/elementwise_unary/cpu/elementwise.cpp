@@ -66,36 +66,37 @@ Status IdentityKernel::Create(const IdentityParams& params) {
     return Status::Ok();
 }
 
-void IdentityKernel::Execute(TensorView input, TensorView output, std::byte*, std::byte*) const {
+void IdentityKernel::Execute(ThreadPool* threads, TensorView input, TensorView output, std::byte*, std::byte*) const {
     const DML_TENSOR_DATA_TYPE type = params_.output.dataType;
     const uint32_t size = ElementSizeInBytes(type);
     if (!params_.hasScaleBias) {
-        ParallelLoop(plan_, {output.data, input.data}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
-                                                          const std::array<int64_t, 2>& s) {
-            CopyRow(size, p[0], s[0], p[1], s[1], n);
-        });
+        ParallelLoop(threads, plan_, {output.data, input.data},
+                     [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
+                         CopyRow(size, p[0], s[0], p[1], s[1], n);
+                     });
         return;
     }
     const float scale = params_.scaleBias.Scale, bias = params_.scaleBias.Bias;
     if (type == DML_TENSOR_DATA_TYPE_FLOAT64) {
-        ParallelLoop(plan_, {output.data, input.data}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
-                                                          const std::array<int64_t, 2>& s) {
-            for (uint64_t i = 0; i < n; ++i) {
-                Store<double>(p[0] + int64_t(i) * s[0], Load<double>(p[1] + int64_t(i) * s[1]) * scale + bias);
-            }
-        });
+        ParallelLoop(threads, plan_, {output.data, input.data},
+                     [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
+                         for (uint64_t i = 0; i < n; ++i) {
+                             Store<double>(p[0] + int64_t(i) * s[0],
+                                           Load<double>(p[1] + int64_t(i) * s[1]) * scale + bias);
+                         }
+                     });
         return;
     }
-    ParallelLoop(plan_, {output.data, input.data}, [&](const std::array<std::byte*, 2>& p, uint64_t n,
-                                                      const std::array<int64_t, 2>& s) {
-        float block[kBlock];
-        for (uint64_t i = 0; i < n; i += kBlock) {
-            size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
-            LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
-            for (size_t j = 0; j < m; ++j) block[j] = block[j] * scale + bias;
-            StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
-        }
-    });
+    ParallelLoop(threads, plan_, {output.data, input.data},
+                 [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
+                     float block[kBlock];
+                     for (uint64_t i = 0; i < n; i += kBlock) {
+                         size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
+                         LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
+                         for (size_t j = 0; j < m; ++j) block[j] = block[j] * scale + bias;
+                         StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
+                     }
+                 });
 }
 
 // The factory the operator table names (dml/ops/operators.def).
@@ -105,12 +106,13 @@ Status CreateCpuIdentity(const KernelContext&, const OperatorArgs& args, std::un
                                desc.ScaleBias ? *desc.ScaleBias : DML_SCALE_BIAS{1.0f, 0.0f}};
     IdentityKernel kernel;
     FREEDML_TRY(kernel.Create(params));
-    *out = AdaptKernel(args, std::move(kernel),
-                      [](IdentityKernel& k, const OperatorArgs& a, const KernelBindings& b) {
-                          k.Execute(ViewOf(a.inputs, b.inputs, 0), ViewOf(a.outputs, b.outputs, 0), b.persistent,
-                                    b.temporary);
-                      },
-                      kNoInitialize);
+    *out = AdaptKernel(
+        args, std::move(kernel),
+        [](IdentityKernel& k, const OperatorArgs& a, const KernelBindings& b) {
+            k.Execute(HostThreads(b), ViewOf(a.inputs, b.inputs, 0), ViewOf(a.outputs, b.outputs, 0), b.persistent,
+                      b.temporary);
+        },
+        kNoInitialize);
     return {};
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/tensor.h"
@@ -28,7 +29,8 @@ public:
     uint64_t PersistentSizeInBytes() const { return 0; }
     uint64_t TemporarySizeInBytes() const { return 0; }
     void Initialize(std::byte* /*persistent*/) const {}
-    void Execute(TensorView input, TensorView output, std::byte* persistent, std::byte* temporary) const;
+    void Execute(ThreadPool* threads, TensorView input, TensorView output, std::byte* persistent,
+                 std::byte* temporary) const;
 
 private:
     IdentityParams params_;

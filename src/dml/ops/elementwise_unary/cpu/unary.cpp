@@ -250,10 +250,10 @@ public:
     void Execute(const KernelBindings& bindings) override;
 
 private:
-    void RunFloat(const Ptrs2& bases) const;
-    void RunInteger(const Ptrs2& bases) const;
-    void RunClipGrad(const std::array<std::byte*, 3>& bases) const;
-    void RunFill(std::byte* output) const;
+    void RunFloat(ThreadPool* threads, const Ptrs2& bases) const;
+    void RunInteger(ThreadPool* threads, const Ptrs2& bases) const;
+    void RunClipGrad(ThreadPool* threads, const std::array<std::byte*, 3>& bases) const;
+    void RunFill(ThreadPool* threads, std::byte* output) const;
 
     DML_OPERATOR_TYPE type_ = DML_OPERATOR_INVALID;
     bool hasIntegerOp_ = false;  // an integer function of one tensor (integerOp_)
@@ -392,21 +392,22 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
 
 void UnaryKernel::Execute(const KernelBindings& bindings) {
     std::byte* output = bindings.outputs[0];
-    if (inputs_.empty()) return RunFill(output);
+    ThreadPool* threads = HostThreads(bindings);
+    if (inputs_.empty()) return RunFill(threads, output);
     // An input that is the output's memory read through other strides arrives as a snapshot
     // (the CPU kernel set's in-place snapshot, kernels/cpu/cpu_kernel.cpp).
     const std::vector<std::byte*>& inputs = bindings.inputs;
-    if (inputs_.size() == 2) return RunClipGrad({output, inputs[0], inputs[1]});
-    if (floatRow_) return RunFloat({output, inputs[0]});
-    RunInteger({output, inputs[0]});
+    if (inputs_.size() == 2) return RunClipGrad(threads, {output, inputs[0], inputs[1]});
+    if (floatRow_) return RunFloat(threads, {output, inputs[0]});
+    RunInteger(threads, {output, inputs[0]});
 }
 
-void UnaryKernel::RunFloat(const Ptrs2& bases) const {
+void UnaryKernel::RunFloat(ThreadPool* threads, const Ptrs2& bases) const {
     const DML_TENSOR_DATA_TYPE type = outType_;
     const FloatRowFn row = floatRow_;
     const FloatParams& params = floatParams_;
     ParallelLoop(
-        plan2_, bases,
+        threads, plan2_, bases,
         [&](const Ptrs2& p, uint64_t n, const Strides2& s) {
             if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
                 row(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n, params);
@@ -423,8 +424,8 @@ void UnaryKernel::RunFloat(const Ptrs2& bases) const {
         kMinChunk);
 }
 
-void UnaryKernel::RunInteger(const Ptrs2& bases) const {
-    auto run = [&](auto inner) { ParallelLoop(plan2_, bases, inner, kMinChunk); };
+void UnaryKernel::RunInteger(ThreadPool* threads, const Ptrs2& bases) const {
+    auto run = [&](auto inner) { ParallelLoop(threads, plan2_, bases, inner, kMinChunk); };
     switch (type_) {
         case DML_OPERATOR_ELEMENT_WISE_BIT_NOT:
             return WithWidth(ElementSizeInBytes(outType_), [&](auto tag) {
@@ -514,14 +515,14 @@ void UnaryKernel::RunInteger(const Ptrs2& bases) const {
 }
 
 // Gradient where lo < x < hi, else 0 (a NaN x passes its gradient, as the formula reads).
-void UnaryKernel::RunClipGrad(const std::array<std::byte*, 3>& bases) const {
+void UnaryKernel::RunClipGrad(ThreadPool* threads, const std::array<std::byte*, 3>& bases) const {
     using Ptrs3 = std::array<std::byte*, 3>;
     using Strides3 = std::array<int64_t, 3>;
     const DML_TENSOR_DATA_TYPE type = outType_;
     if (IsFloat16Or32(type)) {
         const float lo = floatParams_.a, hi = floatParams_.b;
         ParallelLoop(
-            plan3_, bases,
+            threads, plan3_, bases,
             [=](const Ptrs3& p, uint64_t n, const Strides3& s) {
                 float x[kBlock], g[kBlock];
                 for (uint64_t i = 0; i < n; i += kBlock) {
@@ -539,7 +540,7 @@ void UnaryKernel::RunClipGrad(const std::array<std::byte*, 3>& bases) const {
         using T = decltype(tag);
         const T lo = ScalarAs<T>(lo_), hi = ScalarAs<T>(hi_);
         ParallelLoop(
-            plan3_, bases,
+            threads, plan3_, bases,
             [=](const Ptrs3& p, uint64_t n, const Strides3& s) {
                 for (uint64_t i = 0; i < n; ++i) {
                     const T x = LoadAt<T>(p[1] + int64_t(i) * s[1]);
@@ -551,7 +552,7 @@ void UnaryKernel::RunClipGrad(const std::array<std::byte*, 3>& bases) const {
     });
 }
 
-void UnaryKernel::RunFill(std::byte* output) const {
+void UnaryKernel::RunFill(ThreadPool* threads, std::byte* output) const {
     const uint64_t count = plan1_.InnerCount();
     const int64_t stride = plan1_.InnerStride(0);
     if (type_ == DML_OPERATOR_FILL_VALUE_CONSTANT) {
@@ -560,7 +561,7 @@ void UnaryKernel::RunFill(std::byte* output) const {
             using U = decltype(tag);
             const U value = ScalarAs<U>(start_);
             ParallelLoop(
-                plan1_, {output},
+                threads, plan1_, {output},
                 [=](const std::array<std::byte*, 1>& p, uint64_t n, const std::array<int64_t, 1>& s) {
                     if (s[0] == int64_t(sizeof(U))) {
                         auto* out = reinterpret_cast<U*>(p[0]);
@@ -576,13 +577,13 @@ void UnaryKernel::RunFill(std::byte* output) const {
     const DML_TENSOR_DATA_TYPE type = outType_;
     const DML_SCALAR_UNION start = start_, delta = delta_;
     if (plan1_.rank <= 1) {
-        ParallelFor(count, kMinChunk, [&](uint64_t begin, uint64_t end) {
+        ParallelFor(threads, count, kMinChunk, [&](uint64_t begin, uint64_t end) {
             FillSequenceRow(type, start, delta, begin, output + int64_t(begin) * stride, stride, end - begin);
         });
         return;
     }
     const uint64_t rows = plan1_.OuterCount();
-    ParallelFor(rows, std::max<uint64_t>(1, kMinChunk / count), [&](uint64_t begin, uint64_t end) {
+    ParallelFor(threads, rows, std::max<uint64_t>(1, kMinChunk / count), [&](uint64_t begin, uint64_t end) {
         uint64_t index = begin * count;
         RunLoopRows(plan1_, {output}, begin, end,
                     [&](const std::array<std::byte*, 1>& p, uint64_t n, const std::array<int64_t, 1>& s) {

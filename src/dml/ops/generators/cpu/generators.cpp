@@ -64,7 +64,7 @@ public:
         const uint32_t srcSize = plan.mode == GenMode::OneHot ? IndexBytes(plan.indexType) : size;
         std::byte* out = b.outputs[0];
         const uint32_t rank = plan.rank;
-        cpu::ParallelFor(plan.count, uint64_t(1) << 14, [&](uint64_t first, uint64_t last) {
+        cpu::ParallelFor(cpu::HostThreads(b), plan.count, uint64_t(1) << 14, [&](uint64_t first, uint64_t last) {
             uint64_t coord[generators::kMaxRank] = {};
             int64_t o = 0, s = 0;
             uint64_t rest = first;
@@ -167,7 +167,7 @@ public:
         for (int i = 0; i < 6; ++i) std::memcpy(&state[i], b.inputs[0] + int64_t(i) * p.stateStride * 4, 4);
         auto* out = reinterpret_cast<uint32_t*>(b.outputs[0]);
         const uint64_t blocks = (p.count + 3) / 4;
-        cpu::ParallelFor(blocks, 1024, [&](uint64_t first, uint64_t last) {
+        cpu::ParallelFor(cpu::HostThreads(b), blocks, 1024, [&](uint64_t first, uint64_t last) {
             for (uint64_t block = first; block < last; ++block) {
                 const generators::Philox4x32 bits =
                     generators::Philox4x32x10(generators::AddToCounter(state, block), state[4], state[5]);

@@ -112,20 +112,20 @@ void GemmKernel::Initialize(TensorView a, TensorView b, TensorView c, std::byte*
     CopyOwned(b, persistent + bOffset_);
 }
 
-void GemmKernel::Execute(TensorView a, TensorView b, TensorView c, TensorView output, std::byte* persistent,
-                         std::byte* temporary) const {
+void GemmKernel::Execute(ThreadPool* threads, TensorView a, TensorView b, TensorView c, TensorView output,
+                         std::byte* persistent, std::byte* temporary) const {
     const std::byte* aData = aOffset_ != UINT64_MAX ? persistent + aOffset_ : a.data;
     const std::byte* bData = bOffset_ != UINT64_MAX ? persistent + bOffset_ : b.data;
     const std::byte* cData = !params_.c ? nullptr : cOffset_ != UINT64_MAX ? persistent + cOffset_ : c.data;
     if (!oneDnn_) {
-        ExecuteReference(aData, bData, params_.beta != 0.0f ? cData : nullptr, output.data, temporary);
+        ExecuteReference(threads, aData, bData, params_.beta != 0.0f ? cData : nullptr, output.data, temporary);
         return;
     }
-    ExecuteOneDnn(aData, bData, cData, output, temporary);
+    ExecuteOneDnn(threads, aData, bData, cData, output, temporary);
 }
 
-void GemmKernel::ExecuteReference(const std::byte* aBase, const std::byte* bBase, const std::byte* cBase,
-                                  std::byte* oBase, std::byte* temporary) const {
+void GemmKernel::ExecuteReference(ThreadPool* threads, const std::byte* aBase, const std::byte* bBase,
+                                  const std::byte* cBase, std::byte* oBase, std::byte* temporary) const {
     const Geometry& g = g_;
     const DML_TENSOR_DATA_TYPE type = params_.output.dataType;
     const int64_t es = ElementSizeInBytes(type);
@@ -153,7 +153,7 @@ void GemmKernel::ExecuteReference(const std::byte* aBase, const std::byte* bBase
         for (uint32_t k = 0; k < K; ++k) LoadFloats(type, bP + k * g.bK * es, g.bN * es, bPack + uint64_t(k) * N, N);
 
         const uint64_t minRows = std::max<uint64_t>(1, (1u << 16) / (uint64_t(N) * K + 1));
-        ParallelFor(M, minRows, [&](uint64_t first, uint64_t last) {
+        ParallelFor(threads, M, minRows, [&](uint64_t first, uint64_t last) {
             std::vector<float> acc(N), cRow(N);
             for (uint64_t m = first; m < last; ++m) {
                 std::fill(acc.begin(), acc.end(), 0.0f);
@@ -191,17 +191,17 @@ Status CreateCpuGemm(const KernelContext&, const OperatorArgs& args, std::unique
     FREEDML_TRY(DecodeFusedActivation(desc.FusedActivation, &params.activation));
     GemmKernel kernel;
     FREEDML_TRY(kernel.Create(params));
-    *out = AdaptKernel(args, std::move(kernel),
-                      [](GemmKernel& k, const OperatorArgs& a, const KernelBindings& b) {
-                          k.Execute(ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1),
-                                    ViewOf(a.inputs, b.inputs, 2), ViewOf(a.outputs, b.outputs, 0), b.persistent,
-                                    b.temporary);
-                      },
-                      [](GemmKernel& k, const OperatorArgs& a, const KernelBindings& b) {
-                          k.Initialize(ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1),
-                                       ViewOf(a.inputs, b.inputs, 2), b.persistent);
-                      },
-                      {0, 1, 2});  // A, B and C
+    *out = AdaptKernel(
+        args, std::move(kernel),
+        [](GemmKernel& k, const OperatorArgs& a, const KernelBindings& b) {
+            k.Execute(HostThreads(b), ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1),
+                      ViewOf(a.inputs, b.inputs, 2), ViewOf(a.outputs, b.outputs, 0), b.persistent, b.temporary);
+        },
+        [](GemmKernel& k, const OperatorArgs& a, const KernelBindings& b) {
+            k.Initialize(ViewOf(a.inputs, b.inputs, 0), ViewOf(a.inputs, b.inputs, 1), ViewOf(a.inputs, b.inputs, 2),
+                         b.persistent);
+        },
+        {0, 1, 2});  // A, B and C
     return {};
 }
 

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/tensor_view.h"
@@ -49,8 +50,8 @@ public:
     // Views of the OWNED_BY_DML tensors (the others may have null data; c is ignored when absent).
     void Initialize(TensorView a, TensorView b, TensorView c, std::byte* persistent) const;
     // Owned tensors are read from the persistent resource; their views here may have null data.
-    void Execute(TensorView a, TensorView b, TensorView c, TensorView output, std::byte* persistent,
-                 std::byte* temporary) const;
+    void Execute(ThreadPool* threads, TensorView a, TensorView b, TensorView c, TensorView output,
+                 std::byte* persistent, std::byte* temporary) const;
 
     bool UsesOneDnn() const { return oneDnn_ != nullptr; }
     // "oneDNN matmul (<implementation>)" or "reference", and why oneDNN was not used.
@@ -68,15 +69,15 @@ private:
     };
     struct OneDnnState;
 
-    void ExecuteReference(const std::byte* a, const std::byte* b, const std::byte* c, std::byte* out,
-                          std::byte* temporary) const;
+    void ExecuteReference(ThreadPool* threads, const std::byte* a, const std::byte* b, const std::byte* c,
+                          std::byte* out, std::byte* temporary) const;
     // oneDNN's part, in kernels/cpu/onednn.cpp (the one file that calls oneDNN).
     void TryOneDnn();
     uint64_t OneDnnOwnedBSize(uint64_t plainSize) const;  // an owned B's bytes in the persistent resource
     uint64_t OneDnnScratchSize() const;
     bool InitializeOneDnn(TensorView b, std::byte* persistent) const;  // true when it packed an owned B
-    void ExecuteOneDnn(const std::byte* a, const std::byte* b, const std::byte* c, TensorView output,
-                       std::byte* temporary) const;
+    void ExecuteOneDnn(ThreadPool* threads, const std::byte* a, const std::byte* b, const std::byte* c,
+                       TensorView output, std::byte* temporary) const;
 
     GemmParams params_;
     Geometry g_;

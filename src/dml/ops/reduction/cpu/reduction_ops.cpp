@@ -34,6 +34,7 @@ namespace freedml::dml {
 
 namespace {
 
+using cpu::HostThreads;
 using cpu::LoopPlan;
 using cpu::MakeLoopPlan;
 using cpu::ParallelFor;
@@ -385,7 +386,7 @@ public:
         const uint64_t work = uint64_t(1) << 14;  // elements read per task, at least
         if (!plan_.blocked) {
             const uint64_t minSlices = std::max<uint64_t>(1, work / plan_.sliceCount);
-            ParallelFor(plan_.sliceTotal, minSlices, [&](uint64_t first, uint64_t last) {
+            ParallelFor(HostThreads(b), plan_.sliceTotal, minSlices, [&](uint64_t first, uint64_t last) {
                 ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
                              [&](const std::byte* in, std::byte* out) { run_(plan_, in, out, 1); });
             });
@@ -396,7 +397,7 @@ public:
         const uint64_t rowLength = outer.InnerCount();
         const uint64_t blocksPerRow = (rowLength + kBlock - 1) / kBlock;
         const uint64_t minBlocks = std::max<uint64_t>(1, work / (plan_.sliceCount * kBlock));
-        ParallelFor(outer.OuterCount() * blocksPerRow, minBlocks, [&](uint64_t first, uint64_t last) {
+        ParallelFor(HostThreads(b), outer.OuterCount() * blocksPerRow, minBlocks, [&](uint64_t first, uint64_t last) {
             for (uint64_t i = first; i < last; ++i) {
                 const uint64_t start = (i % blocksPerRow) * kBlock;
                 uint64_t row = i / blocksPerRow;
@@ -525,7 +526,7 @@ public:
 
     void Execute(const KernelBindings& b) override {
         const uint64_t minLines = std::max<uint64_t>(1, (uint64_t(1) << 14) / plan_.length);
-        ParallelFor(plan_.lines, minLines, [&](uint64_t first, uint64_t last) {
+        ParallelFor(HostThreads(b), plan_.lines, minLines, [&](uint64_t first, uint64_t last) {
             ForEachOuter(plan_.outer, b.inputs[0], b.outputs[0], first, last,
                          [&](const std::byte* in, std::byte* out) { line_(plan_, in, out); });
         });

@@ -131,7 +131,7 @@ public:
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         const uint64_t minLines = std::max<uint64_t>(1, (uint64_t(1) << 14) / plan_.length);
-        cpu::ParallelFor(plan_.lines, minLines, [&](uint64_t first, uint64_t last) {
+        cpu::ParallelFor(cpu::HostThreads(b), plan_.lines, minLines, [&](uint64_t first, uint64_t last) {
             run_(plan_, b.inputs[0], b.outputs[0], b.outputs[1], first, last);
         });
     }
