@@ -40,11 +40,11 @@ UINT64 MonotonicNanoseconds() {
 
 CommandQueue::CommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DESC& desc)
     : device_(device),
+      holdDevice_(Ref<ID3D12Device>::Share(device.PublicDevice())),
       desc_(desc),
       stream_(device.Backend().CreateStream([this](const std::string& text) { OnStreamFailure(text); })),
       shared_(std::make_shared<Shared>()) {
     worker_ = std::thread([this] { Run(); });
-    device_.PublicDevice()->AddRef();  // after the worker starts: starting it may throw
 }
 
 CommandQueue::~CommandQueue() {
@@ -55,7 +55,6 @@ CommandQueue::~CommandQueue() {
     shared_->wake.notify_all();
     worker_.join();
     stream_.reset();
-    device_.PublicDevice()->Release();
 }
 
 HRESULT CommandQueue::GetDevice(REFIID riid, void** device) {

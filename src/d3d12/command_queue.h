@@ -99,6 +99,7 @@ private:
     void OnStreamFailure(const std::string& text);
 
     DeviceInternal& device_;
+    Ref<ID3D12Device> holdDevice_;  // a queue keeps its device alive (destroyed last)
     const D3D12_COMMAND_QUEUE_DESC desc_;
     std::unique_ptr<backend::Stream> stream_;
     std::shared_ptr<Shared> shared_;

@@ -174,26 +174,18 @@ StateTrackingScope::Touch& StateTrackingScope::Mark(uint64_t resourceId) { retur
 
 HeldResource::HeldResource(ID3D12Resource* resource) {
     internal_ = GetResourceInternal(resource);
-    if (internal_) {
-        public_ = resource;
-        public_->AddRef();
-    }
+    if (internal_) public_ = Ref<ID3D12Resource>::Share(resource);
 }
 
 HeldResource::HeldResource(HeldResource&& other) noexcept
-    : public_(std::exchange(other.public_, nullptr)), internal_(std::exchange(other.internal_, nullptr)) {}
+    : public_(std::move(other.public_)), internal_(std::exchange(other.internal_, nullptr)) {}
 
 HeldResource& HeldResource::operator=(HeldResource&& other) noexcept {
     if (this != &other) {
-        if (public_) public_->Release();
-        public_ = std::exchange(other.public_, nullptr);
+        public_ = std::move(other.public_);
         internal_ = std::exchange(other.internal_, nullptr);
     }
     return *this;
-}
-
-HeldResource::~HeldResource() {
-    if (public_) public_->Release();
 }
 
 // ---- CopyBufferCommand -------------------------------------------------------------------------

@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/com_object.h"
 #include "common/status.h"
 #include "d3d12/internal.h"
 
@@ -91,15 +92,15 @@ public:
     HeldResource& operator=(HeldResource&& other) noexcept;
     HeldResource(const HeldResource&) = delete;
     HeldResource& operator=(const HeldResource&) = delete;
-    ~HeldResource();
+    ~HeldResource() = default;
 
     ResourceInternal* get() const { return internal_; }
     ResourceInternal* operator->() const { return internal_; }
     explicit operator bool() const { return internal_ != nullptr; }
 
 private:
-    ID3D12Resource* public_ = nullptr;
-    ResourceInternal* internal_ = nullptr;
+    Ref<ID3D12Resource> public_;
+    ResourceInternal* internal_ = nullptr;  // borrowed from public_
 };
 
 // CopyBufferRegion and CopyResource.

@@ -78,18 +78,17 @@ Status Resource::Create(Device* device, Heap* heap, uint64_t offset, const D3D12
 
 Resource::Resource(Device* device, Heap* heap, uint64_t offset, const D3D12_RESOURCE_DESC& desc,
                    D3D12_RESOURCE_STATES initialState)
-    : device_(device), heap_(heap), offset_(offset), desc_(desc), id_(gNextResourceId++), state_(initialState) {
+    : device_(Ref<Device>::Share(device)),
+      heap_(Ref<Heap>::Share(heap)),
+      offset_(offset),
+      desc_(desc),
+      id_(gNextResourceId++),
+      state_(initialState) {
     if (desc_.Alignment == 0) desc_.Alignment = kBufferAlignment;
-    device_->RegisterResource(this);  // first: it may throw, and then no reference may be taken yet
-    device_->AddRef();
-    heap_->AddRef();
+    device_->RegisterResource(this);  // may throw: the references above are then given back
 }
 
-Resource::~Resource() {
-    device_->UnregisterResource(this);
-    heap_->Release();
-    device_->Release();
-}
+Resource::~Resource() { device_->UnregisterResource(this); }
 
 void* Resource::QueryExtraInterface(REFIID riid) {
     if (SameGuid(riid, kIidResourceInternal)) return static_cast<ResourceInternal*>(this);  // borrowed

@@ -60,15 +60,15 @@ public:
     D3D12_RESOURCE_STATES TrackedState() const override { return state_.load(); }
     void SetTrackedState(D3D12_RESOURCE_STATES state) override { state_.store(state); }
 
-    Heap* GetHeap() const { return heap_; }
+    Heap* GetHeap() const { return heap_.Get(); }
 
 private:
     Resource(Device* device, Heap* heap, uint64_t offset, const D3D12_RESOURCE_DESC& desc,
              D3D12_RESOURCE_STATES initialState);
     ~Resource() override;
 
-    Device* device_;  // holds a reference
-    Heap* heap_;      // holds a reference
+    Ref<Device> device_;  // a resource keeps its device and heap alive
+    Ref<Heap> heap_;
     uint64_t offset_;
     D3D12_RESOURCE_DESC desc_;
     uint64_t id_;

@@ -9,8 +9,7 @@ namespace freedml::dml {
 BindingTable::~BindingTable() { ClearDispatchable(); }
 
 void BindingTable::ClearDispatchable() {
-    if (dispatchable_) dispatchable_->Release();
-    dispatchable_ = nullptr;
+    dispatchable_.Reset();
     snapshot_.reset();
     descriptors_ = nullptr;
     gpuHandle_ = {};
@@ -65,8 +64,7 @@ Status BindingTable::ApplyDesc(const DML_BINDING_TABLE_DESC* desc) {
                cpuRange.heapName.c_str(), cpuRange.indexInHeap, gpuRange.heapName.c_str(), gpuRange.indexInHeap);
 
     ClearDispatchable();
-    dispatchable_ = desc->Dispatchable;
-    dispatchable_->AddRef();
+    dispatchable_ = Ref<IDMLDispatchable>::Share(desc->Dispatchable);
     snapshot_ = std::move(snapshot);
     descriptors_ = cpuRange.first;
     gpuHandle_ = desc->GPUDescriptorHandle;

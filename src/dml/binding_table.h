@@ -25,7 +25,7 @@ public:
     HRESULT STDMETHODCALLTYPE Reset(const DML_BINDING_TABLE_DESC* desc) override;
 
     // For RecordDispatch.
-    IDMLDispatchable* Dispatchable() const { return dispatchable_; }
+    IDMLDispatchable* Dispatchable() const { return dispatchable_.Get(); }
     const std::shared_ptr<const DispatchableSnapshot>& Snapshot() const { return snapshot_; }
     const BindingState& State() const { return state_; }
     D3D12_GPU_DESCRIPTOR_HANDLE GpuHandle() const { return gpuHandle_; }
@@ -45,7 +45,7 @@ private:
     Status Commit(BindingRole role, std::vector<BoundRegion> regions, const char* method);
     void WriteDescriptor(uint32_t slot, const BoundRegion* region);
 
-    IDMLDispatchable* dispatchable_ = nullptr;  // holds a reference (BT2)
+    Ref<IDMLDispatchable> dispatchable_;  // BT2: the table keeps its dispatchable alive
     std::shared_ptr<const DispatchableSnapshot> snapshot_;
     d3d12::Descriptor* descriptors_ = nullptr;  // the CPU handle's slots in the heap
     D3D12_GPU_DESCRIPTOR_HANDLE gpuHandle_{};

@@ -43,11 +43,7 @@ void DebugDeviceInterface::SetMuteDebugOutput(BOOL mute) { device_.SetMuted(mute
 
 Device::Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
                DML_FEATURE_LEVEL featureLevel)
-    : d3d12Device_(d3d12Device), d3d12_(internal), flags_(flags), featureLevel_(featureLevel) {
-    d3d12Device_->AddRef();
-}
-
-Device::~Device() { d3d12Device_->Release(); }
+    : d3d12Device_(Ref<ID3D12Device>::Share(d3d12Device)), d3d12_(internal), flags_(flags), featureLevel_(featureLevel) {}
 
 HRESULT Device::Create(ID3D12Device* d3d12Device, uint32_t flags, uint32_t minimumFeatureLevel, REFIID riid,
                        void** object) {

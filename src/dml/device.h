@@ -58,7 +58,7 @@ public:
 
     // ---- For the other DirectML objects ----
     d3d12::DeviceInternal& D3D12() { return *d3d12_; }
-    ID3D12Device* D3D12Device() { return d3d12Device_; }
+    ID3D12Device* D3D12Device() { return d3d12Device_.Get(); }
     DML_FEATURE_LEVEL FeatureLevel() const { return featureLevel_; }
     bool DebugEnabled() const { return (flags_ & DML_CREATE_DEVICE_FLAG_DEBUG) != 0; }
     void SetMuted(bool muted) { muted_ = muted; }
@@ -92,9 +92,8 @@ public:
 private:
     Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
            DML_FEATURE_LEVEL featureLevel);
-    ~Device() override;
 
-    ID3D12Device* d3d12Device_;  // holds a reference
+    Ref<ID3D12Device> d3d12Device_;
     d3d12::DeviceInternal* d3d12_;
     DML_CREATE_DEVICE_FLAGS flags_;
     DML_FEATURE_LEVEL featureLevel_;

@@ -22,15 +22,12 @@ class DispatchCommand final : public d3d12::Command {
 public:
     DispatchCommand(Device& device, IDMLDispatchable* dispatchable, std::shared_ptr<const DispatchableSnapshot> snapshot,
                     D3D12_GPU_DESCRIPTOR_HANDLE descriptors, std::string description)
-        : device_(device), dispatchable_(dispatchable), snapshot_(std::move(snapshot)), descriptors_(descriptors),
-          description_(std::move(description)) {
-        device_.AddRef();
-        dispatchable_->AddRef();
-    }
-    ~DispatchCommand() override {
-        dispatchable_->Release();
-        device_.Release();
-    }
+        : device_(device),
+          holdDevice_(Ref<Device>::Share(&device)),
+          dispatchable_(Ref<IDMLDispatchable>::Share(dispatchable)),
+          snapshot_(std::move(snapshot)),
+          descriptors_(descriptors),
+          description_(std::move(description)) {}
 
     const char* Name() const override { return "DirectML dispatch"; }
 
@@ -51,7 +48,9 @@ private:
     Status Run(d3d12::ExecutionContext& context);
 
     Device& device_;
-    IDMLDispatchable* dispatchable_;
+    // A recorded dispatch keeps its device and dispatchable alive until the list is reset or gone.
+    Ref<Device> holdDevice_;
+    Ref<IDMLDispatchable> dispatchable_;
     std::shared_ptr<const DispatchableSnapshot> snapshot_;
     D3D12_GPU_DESCRIPTOR_HANDLE descriptors_;
     std::string description_;

@@ -29,7 +29,7 @@ public:
         // Borrowed: no reference is taken (private interface).
         return SameGuid(riid, kIidChildIdentity) ? &identity_ : nullptr;
     }
-    Device& GetDmlDevice() const { return *device_; }
+    Device& GetDmlDevice() const { return *device_.Get(); }
     // "GEMM operator 'layer1'" style descriptions use the object's name when it has one.
     std::string NameSuffix() const {
         std::string name = this->Name();
@@ -39,13 +39,10 @@ public:
 protected:
     // The identity holds `this` as the base: casting to Derived here, before Derived is built,
     // would be undefined; AsChild casts once the object is complete.
-    explicit DeviceChild(Device& device) : device_(&device), identity_{Kind, &device, this} {
-        device_->AddRef();
-    }
-    ~DeviceChild() override { device_->Release(); }
+    explicit DeviceChild(Device& device) : device_(Ref<Device>::Share(&device)), identity_{Kind, &device, this} {}
 
 private:
-    Device* device_;
+    Ref<Device> device_;  // a child keeps its device alive
     ChildIdentity identity_;
 };
 

@@ -52,11 +52,8 @@ bool AdapterHasAttribute(const backend::AdapterInfo& info, REFGUID attribute) {
     return false;
 }
 
-Adapter::Adapter(IDXCoreAdapterFactory* factory, backend::Adapter* adapter) : factory_(factory), adapter_(adapter) {
-    factory_->AddRef();
-}
-
-Adapter::~Adapter() { factory_->Release(); }
+Adapter::Adapter(IDXCoreAdapterFactory* factory, backend::Adapter* adapter)
+    : factory_(Ref<IDXCoreAdapterFactory>::Share(factory)), adapter_(adapter) {}
 
 bool Adapter::IsAttributeSupported(REFGUID attribute) { return AdapterHasAttribute(adapter_->Info(), attribute); }
 

@@ -44,9 +44,8 @@ public:
     backend::Adapter* Backend() const { return adapter_; }
 
 private:
-    ~Adapter() override;
 
-    IDXCoreAdapterFactory* factory_;
+    Ref<IDXCoreAdapterFactory> factory_;
     backend::Adapter* adapter_;
 };
 

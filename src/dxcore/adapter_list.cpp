@@ -7,11 +7,7 @@
 namespace freedml::dxcore {
 
 AdapterList::AdapterList(IDXCoreAdapterFactory* factory, std::vector<Ref<Adapter>> adapters)
-    : factory_(factory), adapters_(std::move(adapters)) {
-    factory_->AddRef();
-}
-
-AdapterList::~AdapterList() { factory_->Release(); }
+    : factory_(Ref<IDXCoreAdapterFactory>::Share(factory)), adapters_(std::move(adapters)) {}
 
 HRESULT AdapterList::GetAdapter(uint32_t index, REFIID riid, void** adapter) {
     return Guard("IDXCoreAdapterList::GetAdapter", NoReport, [&]() -> HRESULT {

@@ -21,9 +21,8 @@ public:
     bool STDMETHODCALLTYPE IsAdapterPreferenceSupported(DXCoreAdapterPreference preference) override;
 
 private:
-    ~AdapterList() override;
 
-    IDXCoreAdapterFactory* factory_;
+    Ref<IDXCoreAdapterFactory> factory_;
     std::vector<Ref<Adapter>> adapters_;
 };
 
