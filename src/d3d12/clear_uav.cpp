@@ -200,7 +200,7 @@ void CommandList::ClearUnorderedAccessView(const char* method, D3D12_GPU_DESCRIP
         if (!CheckOpen(method)) return;
         Descriptor view;
         ClearPattern pattern;
-        Status status = ValidateClear(device_, type_, cbvSrvUavHeap_, gpuHandle, cpuHandle, resource, values, numRects,
+        Status status = ValidateClear(device_, type_, cbvSrvUavHeap_.Get(), gpuHandle, cpuHandle, resource, values, numRects,
                                       &view);
         if (status.ok()) status = MakePattern(method, view, values, floats, &pattern);
         if (!status.ok()) {

@@ -7,11 +7,7 @@
 namespace freedml::d3d12 {
 
 CommandAllocator::CommandAllocator(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE type)
-    : device_(device), type_(type) {
-    device_.PublicDevice()->AddRef();
-}
-
-CommandAllocator::~CommandAllocator() { device_.PublicDevice()->Release(); }
+    : device_(device), holdDevice_(Ref<ID3D12Device>::Share(device.PublicDevice())), type_(type) {}
 
 CommandAllocator* CommandAllocator::FromPublic(ID3D12CommandAllocator* allocator) {
     void* impl = nullptr;

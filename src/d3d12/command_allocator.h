@@ -17,7 +17,6 @@ class CommandAllocator final
     : public NamedComObject<CommandAllocator, ID3D12CommandAllocator, ID3D12Pageable, ID3D12DeviceChild, ID3D12Object> {
 public:
     CommandAllocator(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE type);
-    ~CommandAllocator() override;
 
     static CommandAllocator* FromPublic(ID3D12CommandAllocator* allocator);
 
@@ -49,6 +48,7 @@ public:
 
 private:
     DeviceInternal& device_;
+    Ref<ID3D12Device> holdDevice_;  // an allocator keeps its device alive
     const D3D12_COMMAND_LIST_TYPE type_;
     std::atomic<CommandList*> recording_{nullptr};
     std::atomic<uint64_t> generation_{1};

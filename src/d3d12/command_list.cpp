@@ -182,22 +182,19 @@ Status ValidateDescriptorHeaps(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE l
 
 }  // namespace
 
-CommandList::CommandList(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE type) : device_(device), type_(type) {
-    device_.PublicDevice()->AddRef();
-}
+CommandList::CommandList(DeviceInternal& device, D3D12_COMMAND_LIST_TYPE type)
+    : device_(device), holdDevice_(Ref<ID3D12Device>::Share(device.PublicDevice())), type_(type) {}
 
 CommandList::~CommandList() {
     recording_.reset();
-    if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
+    cbvSrvUavHeap_.Reset();
     ReleaseAllocator();
-    device_.PublicDevice()->Release();
 }
 
 void CommandList::ReleaseAllocator() {
     if (!allocator_) return;
     if (open_) allocator_->EndRecording(this);
-    allocator_->Release();
-    allocator_ = nullptr;
+    allocator_.Reset();
 }
 
 CommandList* CommandList::FromPublic(ID3D12CommandList* list) {
@@ -223,12 +220,10 @@ HRESULT CommandList::GetDevice(REFIID riid, void** device) {
 
 void CommandList::BeginRecording(CommandAllocator* allocator) {
     ReleaseAllocator();
-    allocator->AddRef();
-    allocator_ = allocator;
+    allocator_ = Ref<CommandAllocator>::Share(allocator);
     allocatorGeneration_ = allocator->Generation();
     recording_ = std::make_shared<Recording>();
-    if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
-    cbvSrvUavHeap_ = nullptr;
+    cbvSrvUavHeap_.Reset();
     firstError_.clear();
     firstErrorHr_ = S_OK;
     closeFailed_ = false;
@@ -326,8 +321,7 @@ void CommandList::ClearState(ID3D12PipelineState* pipelineState) {
             return;
         }
         if (pipelineState) return Unsupported("ClearState with a pipeline state");
-        if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
-        cbvSrvUavHeap_ = nullptr;
+        cbvSrvUavHeap_.Reset();
     });
 }
 
@@ -382,9 +376,7 @@ void CommandList::SetDescriptorHeaps(UINT numHeaps, ID3D12DescriptorHeap* const*
             return FailRecording(status.FullMessage());
         }
         // Setting heaps replaces both bindings, as in D3D12.
-        if (cbvSrvUav) cbvSrvUav->AddRef();
-        if (cbvSrvUavHeap_) cbvSrvUavHeap_->Release();
-        cbvSrvUavHeap_ = cbvSrvUav;
+        cbvSrvUavHeap_ = Ref<ID3D12DescriptorHeap>::Share(cbvSrvUav);
     });
 }
 

@@ -44,7 +44,7 @@ public:
 
     // For the queue.
     std::shared_ptr<Recording> Recorded() const { return recording_; }
-    CommandAllocator* Allocator() const { return allocator_; }
+    CommandAllocator* Allocator() const { return allocator_.Get(); }
     uint64_t AllocatorGeneration() const { return allocatorGeneration_; }
     bool CloseFailed() const { return closeFailed_; }
     // One execution at a time: false when a queue has not finished the previous one.
@@ -58,7 +58,7 @@ public:
     ID3D12GraphicsCommandList* PublicCommandList() override { return this; }
     D3D12_COMMAND_LIST_TYPE Type() const override { return type_; }
     bool IsOpen() const override { return open_; }
-    ID3D12DescriptorHeap* CurrentDescriptorHeap() const override { return cbvSrvUavHeap_; }
+    ID3D12DescriptorHeap* CurrentDescriptorHeap() const override { return cbvSrvUavHeap_.Get(); }
     void Record(std::unique_ptr<Command> command) override;
     void FailRecording(const std::string& text) override;
 
@@ -202,15 +202,16 @@ private:
     }
 
     DeviceInternal& device_;
+    Ref<ID3D12Device> holdDevice_;  // a list keeps its device alive
     const D3D12_COMMAND_LIST_TYPE type_;
-    CommandAllocator* allocator_ = nullptr;  // holds a reference
+    Ref<CommandAllocator> allocator_;
     uint64_t allocatorGeneration_ = 0;
     bool open_ = false;
     bool closeFailed_ = false;
     std::string firstError_;
     HRESULT firstErrorHr_ = S_OK;
     std::shared_ptr<Recording> recording_;
-    ID3D12DescriptorHeap* cbvSrvUavHeap_ = nullptr;  // holds a reference until Reset
+    Ref<ID3D12DescriptorHeap> cbvSrvUavHeap_;  // held until Reset
     std::atomic<bool> executing_{false};
 };
 

@@ -82,16 +82,14 @@ Status DescriptorHeap::Create(Device* device, const D3D12_DESCRIPTOR_HEAP_DESC& 
 }
 
 DescriptorHeap::DescriptorHeap(Device* device, const D3D12_DESCRIPTOR_HEAP_DESC& desc, unsigned char* slots)
-    : device_(device), desc_(desc), increment_(DescriptorIncrement(desc.Type)), slots_(slots) {
+    : device_(Ref<Device>::Share(device)), desc_(desc), increment_(DescriptorIncrement(desc.Type)), slots_(slots) {
     if (desc_.NodeMask == 0) desc_.NodeMask = 1;
-    device_->RegisterDescriptorHeap(this);  // first: it may throw, and then no reference may be taken yet
-    device_->AddRef();
+    device_->RegisterDescriptorHeap(this);  // may throw: the reference above is then given back
 }
 
 DescriptorHeap::~DescriptorHeap() {
     device_->UnregisterDescriptorHeap(this);
     std::free(slots_);
-    device_->Release();
 }
 
 HRESULT DescriptorHeap::GetDevice(REFIID riid, void** device) { return device_->QueryInterface(riid, device); }

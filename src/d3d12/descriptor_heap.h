@@ -42,7 +42,7 @@ private:
     DescriptorHeap(Device* device, const D3D12_DESCRIPTOR_HEAP_DESC& desc, unsigned char* slots);
     ~DescriptorHeap() override;
 
-    Device* device_;  // holds a reference
+    Ref<Device> device_;  // a descriptor heap keeps its device alive
     D3D12_DESCRIPTOR_HEAP_DESC desc_;
     UINT increment_;
     unsigned char* slots_;  // zero-filled: every CBV_SRV_UAV slot starts as an Empty Descriptor

@@ -42,15 +42,12 @@ int SignalHandle(HANDLE event) {
 }  // namespace
 
 Fence::Fence(DeviceInternal& device, UINT64 initialValue, D3D12_FENCE_FLAGS flags)
-    : device_(device), flags_(flags), value_(initialValue) {
-    device_.PublicDevice()->AddRef();
-}
+    : device_(device), holdDevice_(Ref<ID3D12Device>::Share(device.PublicDevice())), flags_(flags), value_(initialValue) {}
 
 Fence::~Fence() {
     // Waiters that never fired are dropped: a queue waiting on this fence holds a reference, so
     // only CPU events (which D3D12 leaves unsignaled too) can be left here.
     waiters_.clear();
-    device_.PublicDevice()->Release();
 }
 
 Fence* Fence::FromPublic(ID3D12Fence* fence) {

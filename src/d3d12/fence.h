@@ -52,6 +52,7 @@ private:
     bool Removed() const { return device_.RemovedReason() != S_OK; }
 
     DeviceInternal& device_;
+    Ref<ID3D12Device> holdDevice_;  // a fence keeps its device alive
     const D3D12_FENCE_FLAGS flags_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;

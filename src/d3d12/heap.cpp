@@ -153,13 +153,14 @@ Status Heap::Create(Device* device, const D3D12_HEAP_DESC& desc, backend::Memory
 }
 
 Heap::Heap(Device* device, const D3D12_HEAP_DESC& desc, std::unique_ptr<backend::Memory> memory, bool implicit)
-    : device_(device), desc_(desc), memory_(std::move(memory)), id_(gNextHeapId++), implicit_(implicit) {
-    device_->AddRef();
-}
+    : device_(Ref<Device>::Share(device)),
+      desc_(desc),
+      memory_(std::move(memory)),
+      id_(gNextHeapId++),
+      implicit_(implicit) {}
 
 Heap::~Heap() {
     memory_.reset();  // before the device (and its backend) may go
-    device_->Release();
 }
 
 HRESULT Heap::GetDevice(REFIID riid, void** device) { return device_->QueryInterface(riid, device); }

@@ -45,13 +45,13 @@ public:
     backend::Memory& Memory() { return *memory_; }
     uint64_t Id() const { return id_; }
     bool Implicit() const { return implicit_; }
-    Device* Owner() const { return device_; }
+    Device* Owner() const { return device_.Get(); }
 
 private:
     Heap(Device* device, const D3D12_HEAP_DESC& desc, std::unique_ptr<backend::Memory> memory, bool implicit);
     ~Heap() override;
 
-    Device* device_;  // holds a reference
+    Ref<Device> device_;  // a heap keeps its device alive
     D3D12_HEAP_DESC desc_;
     std::unique_ptr<backend::Memory> memory_;
     uint64_t id_;
