@@ -90,106 +90,116 @@ void Device::WriteDescriptor(const char* where, D3D12_CPU_DESCRIPTOR_HANDLE dest
 void Device::CreateUnorderedAccessView(ID3D12Resource* resource, ID3D12Resource* counter,
                                        const D3D12_UNORDERED_ACCESS_VIEW_DESC* desc,
                                        D3D12_CPU_DESCRIPTOR_HANDLE destination) {
-    const char* where = "CreateUnorderedAccessView";
-    Descriptor descriptor;
-    Status status = [&]() -> Status {
-        ResourceInternal* internal = nullptr;
-        if (resource) {
-            internal = GetResourceInternal(resource);
-            INVALID_IF(!internal || FindResource(internal->Id()) != internal,
-                       "%s: pResource is not a resource of this device.", where);
-            INVALID_IF(!(internal->Desc().Flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS),
-                       "%s: %s was created without D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS.", where,
-                       internal->Describe().c_str());
-        }
-        INVALID_IF(counter, "%s: pCounterResource is not supported: FreeDML has no append/consume counters.", where);
-        INVALID_IF(!desc, "%s: pDesc is null; a buffer view needs a description.", where);
-        INVALID_IF(Raw(desc->ViewDimension) != D3D12_UAV_DIMENSION_BUFFER,
-                   "%s: ViewDimension (%d) is not D3D12_UAV_DIMENSION_BUFFER: FreeDML implements buffers only.", where,
-                   static_cast<int>(Raw(desc->ViewDimension)));
-        INVALID_IF(Raw(desc->Buffer.Flags) & ~D3D12_BUFFER_UAV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.",
-                   where, static_cast<unsigned>(Raw(desc->Buffer.Flags)));
-        ViewRange view{desc->Buffer.FirstElement, desc->Buffer.NumElements, desc->Buffer.StructureByteStride,
-                       (desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW) != 0};
-        FREEDML_TRY(ValidateBufferView(where, internal, desc->Format, view, &descriptor.offsetInBytes,
-                                       &descriptor.sizeInBytes));
-        descriptor.kind = Descriptor::Kind::BufferUav;
-        descriptor.format = desc->Format;
-        descriptor.resourceId = internal ? internal->Id() : 0;
-        descriptor.structureByteStride = desc->Buffer.StructureByteStride;
-        descriptor.flags = desc->Buffer.Flags;
-        return {};
-    }();
-    WriteDescriptor(where, destination, status, descriptor);
+    // No exception leaves these void methods: one that is thrown (no memory for a message) removes
+    // the device, as for every void method (docs/ERRORS.md).
+    GuardedOrRemove(*this, "ID3D12Device::CreateUnorderedAccessView", [&] {
+        const char* where = "CreateUnorderedAccessView";
+        Descriptor descriptor;
+        Status status = [&]() -> Status {
+            ResourceInternal* internal = nullptr;
+            if (resource) {
+                internal = GetResourceInternal(resource);
+                INVALID_IF(!internal || FindResource(internal->Id()) != internal,
+                           "%s: pResource is not a resource of this device.", where);
+                INVALID_IF(!(internal->Desc().Flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS),
+                           "%s: %s was created without D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS.", where,
+                           internal->Describe().c_str());
+            }
+            INVALID_IF(counter, "%s: pCounterResource is not supported: FreeDML has no append/consume counters.", where);
+            INVALID_IF(!desc, "%s: pDesc is null; a buffer view needs a description.", where);
+            INVALID_IF(Raw(desc->ViewDimension) != D3D12_UAV_DIMENSION_BUFFER,
+                       "%s: ViewDimension (%d) is not D3D12_UAV_DIMENSION_BUFFER: FreeDML implements buffers only.", where,
+                       static_cast<int>(Raw(desc->ViewDimension)));
+            INVALID_IF(Raw(desc->Buffer.Flags) & ~D3D12_BUFFER_UAV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.",
+                       where, static_cast<unsigned>(Raw(desc->Buffer.Flags)));
+            ViewRange view{desc->Buffer.FirstElement, desc->Buffer.NumElements, desc->Buffer.StructureByteStride,
+                           (desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW) != 0};
+            FREEDML_TRY(ValidateBufferView(where, internal, desc->Format, view, &descriptor.offsetInBytes,
+                                           &descriptor.sizeInBytes));
+            descriptor.kind = Descriptor::Kind::BufferUav;
+            descriptor.format = desc->Format;
+            descriptor.resourceId = internal ? internal->Id() : 0;
+            descriptor.structureByteStride = desc->Buffer.StructureByteStride;
+            descriptor.flags = desc->Buffer.Flags;
+            return {};
+        }();
+        WriteDescriptor(where, destination, status, descriptor);
+    });
 }
 
 void Device::CreateShaderResourceView(ID3D12Resource* resource, const D3D12_SHADER_RESOURCE_VIEW_DESC* desc,
                                       D3D12_CPU_DESCRIPTOR_HANDLE destination) {
-    const char* where = "CreateShaderResourceView";
-    Descriptor descriptor;
-    Status status = [&]() -> Status {
-        ResourceInternal* internal = nullptr;
-        if (resource) {
-            internal = GetResourceInternal(resource);
-            INVALID_IF(!internal || FindResource(internal->Id()) != internal,
-                       "%s: pResource is not a resource of this device.", where);
-            INVALID_IF(internal->Desc().Flags & D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE,
-                       "%s: %s was created with D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE.", where,
-                       internal->Describe().c_str());
-        }
-        INVALID_IF(!desc, "%s: pDesc is null; a buffer view needs a description.", where);
-        INVALID_IF(Raw(desc->ViewDimension) != D3D12_SRV_DIMENSION_BUFFER,
-                   "%s: ViewDimension (%d) is not D3D12_SRV_DIMENSION_BUFFER: FreeDML implements buffers only.", where,
-                   static_cast<int>(Raw(desc->ViewDimension)));
-        INVALID_IF(Raw(desc->Buffer.Flags) & ~D3D12_BUFFER_SRV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.",
-                   where, static_cast<unsigned>(Raw(desc->Buffer.Flags)));
-        ViewRange view{desc->Buffer.FirstElement, desc->Buffer.NumElements, desc->Buffer.StructureByteStride,
-                       (desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW) != 0};
-        FREEDML_TRY(ValidateBufferView(where, internal, desc->Format, view, &descriptor.offsetInBytes,
-                                       &descriptor.sizeInBytes));
-        descriptor.kind = Descriptor::Kind::BufferSrv;
-        descriptor.format = desc->Format;
-        descriptor.resourceId = internal ? internal->Id() : 0;
-        descriptor.structureByteStride = desc->Buffer.StructureByteStride;
-        descriptor.flags = desc->Buffer.Flags;
-        return {};
-    }();
-    WriteDescriptor(where, destination, status, descriptor);
+    GuardedOrRemove(*this, "ID3D12Device::CreateShaderResourceView", [&] {
+        const char* where = "CreateShaderResourceView";
+        Descriptor descriptor;
+        Status status = [&]() -> Status {
+            ResourceInternal* internal = nullptr;
+            if (resource) {
+                internal = GetResourceInternal(resource);
+                INVALID_IF(!internal || FindResource(internal->Id()) != internal,
+                           "%s: pResource is not a resource of this device.", where);
+                INVALID_IF(internal->Desc().Flags & D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE,
+                           "%s: %s was created with D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE.", where,
+                           internal->Describe().c_str());
+            }
+            INVALID_IF(!desc, "%s: pDesc is null; a buffer view needs a description.", where);
+            INVALID_IF(Raw(desc->ViewDimension) != D3D12_SRV_DIMENSION_BUFFER,
+                       "%s: ViewDimension (%d) is not D3D12_SRV_DIMENSION_BUFFER: FreeDML implements buffers only.", where,
+                       static_cast<int>(Raw(desc->ViewDimension)));
+            INVALID_IF(Raw(desc->Buffer.Flags) & ~D3D12_BUFFER_SRV_FLAG_RAW, "%s: Buffer.Flags (0x%x) has unknown bits.",
+                       where, static_cast<unsigned>(Raw(desc->Buffer.Flags)));
+            ViewRange view{desc->Buffer.FirstElement, desc->Buffer.NumElements, desc->Buffer.StructureByteStride,
+                           (desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW) != 0};
+            FREEDML_TRY(ValidateBufferView(where, internal, desc->Format, view, &descriptor.offsetInBytes,
+                                           &descriptor.sizeInBytes));
+            descriptor.kind = Descriptor::Kind::BufferSrv;
+            descriptor.format = desc->Format;
+            descriptor.resourceId = internal ? internal->Id() : 0;
+            descriptor.structureByteStride = desc->Buffer.StructureByteStride;
+            descriptor.flags = desc->Buffer.Flags;
+            return {};
+        }();
+        WriteDescriptor(where, destination, status, descriptor);
+    });
 }
 
 void Device::CreateConstantBufferView(const D3D12_CONSTANT_BUFFER_VIEW_DESC* desc,
                                       D3D12_CPU_DESCRIPTOR_HANDLE destination) {
-    const char* where = "CreateConstantBufferView";
-    Descriptor descriptor;
-    Status status = [&]() -> Status {
-        INVALID_IF(!desc, "%s: pDesc is null.", where);
-        INVALID_IF(desc->SizeInBytes == 0 || desc->SizeInBytes % kConstantBufferAlignment != 0 ||
-                       desc->SizeInBytes > kMaxConstantBufferBytes,
-                   "%s: SizeInBytes (%u) must be a non-zero multiple of %u, at most %u.", where, desc->SizeInBytes,
-                   kConstantBufferAlignment, kMaxConstantBufferBytes);
-        descriptor.kind = Descriptor::Kind::ConstantBuffer;
-        descriptor.sizeInBytes = desc->SizeInBytes;
-        if (desc->BufferLocation == 0) return {};  // a null view
-        INVALID_IF(desc->BufferLocation % kConstantBufferAlignment != 0,
-                   "%s: BufferLocation (0x%llx) must be a multiple of %u.", where,
-                   static_cast<unsigned long long>(desc->BufferLocation), kConstantBufferAlignment);
-        Resource* resource = FindResourceByAddress(desc->BufferLocation, desc->SizeInBytes);
-        INVALID_IF(!resource,
-                   "%s: no live resource of this device holds the %u bytes at BufferLocation (0x%llx).", where,
-                   desc->SizeInBytes, static_cast<unsigned long long>(desc->BufferLocation));
-        descriptor.resourceId = resource->Id();
-        descriptor.offsetInBytes = desc->BufferLocation - resource->GetGPUVirtualAddress();
-        return {};
-    }();
-    WriteDescriptor(where, destination, status, descriptor);
+    GuardedOrRemove(*this, "ID3D12Device::CreateConstantBufferView", [&] {
+        const char* where = "CreateConstantBufferView";
+        Descriptor descriptor;
+        Status status = [&]() -> Status {
+            INVALID_IF(!desc, "%s: pDesc is null.", where);
+            INVALID_IF(desc->SizeInBytes == 0 || desc->SizeInBytes % kConstantBufferAlignment != 0 ||
+                           desc->SizeInBytes > kMaxConstantBufferBytes,
+                       "%s: SizeInBytes (%u) must be a non-zero multiple of %u, at most %u.", where, desc->SizeInBytes,
+                       kConstantBufferAlignment, kMaxConstantBufferBytes);
+            descriptor.kind = Descriptor::Kind::ConstantBuffer;
+            descriptor.sizeInBytes = desc->SizeInBytes;
+            if (desc->BufferLocation == 0) return {};  // a null view
+            INVALID_IF(desc->BufferLocation % kConstantBufferAlignment != 0,
+                       "%s: BufferLocation (0x%llx) must be a multiple of %u.", where,
+                       static_cast<unsigned long long>(desc->BufferLocation), kConstantBufferAlignment);
+            Resource* resource = FindResourceByAddress(desc->BufferLocation, desc->SizeInBytes);
+            INVALID_IF(!resource,
+                       "%s: no live resource of this device holds the %u bytes at BufferLocation (0x%llx).", where,
+                       desc->SizeInBytes, static_cast<unsigned long long>(desc->BufferLocation));
+            descriptor.resourceId = resource->Id();
+            descriptor.offsetInBytes = desc->BufferLocation - resource->GetGPUVirtualAddress();
+            return {};
+        }();
+        WriteDescriptor(where, destination, status, descriptor);
+    });
 }
 
 void Device::CopyDescriptors(UINT destinationRangeCount, const D3D12_CPU_DESCRIPTOR_HANDLE* destinationStarts,
                              const UINT* destinationSizes, UINT sourceRangeCount,
                              const D3D12_CPU_DESCRIPTOR_HANDLE* sourceStarts, const UINT* sourceSizes,
                              D3D12_DESCRIPTOR_HEAP_TYPE type) {
-    CopyDescriptorRanges(destinationRangeCount, destinationStarts, destinationSizes, sourceRangeCount, sourceStarts,
-                         sourceSizes, type);
+    GuardedOrRemove(*this, "ID3D12Device::CopyDescriptors", [&] {
+        CopyDescriptorRanges(destinationRangeCount, destinationStarts, destinationSizes, sourceRangeCount, sourceStarts,
+                             sourceSizes, type);
+    });
 }
 
 void Device::CopyDescriptorRanges(UINT destinationRangeCount, const D3D12_CPU_DESCRIPTOR_HANDLE* destinationStarts,
@@ -257,7 +267,9 @@ void Device::CopyDescriptorRanges(UINT destinationRangeCount, const D3D12_CPU_DE
 
 void Device::CopyDescriptorsSimple(UINT count, D3D12_CPU_DESCRIPTOR_HANDLE destinationStart,
                                    D3D12_CPU_DESCRIPTOR_HANDLE sourceStart, D3D12_DESCRIPTOR_HEAP_TYPE type) {
-    CopyDescriptorRanges(1, &destinationStart, &count, 1, &sourceStart, &count, type);
+    GuardedOrRemove(*this, "ID3D12Device::CopyDescriptorsSimple", [&] {
+        CopyDescriptorRanges(1, &destinationStart, &count, 1, &sourceStart, &count, type);
+    });
 }
 
 }  // namespace freedml::d3d12

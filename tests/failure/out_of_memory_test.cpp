@@ -210,6 +210,32 @@ TEST_F(OutOfMemoryTest, AFailureWhileRecordingFailsClose) {
     EXPECT_FALSE(DeviceRemoved());
 }
 
+// A void method that writes descriptors has no HRESULT: an allocation failure inside it (here in
+// the message of an invalid view, and in CopyDescriptors' range lists) removes the device with
+// E_OUTOFMEMORY instead of letting std::bad_alloc out to the application.
+TEST_F(OutOfMemoryTest, AFailureInADescriptorWriteRemovesTheDevice) {
+    auto buffer = Buffer(256);
+    D3D12_UNORDERED_ACCESS_VIEW_DESC tooLong{};
+    tooLong.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    tooLong.Format = DXGI_FORMAT_R32_FLOAT;
+    tooLong.Buffer.NumElements = 1000;  // 4000 bytes of a 256-byte buffer: refused, with a message
+    ArmAllocationFailure(0, FailOn::ThisThread);
+    d3d->CreateUnorderedAccessView(buffer.Get(), nullptr, &tooLong, heap->GetCPUDescriptorHandleForHeapStart());
+    ASSERT_TRUE(DisarmAllocationFailure()) << "the refusal made no allocation";
+    EXPECT_EQ(d3d->GetDeviceRemovedReason(), E_OUTOFMEMORY);
+}
+
+TEST_F(OutOfMemoryTest, AFailureInCopyDescriptorsRemovesTheDevice) {
+    D3D12_DESCRIPTOR_HEAP_DESC desc{D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    ComPtr<ID3D12DescriptorHeap> staging;
+    ASSERT_EQ(d3d->CreateDescriptorHeap(&desc, IID_PPV_ARGS(&staging)), S_OK);
+    ArmAllocationFailure(0, FailOn::ThisThread);
+    d3d->CopyDescriptorsSimple(2, heap->GetCPUDescriptorHandleForHeapStart(),
+                               staging->GetCPUDescriptorHandleForHeapStart(), D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    ASSERT_TRUE(DisarmAllocationFailure()) << "the copy made no allocation";
+    EXPECT_EQ(d3d->GetDeviceRemovedReason(), E_OUTOFMEMORY);
+}
+
 TEST_F(OutOfMemoryTest, AFailureOnTheQueueRemovesTheDevice) {
     auto compiled = Compile(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity);
     auto input = Buffer(tensor.Bytes()), output = Buffer(tensor.Bytes());
