@@ -10,6 +10,7 @@
 #include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/kernels/float_math.h"
 #include "dml/kernels/integer_math.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -48,31 +49,6 @@ FREEDML_INLINE T Load(const std::byte* p) {
 template <class T>
 FREEDML_INLINE void Store(std::byte* p, T v) {
     std::memcpy(p, &v, sizeof(T));
-}
-
-template <class T>
-FREEDML_INLINE uint64_t BitsOf(T v) {
-    if constexpr (sizeof(T) == 4) {
-        uint32_t u;
-        std::memcpy(&u, &v, 4);
-        return u;
-    } else {
-        uint64_t u;
-        std::memcpy(&u, &v, 8);
-        return u;
-    }
-}
-
-template <class T>
-FREEDML_INLINE T FromBits(uint64_t bits) {
-    T v;
-    if constexpr (sizeof(T) == 4) {
-        uint32_t u = uint32_t(bits);
-        std::memcpy(&v, &u, 4);
-    } else {
-        std::memcpy(&v, &bits, 8);
-    }
-    return v;
 }
 
 // ---- Operators on one pair of elements --------------------------------------------------------
@@ -116,16 +92,12 @@ struct DivideOp {
     }
 };
 
-// maxNum / minNum with signed zeros ordered: equal operands combine their bits (AND keeps +0 for
-// MAX, OR keeps -0 for MIN), then a NaN operand yields the other one.
+// Floats: maxNum / minNum with signed zeros ordered, as on CUDA (kernels/float_math.h).
 struct MaxOp {
     template <class T>
     static FREEDML_INLINE T Apply(T a, T b) {
         if constexpr (kIsFloat<T>) {
-            T r = a > b ? a : b;
-            r = a == b ? FromBits<T>(BitsOf(a) & BitsOf(b)) : r;
-            r = b != b ? a : r;
-            return a != a ? b : r;
+            return MaxNumber(a, b);
         } else {
             return a > b ? a : b;
         }
@@ -136,10 +108,7 @@ struct MinOp {
     template <class T>
     static FREEDML_INLINE T Apply(T a, T b) {
         if constexpr (kIsFloat<T>) {
-            T r = a < b ? a : b;
-            r = a == b ? FromBits<T>(BitsOf(a) | BitsOf(b)) : r;
-            r = b != b ? a : r;
-            return a != a ? b : r;
+            return MinNumber(a, b);
         } else {
             return a < b ? a : b;
         }

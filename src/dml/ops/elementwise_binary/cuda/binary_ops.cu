@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "dml/kernels/float_math.h"
 #include "dml/kernels/integer_math.h"
 #include "dml/ops/elementwise_binary/cuda/binary_ops.h"
 #include "dml/ops/elementwise_binary/cuda/nary_map.cuh"
@@ -85,12 +86,6 @@ cudaError_t VisitWidth(uint32_t bytes, Visit&& visit) {
 template <class T>
 constexpr bool kFloat = std::is_floating_point_v<T>;
 
-__device__ __forceinline__ float AndBits(float a, float b) {
-    return __uint_as_float(__float_as_uint(a) & __float_as_uint(b));
-}
-__device__ __forceinline__ float OrBits(float a, float b) {
-    return __uint_as_float(__float_as_uint(a) | __float_as_uint(b));
-}
 
 // ---- Arithmetic (the compute type: float for FLOAT16) --------------------------------------------
 
@@ -131,10 +126,7 @@ struct MaxOp {
     template <class T>
     __device__ T operator()(T a, T b) const {
         if constexpr (kFloat<T>) {
-            T r = a > b ? a : b;
-            r = a == b ? AndBits(a, b) : r;
-            r = b != b ? a : r;
-            return a != a ? b : r;
+            return MaxNumber(a, b);  // kernels/float_math.h: the CPU's rule too
         } else {
             return a > b ? a : b;
         }
@@ -145,10 +137,7 @@ struct MinOp {
     template <class T>
     __device__ T operator()(T a, T b) const {
         if constexpr (kFloat<T>) {
-            T r = a < b ? a : b;
-            r = a == b ? OrBits(a, b) : r;
-            r = b != b ? a : r;
-            return a != a ? b : r;
+            return MinNumber(a, b);
         } else {
             return a < b ? a : b;
         }
