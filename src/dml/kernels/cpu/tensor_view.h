@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dml/kernels/loop_merge.h"
 #include "dml/tensor.h"
 
 namespace freedml::dml::cpu {
@@ -75,23 +76,8 @@ template <size_t N, class Stride = uint32_t>
 LoopPlan<N> MakeLoopPlan(const uint32_t* sizes, uint32_t rank, const std::array<const Stride*, N>& strides,
                          const std::array<uint32_t, N>& elementSizes) {
     LoopPlan<N> plan;
-    for (uint32_t d = 0; d < rank; ++d) {
-        if (sizes[d] == 1) continue;
-        uint32_t r = plan.rank;
-        bool merge = r > 0;
-        for (size_t k = 0; k < N && merge; ++k) {
-            int64_t stride = int64_t(strides[k][d]) * elementSizes[k];
-            merge = plan.byteStrides[k][r - 1] == stride * int64_t(sizes[d]);
-        }
-        if (merge) {
-            plan.sizes[r - 1] *= sizes[d];
-            for (size_t k = 0; k < N; ++k) plan.byteStrides[k][r - 1] = int64_t(strides[k][d]) * elementSizes[k];
-        } else {
-            plan.sizes[r] = sizes[d];
-            for (size_t k = 0; k < N; ++k) plan.byteStrides[k][r] = int64_t(strides[k][d]) * elementSizes[k];
-            ++plan.rank;
-        }
-    }
+    auto byteStride = [&](size_t k, uint32_t d) { return int64_t(strides[k][d]) * elementSizes[k]; };
+    plan.rank = MergeLoopDimensions<N>(sizes, rank, byteStride, plan.sizes, plan.byteStrides);
     return plan;
 }
 

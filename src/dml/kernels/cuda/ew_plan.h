@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "backend/cuda/launch.h"
+#include "dml/kernels/loop_merge.h"
 
 namespace freedml::dml::cuda {
 
@@ -71,21 +72,9 @@ struct EwPlan {
 template <int N>
 EwPlan<N> MakeEwPlan(const uint32_t* sizes, uint32_t rank, const int64_t (*strides)[kMaxDims]) {
     EwPlan<N> plan;
-    for (uint32_t d = 0; d < rank; ++d) {
-        plan.count *= sizes[d];
-        if (sizes[d] == 1) continue;
-        int r = plan.rank;
-        bool merge = r > 0;
-        for (int k = 0; k < N && merge; ++k) merge = plan.strides[k][r - 1] == strides[k][d] * int64_t(sizes[d]);
-        if (merge) {
-            plan.sizes[r - 1] *= sizes[d];
-            for (int k = 0; k < N; ++k) plan.strides[k][r - 1] = strides[k][d];
-        } else {
-            plan.sizes[r] = sizes[d];
-            for (int k = 0; k < N; ++k) plan.strides[k][r] = strides[k][d];
-            ++plan.rank;
-        }
-    }
+    for (uint32_t d = 0; d < rank; ++d) plan.count *= sizes[d];
+    auto stride = [&](size_t k, uint32_t d) { return strides[k][d]; };
+    plan.rank = int(MergeLoopDimensions<size_t(N)>(sizes, rank, stride, plan.sizes, plan.strides));
     return plan;
 }
 
