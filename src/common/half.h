@@ -1,14 +1,17 @@
-// IEEE 754 binary16 <-> binary32, one scalar conversion for every layer (the CPU kernels, the D3D12
-// buffer clears): exact bit manipulation, round to nearest even, NaN kept quiet. Header-only and
-// free of DirectML types.
+// IEEE 754 binary16 <-> binary32, one scalar conversion for every layer (the CPU kernels, the CUDA
+// kernels' host-side planning, the D3D12 buffer clears): exact bit manipulation, round to nearest
+// even (the rounding of CUDA's __float2half_rn too), NaN kept quiet. Header-only, free of DirectML
+// types, and usable in device code.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
+#include "common/host_device.h"
+
 namespace freedml {
 
-inline float HalfToFloat(uint16_t h) {
+FREEDML_HOST_DEVICE inline float HalfToFloat(uint16_t h) {
     uint32_t sign = uint32_t(h & 0x8000) << 16;
     uint32_t exponent = (h >> 10) & 0x1F;
     uint32_t mantissa = h & 0x3FF;
@@ -30,7 +33,7 @@ inline float HalfToFloat(uint16_t h) {
     return out;
 }
 
-inline uint16_t FloatToHalf(float f) {
+FREEDML_HOST_DEVICE inline uint16_t FloatToHalf(float f) {
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     uint16_t sign = uint16_t((bits >> 16) & 0x8000);

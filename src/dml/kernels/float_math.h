@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "dml/kernels/integer_math.h"  // FREEDML_HOST_DEVICE
+#include "common/host_device.h"
 
 namespace freedml::dml {
 

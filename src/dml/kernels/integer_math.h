@@ -7,11 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__CUDACC__)
-#define FREEDML_HOST_DEVICE __host__ __device__
-#else
-#define FREEDML_HOST_DEVICE
-#endif
+#include "common/host_device.h"
 
 namespace freedml::dml {
 
