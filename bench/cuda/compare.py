@@ -10,7 +10,7 @@ def load(path):
         if not line.startswith("{"):
             continue
         r = json.loads(line)
-        key = (r["bench"], r.get("type", ""), str(r.get("n", r.get("layer", ""))))
+        key = (r["bench"], r.get("type", ""), str(r.get("n", r.get("layer", r.get("name", "")))))
         rows[key] = r
     return rows
 
@@ -29,5 +29,13 @@ for key, r in ours.items():
               f"{r['add_gbs'] / t.get('add_gbs', float('nan')):7.2f}")
         print(f"{label + ' add / FreeDML copy':34} {r['add_gbs'] / r['copy_gbs']:12.2f}")
         print(f"{label + ' scale-bias / FreeDML copy':34} {r['scale_bias_gbs'] / r['copy_gbs']:12.2f}")
+    elif r["bench"] == "op":
+        if r.get("skipped"):
+            print(f"{label:34} {'not run':>12}")
+            continue
+        copy = ours.get(("elementwise", "f32", ""), {}).get("copy_gbs", float("nan"))
+        p = t.get("gbs", float("nan"))
+        print(f"{label + ' GB/s':34} {r['gbs']:12.0f} {p:12.0f} {r['gbs'] / p:7.2f}   "
+              f"{r['gbs'] / copy:.2f} of copy")
     elif r["bench"] == "dispatch":
         print(f"{'dispatch overhead (us)':34} {r['us_per_dispatch']:12.2f} {t.get('us_per_dispatch', float('nan')):12.2f}")

@@ -4,7 +4,9 @@
 // command list and times ExecuteCommandLists to the fence (host clock; the one fence wait is
 // amortized over the dispatches), after a warm-up run; the median of several runs is printed.
 // Output: one JSON object per line (bench/run_gpu.sh joins it with the PyTorch numbers).
-// FREEDML_GPU_BENCH=gemm,dispatch (bench names: gemm, conv, elementwise, dispatch) runs only
+// The "op" section times the memory-bound operators of the operator issues (reductions, TOP_K,
+// data movement, pooling, normalization) as GB/s of the bytes they must read and write.
+// FREEDML_GPU_BENCH=gemm,dispatch (bench names: gemm, conv, elementwise, dispatch, op) runs only
 // those sections, for repeated A/B runs of one figure (bench/ab_gpu.sh).
 #include <wsl/winadapter.h>
 #include <wsl/wrladapter.h>
@@ -21,6 +23,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using Microsoft::WRL::ComPtr;
@@ -79,6 +82,28 @@ public:
         ComPtr<ID3D12Resource> r;
         CHECK(d3d_->CreateCommittedResource(&p, D3D12_HEAP_FLAG_NONE, &desc, state, nullptr, IID_PPV_ARGS(&r)));
         return r;
+    }
+
+    // A DEFAULT buffer holding `bytes` bytes of `data` (indices and other exact inputs).
+    ComPtr<ID3D12Resource> Upload(const void* data, UINT64 bytes) {
+        auto upload = Buffer(bytes, D3D12_HEAP_TYPE_UPLOAD);
+        void* mapped = nullptr;
+        CHECK(upload->Map(0, nullptr, &mapped));
+        std::memcpy(mapped, data, bytes);
+        upload->Unmap(0, nullptr);
+        auto buffer = Buffer(bytes);
+        list_->CopyBufferRegion(buffer.Get(), 0, upload.Get(), 0, bytes);
+        Run();
+        return buffer;
+    }
+
+    // Whether this FreeDML compiles the operator (a benchmark of one it does not run is skipped).
+    bool Compiles(DML_OPERATOR_TYPE type, const void* desc) {
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        ComPtr<IDMLCompiledOperator> compiled;
+        return SUCCEEDED(dml_->CreateOperator(&opDesc, IID_PPV_ARGS(&op))) &&
+               SUCCEEDED(dml_->CompileOperator(op.Get(), DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)));
     }
 
     // A DEFAULT buffer of random values in [-1, 1) (FLOAT32 or FLOAT16), never zeros.
@@ -337,6 +362,136 @@ int main(int argc, char** argv) {
         auto p = bench.Prepare(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &id, {A.Get()}, {O.Get()});
         double ms = bench.Time(p, 5000);
         std::printf("{\"bench\": \"dispatch\", \"us_per_dispatch\": %.2f}\n", ms * 1000.0);
+    }
+
+    // Memory-bound operators: GB/s of the bytes each must move (inputs read once, outputs written
+    // once), the same problems as torch_bench.py's "op" lines.
+    if (Selected("op")) {
+        const auto U32 = DML_TENSOR_DATA_TYPE_UINT32;
+        // Times one prepared operator and prints its line; `bytes` is what it must read and write.
+        auto report = [&](const char* name, DML_TENSOR_DATA_TYPE type, DML_OPERATOR_TYPE op, const void* desc,
+                          const std::vector<ID3D12Resource*>& inputs, const std::vector<ID3D12Resource*>& outputs,
+                          double bytes) {
+            if (!bench.Compiles(op, desc)) {
+                std::printf("{\"bench\": \"op\", \"name\": \"%s\", \"type\": \"%s\", \"skipped\": true}\n", name,
+                            TypeName(type));
+                std::fflush(stdout);
+                return;
+            }
+            auto p = bench.Prepare(op, desc, inputs, outputs);
+            const int reps = std::max(10, int(2e10 / bytes));
+            const double ms = bench.Time(p, reps);
+            std::printf("{\"bench\": \"op\", \"name\": \"%s\", \"type\": \"%s\", \"ms\": %.5f, \"gbs\": %.1f}\n", name,
+                        TypeName(type), ms, bytes / ms / 1e6);
+            std::fflush(stdout);
+        };
+        // Issue 17: REDUCE SUM/MAX over the last and the first axis of 64 MiB, ARGMAX of rows, TOP_K.
+        {
+            Tensor x(F32, {1, 1, 4096, 4096}), rows(F32, {1, 1, 4096, 1}), cols(F32, {1, 1, 1, 4096});
+            Tensor index(U32, {1, 1, 4096, 1});
+            auto X = bench.Random(x);
+            auto R = bench.Buffer(rows.Bytes()), C = bench.Buffer(cols.Bytes()), I = bench.Buffer(index.Bytes());
+            const UINT last[] = {3}, first[] = {2};
+            for (auto [name, function, axes, out, O] :
+                 {std::tuple{"reduce_sum_last", DML_REDUCE_FUNCTION_SUM, last, &rows, R.Get()},
+                  std::tuple{"reduce_sum_first", DML_REDUCE_FUNCTION_SUM, first, &cols, C.Get()},
+                  std::tuple{"reduce_max_last", DML_REDUCE_FUNCTION_MAX, last, &rows, R.Get()},
+                  std::tuple{"reduce_max_first", DML_REDUCE_FUNCTION_MAX, first, &cols, C.Get()}}) {
+                DML_REDUCE_OPERATOR_DESC d{function, &x.desc, &out->desc, 1, axes};
+                report(name, F32, DML_OPERATOR_REDUCE, &d, {X.Get()}, {O}, double(x.Bytes() + out->Bytes()));
+            }
+            DML_ARGMAX_OPERATOR_DESC argmax{&x.desc, &index.desc, 1, last, DML_AXIS_DIRECTION_INCREASING};
+            report("argmax_rows", F32, DML_OPERATOR_ARGMAX, &argmax, {X.Get()}, {I.Get()},
+                   double(x.Bytes() + index.Bytes()));
+        }
+        {
+            Tensor x(F32, {1, 1, 64, 32768});
+            auto X = bench.Random(x);
+            for (UINT k : {1u, 8u, 256u}) {
+                Tensor values(F32, {1, 1, 64, k}), indices(U32, {1, 1, 64, k});
+                auto V = bench.Buffer(values.Bytes()), I = bench.Buffer(indices.Bytes());
+                DML_TOP_K1_OPERATOR_DESC d{&x.desc, &values.desc, &indices.desc, 3, k, DML_AXIS_DIRECTION_DECREASING};
+                const std::string name = "top_k_" + std::to_string(k);
+                report(name.c_str(), F32, DML_OPERATOR_TOP_K1, &d, {X.Get()}, {V.Get(), I.Get()},
+                       double(x.Bytes() + values.Bytes() + indices.Bytes()));
+            }
+        }
+        // Issue 18: GATHER of embedding rows, SLICE and PADDING of 64 MiB, RESAMPLE 2x bilinear.
+        {
+            Tensor table(F16, {1, 1, 32000, 4096}), ids(U32, {1, 1, 1, 512}), rows(F16, {1, 1, 512, 4096});
+            auto T = bench.Random(table);
+            std::vector<uint32_t> picks(512);
+            std::mt19937 rng(7);
+            for (auto& v : picks) v = rng() % 32000;
+            auto Ids = bench.Upload(picks.data(), picks.size() * 4);
+            auto O = bench.Buffer(rows.Bytes());
+            DML_GATHER_OPERATOR_DESC d{&table.desc, &ids.desc, &rows.desc, 2, 1};
+            report("gather_embedding", F16, DML_OPERATOR_GATHER, &d, {T.Get(), Ids.Get()}, {O.Get()},
+                   2.0 * double(rows.Bytes()) + double(ids.Bytes()));
+        }
+        {
+            Tensor x(F32, {1, 1, 4096, 4096}), half(F32, {1, 1, 4096, 2048}), padded(F32, {1, 1, 4128, 4128});
+            auto X = bench.Random(x);
+            auto H = bench.Buffer(half.Bytes()), P = bench.Buffer(padded.Bytes());
+            const UINT offsets[] = {0, 0, 0, 1024}, sizes[] = {1, 1, 4096, 2048};
+            const INT steps[] = {1, 1, 1, 1};
+            DML_SLICE1_OPERATOR_DESC slice{&x.desc, &half.desc, 4, offsets, sizes, steps};
+            report("slice_64mib", F32, DML_OPERATOR_SLICE1, &slice, {X.Get()}, {H.Get()}, 2.0 * double(half.Bytes()));
+            const UINT start[] = {0, 0, 16, 16}, end[] = {0, 0, 16, 16};
+            DML_SCALAR_UNION zero{};
+            DML_PADDING1_OPERATOR_DESC pad{&x.desc, &padded.desc, DML_PADDING_MODE_CONSTANT, F32, zero, 4, start, end};
+            report("padding_64mib", F32, DML_OPERATOR_PADDING1, &pad, {X.Get()}, {P.Get()},
+                   double(x.Bytes() + padded.Bytes()));
+        }
+        {
+            Tensor x(F32, {1, 64, 512, 512}), y(F32, {1, 64, 1024, 1024});
+            auto X = bench.Random(x);
+            auto Y = bench.Buffer(y.Bytes());
+            const FLOAT scales[] = {1, 1, 2, 2}, offsets[] = {0.5f, 0.5f, 0.5f, 0.5f};
+            DML_RESAMPLE1_OPERATOR_DESC d{&x.desc, &y.desc, DML_INTERPOLATION_MODE_LINEAR, 4, scales, offsets, offsets};
+            report("resample_2x_bilinear", F32, DML_OPERATOR_RESAMPLE1, &d, {X.Get()}, {Y.Get()},
+                   double(x.Bytes() + y.Bytes()));
+        }
+        // Issue 19: ResNet-50's max pool and global average pool, layer and batch normalization.
+        for (UINT images : {1u, 32u}) {
+            Tensor x(F32, {images, 64, 112, 112}), y(F32, {images, 64, 56, 56});
+            auto X = bench.Random(x);
+            auto Y = bench.Buffer(y.Bytes());
+            const UINT strides[] = {2, 2}, window[] = {3, 3}, pads[] = {1, 1};
+            DML_MAX_POOLING_OPERATOR_DESC d{&x.desc, &y.desc, 2, strides, window, pads, pads};
+            const std::string name = "max_pool_3x3s2_b" + std::to_string(images);
+            report(name.c_str(), F32, DML_OPERATOR_MAX_POOLING, &d, {X.Get()}, {Y.Get()}, double(x.Bytes() + y.Bytes()));
+            Tensor g(F32, {images, 2048, 7, 7}), gy(F32, {images, 2048, 1, 1});
+            auto G = bench.Random(g);
+            auto GY = bench.Buffer(gy.Bytes());
+            const UINT ones[] = {1, 1}, whole[] = {7, 7}, none[] = {0, 0};
+            DML_AVERAGE_POOLING_OPERATOR_DESC avg{&g.desc, &gy.desc, 2, ones, whole, none, none, FALSE};
+            const std::string avgName = "global_avg_pool_b" + std::to_string(images);
+            report(avgName.c_str(), F32, DML_OPERATOR_AVERAGE_POOLING, &avg, {G.Get()}, {GY.Get()},
+                   double(g.Bytes() + gy.Bytes()));
+        }
+        for (auto type : {F32, F16}) {
+            Tensor x(type, {1, 1, 512, 4096}), gamma(type, {1, 1, 1, 4096}), y(type, {1, 1, 512, 4096});
+            auto X = bench.Random(x), S = bench.Random(gamma), B = bench.Random(gamma);
+            auto Y = bench.Buffer(y.Bytes());
+            const UINT axes[] = {3};
+            DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC d{&x.desc, &gamma.desc, &gamma.desc, &y.desc, 1, axes,
+                                                             TRUE, 1e-5f, nullptr};
+            report("layer_norm_512x4096", type, DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, &d,
+                   {X.Get(), S.Get(), B.Get()}, {Y.Get()}, double(x.Bytes() + y.Bytes()));
+        }
+        {
+            Tensor x(F32, {1, 256, 56, 56}), stat(F32, {1, 256, 1, 1}), y(F32, {1, 256, 56, 56});
+            auto X = bench.Random(x), M = bench.Random(stat), S = bench.Random(stat), B = bench.Random(stat);
+            // A variance of ones: positive, so the figure times numbers, not NaNs.
+            std::vector<float> ones(256, 1.0f);
+            auto V = bench.Upload(ones.data(), ones.size() * 4);
+            auto Y = bench.Buffer(y.Bytes());
+            DML_BATCH_NORMALIZATION_OPERATOR_DESC d{&x.desc, &stat.desc, &stat.desc, &stat.desc, &stat.desc, &y.desc,
+                                                    TRUE, 1e-5f, nullptr};
+            report("batch_norm_256x56x56", F32, DML_OPERATOR_BATCH_NORMALIZATION, &d,
+                   {X.Get(), M.Get(), V.Get(), S.Get(), B.Get()}, {Y.Get()}, double(x.Bytes() + y.Bytes()));
+        }
     }
     return 0;
 }
