@@ -338,6 +338,21 @@ w("can take milliseconds to come back), which is why only ratios from one run ar
 w("")
 
 
+# operator_bench.cpp and operator_torch.py: one JSON object per line, GB/s of the same byte counts.
+for name, impl in (("ops-freedml.jsonl", "FreeDML"), ("ops-torch.jsonl", "PyTorch")):
+    path = os.path.join(raw, name)
+    if not os.path.exists(path):
+        continue
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("{"):
+                continue
+            r = json.loads(line)
+            if r.get("bench") == "op" and "gbs" in r:
+                dtype = {"f32": "FLOAT32", "f16": "FLOAT16"}.get(r.get("type"), r.get("type", ""))
+                add("operators", r["name"], dtype, impl, r["gbs"], "GB/s", "", name)
+
+
 def command_of(source):
     return commands.get(source, source)
 
@@ -490,6 +505,32 @@ if ew_ops:
     w("![element-wise](performance/elementwise.png)")
     w("")
     commands_block("elementwise")
+
+# Memory-bound operators
+op_cases = []
+for r in rows:
+    if r["group"] == "operators" and r["impl"] == "FreeDML" and (r["case"], r["dtype"]) not in op_cases:
+        op_cases.append((r["case"], r["dtype"]))
+if op_cases:
+    w("## Memory-bound operators")
+    w("")
+    w("The reductions, TOP_K, data movement, pooling and normalization problems the operator issues name")
+    w("(operator_bench.cpp; PyTorch runs the same problems in operator_torch.py), GB/s of the bytes each")
+    w("must read and write, so the PyTorch ratio is the ratio of times. The copy bandwidth is elementwise_bench's")
+    w("memcpy of FLOAT32. Goals: at least 0.8 of the copy bandwidth where an operator is a pass over memory,")
+    w("and at least PyTorch's speed.")
+    w("")
+    w("| operator | type | FreeDML GB/s | vs memcpy | vs PyTorch |")
+    w("| --- | --- | ---: | ---: | ---: |")
+    copy = value("elementwise", "memcpy", "FLOAT32", "memcpy")
+    for case, dtype in op_cases:
+        f = value("operators", case, dtype, "FreeDML")
+        rt = ratio(f, value("operators", case, dtype, "PyTorch"))
+        w(f"| {case} | {dtype} | {fmt(f)} | {fmt(ratio(f, copy))} | {fmt(rt)} |")
+        if rt is not None and rt < 0.9:
+            behind.append((f"operator {case} {dtype}", rt, "PyTorch"))
+    w("")
+    commands_block("operators")
 
 # GEMM
 if gemm_sizes:

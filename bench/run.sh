@@ -68,7 +68,7 @@ say "building a Release FreeDML in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
 jobs=$(nproc)
 targets=()
-for target in dispatch_bench graph_bench dense_bench elementwise_bench binding_bench binding_rules_bench; do
+for target in dispatch_bench graph_bench dense_bench elementwise_bench operator_bench binding_bench binding_rules_bench; do
   if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
     targets+=("$target")
   else
@@ -146,6 +146,10 @@ if has dense_bench && [ "$device" = cpu ]; then
       --suffix " (alone; OMP_WAIT_POLICY=passive)"
 fi
 torch_device=cpu; [ "$device" = cpu ] || torch_device=cuda
+op_quick=(); [ "$quick" = 1 ] && op_quick=(--quick)
+has operator_bench && run ops-freedml.jsonl "$bin/operator_bench" "${op_quick[@]}"
+run ops-torch.jsonl "$system_python" "$root/bench/operator_torch.py" --device "$torch_device" --threads "$(nproc)" \
+    "${op_quick[@]}"
 run torch.txt "$system_python" "$root/bench/references.py" --framework torch --device "$torch_device" \
     --what gemm,conv,dispatch --sizes "$sizes" --layers "$layers" "${common[@]}"
 if [ "$device" = cpu ]; then

@@ -69,53 +69,6 @@ for dtype, name, size in ((torch.float32, "f32", 4), (torch.float16, "f16", 2)):
     print(json.dumps({"bench": "elementwise", "type": name, "copy_gbs": 2.0 * count * size / copy_ms / 1e6,
                       "add_gbs": 3.0 * count * size / add_ms / 1e6, "add_ms": add_ms, "copy_ms": copy_ms}), flush=True)
 
-# The memory-bound operators of gpu_bench.cpp's "op" section: GB/s of the same byte counts, so the
-# ratio of the two lines is the ratio of their times.
-F = torch.nn.functional
-
-
-def op(name, dtype_name, fn, nbytes, reps=None):
-    reps = reps or max(10, int(2e10 / nbytes))
-    ms = median_ms(fn, reps)
-    print(json.dumps({"bench": "op", "name": name, "type": dtype_name, "ms": ms, "gbs": nbytes / ms / 1e6}),
-          flush=True)
-
-
-x = rand((4096, 4096), torch.float32)
-rows, cols = torch.empty(4096, device=dev), torch.empty(4096, device=dev)
-op("reduce_sum_last", "f32", lambda: torch.sum(x, dim=1, out=rows), x.numel() * 4 + 4096 * 4)
-op("reduce_sum_first", "f32", lambda: torch.sum(x, dim=0, out=cols), x.numel() * 4 + 4096 * 4)
-op("reduce_max_last", "f32", lambda: torch.amax(x, dim=1, out=rows), x.numel() * 4 + 4096 * 4)
-op("reduce_max_first", "f32", lambda: torch.amax(x, dim=0, out=cols), x.numel() * 4 + 4096 * 4)
-op("argmax_rows", "f32", lambda: torch.argmax(x, dim=1), x.numel() * 4 + 4096 * 4)
-t = rand((64, 32768), torch.float32)
-for k in (1, 8, 256):
-    op(f"top_k_{k}", "f32", lambda: torch.topk(t, k, dim=1), t.numel() * 4 + 64 * k * 8)
-table = rand((32000, 4096), torch.float16)
-ids = torch.randint(0, 32000, (512,), device=dev)
-picked = torch.empty((512, 4096), device=dev, dtype=torch.float16)
-op("gather_embedding", "f16", lambda: torch.index_select(table, 0, ids, out=picked), 2 * 512 * 4096 * 2 + 512 * 4)
-del table
-half = torch.empty((4096, 2048), device=dev)
-op("slice_64mib", "f32", lambda: half.copy_(x[:, 1024:3072]), 2 * half.numel() * 4)
-op("padding_64mib", "f32", lambda: F.pad(x, (16, 16, 16, 16)), x.numel() * 4 + 4128 * 4128 * 4)
-image = rand((1, 64, 512, 512), torch.float32)
-op("resample_2x_bilinear", "f32", lambda: F.interpolate(image, scale_factor=2, mode="bilinear", align_corners=False),
-   image.numel() * 4 * 5)
-for images in (1, 32):
-    a = rand((images, 64, 112, 112), torch.float32)
-    op(f"max_pool_3x3s2_b{images}", "f32", lambda: F.max_pool2d(a, 3, 2, 1), a.numel() * 4 * 5 // 4)
-    g = rand((images, 2048, 7, 7), torch.float32)
-    op(f"global_avg_pool_b{images}", "f32", lambda: F.avg_pool2d(g, 7), g.numel() * 4 + images * 2048 * 4)
-for dtype, name, size in ((torch.float32, "f32", 4), (torch.float16, "f16", 2)):
-    tokens, w, b = rand((512, 4096), dtype), rand((4096,), dtype), rand((4096,), dtype)
-    op("layer_norm_512x4096", name, lambda: F.layer_norm(tokens, (4096,), w, b, 1e-5), 2 * tokens.numel() * size)
-feature = rand((1, 256, 56, 56), torch.float32)
-mean, var = rand((256,), torch.float32), torch.ones(256, device=dev)
-scale, shift = rand((256,), torch.float32), rand((256,), torch.float32)
-op("batch_norm_256x56x56", "f32", lambda: F.batch_norm(feature, mean, var, scale, shift, False, 0.0, 1e-5),
-   2 * feature.numel() * 4)
-
 small_a = rand((64,), torch.float32)
 small_o = torch.empty_like(small_a)
 ms = median_ms(lambda: small_o.copy_(small_a), 5000)

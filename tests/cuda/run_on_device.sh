@@ -48,7 +48,7 @@ if ! configure; then
   fi
 fi
 targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test reduction_api_test data_movement_api_test generators_api_test dxcore_tests"
-[ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench"
+[ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
 echo "build: $(( $(date +%s) - start )) s"
