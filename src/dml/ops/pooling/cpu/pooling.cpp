@@ -1,0 +1,197 @@
+// CPU kernels of the pooling family: one loop (pool_plan.h) for every pooling operator, run in
+// parallel over the output's elements, any strides; MAX_UNPOOLING zero-fills, then scatters.
+// FLOAT32 and FLOAT16 average and Lp accumulate in double; MAX compares in the element's own type.
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include "dml/kernel.h"
+#include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/pooling/pool_desc.h"
+
+namespace freedml::dml {
+
+namespace {
+
+struct Half {
+    uint16_t bits;
+};
+
+// How one element type is read for comparison (Value) and for arithmetic (double).
+template <class T>
+struct Element {
+    using Value = T;
+    static T Read(const std::byte* base, int64_t offset) {
+        T v;
+        std::memcpy(&v, base + offset * int64_t(sizeof(T)), sizeof(T));
+        return v;
+    }
+    static void Write(std::byte* base, int64_t offset, T v) {
+        std::memcpy(base + offset * int64_t(sizeof(T)), &v, sizeof(T));
+    }
+    static T Lowest() {
+        if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+        return std::numeric_limits<T>::lowest();
+    }
+};
+template <>
+struct Element<Half> {
+    using Value = float;
+    static float Read(const std::byte* base, int64_t offset) {
+        uint16_t v;
+        std::memcpy(&v, base + offset * 2, 2);
+        return cpu::HalfToFloat(v);
+    }
+    static void Write(std::byte* base, int64_t offset, float v) {
+        const uint16_t h = cpu::FloatToHalf(v);
+        std::memcpy(base + offset * 2, &h, 2);
+    }
+    static float Lowest() { return -std::numeric_limits<float>::infinity(); }
+};
+
+inline void WriteIndex(const PoolPlan& plan, std::byte* indices, int64_t offset, uint64_t index) {
+    if (plan.index64) {
+        std::memcpy(indices + offset * 8, &index, 8);
+    } else {
+        const uint32_t i32 = uint32_t(index);
+        std::memcpy(indices + offset * 4, &i32, 4);
+    }
+}
+
+template <class T>
+void PoolRange(const PoolPlan& plan, const std::byte* in, std::byte* out, std::byte* indices, uint64_t first,
+               uint64_t last) {
+    using E = Element<T>;
+    for (uint64_t o = first; o < last; ++o) {
+        const PoolSite site = LocatePool(plan, o);
+        if (plan.kind == PoolKind::Max) {
+            uint64_t index = 0;
+            const auto best = PoolMax<typename E::Value>(plan, site, E::Lowest(),
+                                                         [&](int64_t offset) { return E::Read(in, offset); }, &index);
+            E::Write(out, site.outOffset, best);
+            if (plan.hasIndices) WriteIndex(plan, indices, site.indexOffset, index);
+        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
+            const double v = PoolAverageOrLp<double>(plan, site, [&](int64_t offset) { return double(E::Read(in, offset)); });
+            E::Write(out, site.outOffset, static_cast<typename E::Value>(v));
+        }
+    }
+}
+
+using PoolFn = void (*)(const PoolPlan&, const std::byte*, std::byte*, std::byte*, uint64_t, uint64_t);
+
+template <template <class> class Fn, class R>
+R PickByType(DML_TENSOR_DATA_TYPE type) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: return Fn<float>::value;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return Fn<Half>::value;
+        case DML_TENSOR_DATA_TYPE_INT64: return Fn<int64_t>::value;
+        case DML_TENSOR_DATA_TYPE_INT32: return Fn<int32_t>::value;
+        case DML_TENSOR_DATA_TYPE_INT16: return Fn<int16_t>::value;
+        case DML_TENSOR_DATA_TYPE_INT8: return Fn<int8_t>::value;
+        case DML_TENSOR_DATA_TYPE_UINT64: return Fn<uint64_t>::value;
+        case DML_TENSOR_DATA_TYPE_UINT32: return Fn<uint32_t>::value;
+        case DML_TENSOR_DATA_TYPE_UINT16: return Fn<uint16_t>::value;
+        case DML_TENSOR_DATA_TYPE_UINT8: return Fn<uint8_t>::value;
+        default: return nullptr;
+    }
+}
+
+template <class T>
+struct PoolOf {
+    static constexpr PoolFn value = PoolRange<T>;
+};
+
+class PoolingKernel final : public Kernel {
+public:
+    PoolingKernel(PoolPlan plan, PoolFn run) : plan_(plan), run_(run) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        std::byte* indices = plan_.hasIndices ? b.outputs[1] : nullptr;
+        const uint64_t minChunk = std::max<uint64_t>(1, (uint64_t(1) << 13) / plan_.windowVolume);
+        cpu::ParallelFor(plan_.outCount, minChunk, [&](uint64_t first, uint64_t last) {
+            run_(plan_, b.inputs[0], b.outputs[0], indices, first, last);
+        });
+    }
+
+private:
+    PoolPlan plan_;
+    PoolFn run_;
+};
+
+// MAX_UNPOOLING: every output element 0, then each input element to the output element its index
+// names; an index past the output's last element is skipped (the page does not define it), and of
+// several inputs naming one output element the last in InputTensor's row-major order stays.
+template <class T>
+void Unpool(const UnpoolPlan& plan, const std::byte* in, const std::byte* indices, std::byte* out) {
+    constexpr size_t size = std::is_same_v<T, Half> ? 2 : sizeof(T);
+    cpu::ParallelFor(plan.outCount, 1 << 14, [&](uint64_t first, uint64_t last) {
+        for (uint64_t i = first; i < last; ++i)
+            std::memset(out + OffsetOf4(plan.outSizes, plan.outStrides, i) * int64_t(size), 0, size);
+    });
+    for (uint64_t i = 0; i < plan.inCount; ++i) {
+        const int64_t at = OffsetOf4(plan.inSizes, plan.indexStrides, i);
+        uint64_t target;
+        if (plan.index64) {
+            std::memcpy(&target, indices + at * 8, 8);
+        } else {
+            uint32_t t32;
+            std::memcpy(&t32, indices + at * 4, 4);
+            target = t32;
+        }
+        if (target >= plan.outCount) continue;
+        const int64_t from = OffsetOf4(plan.inSizes, plan.inStrides, i);
+        const int64_t to = OffsetOf4(plan.outSizes, plan.outStrides, target);
+        std::memcpy(out + to * int64_t(size), in + from * int64_t(size), size);
+    }
+}
+
+using UnpoolFn = void (*)(const UnpoolPlan&, const std::byte*, const std::byte*, std::byte*);
+
+template <class T>
+struct UnpoolOf {
+    static constexpr UnpoolFn value = Unpool<T>;
+};
+
+class UnpoolingKernel final : public Kernel {
+public:
+    UnpoolingKernel(UnpoolPlan plan, UnpoolFn run) : plan_(plan), run_(run) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override { run_(plan_, b.inputs[0], b.inputs[1], b.outputs[0]); }
+
+private:
+    UnpoolPlan plan_;
+    UnpoolFn run_;
+};
+
+}  // namespace
+
+namespace cpu {
+
+Status CreateCpuPooling(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const DML_TENSOR_DATA_TYPE type = args.inputs[0]->dataType;
+    const PoolFn run = PickByType<PoolOf, PoolFn>(type);
+    if (!run) {
+        return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name, DataTypeName(type));
+    }
+    *kernel = std::make_unique<PoolingKernel>(MakePoolPlan(args), run);
+    return {};
+}
+
+Status CreateCpuMaxUnpooling(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const DML_TENSOR_DATA_TYPE type = args.inputs[0]->dataType;
+    const UnpoolFn run = PickByType<UnpoolOf, UnpoolFn>(type);
+    if (!run) {
+        return NoKernel("DML_OPERATOR_MAX_UNPOOLING has no CPU kernel for data type %s.", DataTypeName(type));
+    }
+    *kernel = std::make_unique<UnpoolingKernel>(MakeUnpoolPlan(args), run);
+    return {};
+}
+
+}  // namespace cpu
+
+}  // namespace freedml::dml
