@@ -1,9 +1,13 @@
 // CPU kernels of the pooling family: one loop (pool_plan.h) for every pooling operator, run in
-// parallel over the output's elements, any strides; MAX_UNPOOLING zero-fills, then scatters.
+// parallel over the output's elements (or its rows, where no indices are written), any strides; MAX_UNPOOLING zero-fills, then scatters.
 // FLOAT32 and FLOAT16 average and Lp accumulate in double; MAX compares in the element's own type.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
+#include <vector>
 
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/float16.h"
@@ -78,6 +82,93 @@ void PoolRange(const PoolPlan& plan, const std::byte* in, std::byte* out, std::b
     }
 }
 
+// The same pooling by output rows (all but the last spatial dimension fixed), for the operators
+// without indices: each valid input row of the window is walked once per window column for the
+// whole output row, over just the outputs whose tap falls inside the input, so the innermost loop
+// is a strided load and a max or a sum. Each output still sees its window positions in row-major
+// order, so the results are PoolRange's.
+template <class T, PoolKind K>
+void PoolRowsOf(const PoolPlan& plan, const std::byte* in, std::byte* out, uint64_t first, uint64_t last) {
+    using E = Element<T>;
+    using V = typename E::Value;
+    using Acc = std::conditional_t<K == PoolKind::Max, V, double>;
+    const uint32_t ow = plan.out[2];
+    std::vector<Acc> acc(ow);
+    std::vector<uint32_t> count(K == PoolKind::Average ? ow : 0);
+    const int64_t inW = plan.in[2], stepW = plan.inStrides[4], strideW = plan.stride[2];
+    const uint32_t p = plan.p;
+    // Per window column k2: output x reads input column x * strideW + offset, inside the input for
+    // x in [lo, hi). The same for every row, so worked out once (divisions cost more than the loads).
+    struct Column {
+        int64_t offset, lo, hi;
+    };
+    std::vector<Column> columns(plan.window[2]);
+    for (uint32_t k2 = 0; k2 < plan.window[2]; ++k2) {
+        const int64_t offset = int64_t(k2) * plan.dilation[2] - plan.pad[2];
+        const int64_t lo = offset >= 0 ? 0 : (-offset + strideW - 1) / strideW;
+        const int64_t hi = inW - 1 - offset < 0 ? 0 : std::min<int64_t>(ow, (inW - 1 - offset) / strideW + 1);
+        columns[k2] = {offset, lo, hi};
+    }
+    for (uint64_t row = first; row < last; ++row) {
+        uint64_t rest = row;
+        const uint32_t y1 = uint32_t(rest % plan.out[1]);
+        rest /= plan.out[1];
+        const uint32_t y0 = uint32_t(rest % plan.out[0]);
+        rest /= plan.out[0];
+        const uint32_t c = uint32_t(rest % plan.channels), n = uint32_t(rest / plan.channels);
+        std::fill(acc.begin(), acc.end(), K == PoolKind::Max ? Acc(E::Lowest()) : Acc(0));
+        std::fill(count.begin(), count.end(), 0u);
+        const int64_t inBase = int64_t(n) * plan.inStrides[0] + int64_t(c) * plan.inStrides[1];
+        for (uint32_t k0 = 0; k0 < plan.window[0]; ++k0) {
+            const int64_t i0 = int64_t(y0) * plan.stride[0] - plan.pad[0] + int64_t(k0) * plan.dilation[0];
+            if (i0 < 0 || i0 >= int64_t(plan.in[0])) continue;
+            for (uint32_t k1 = 0; k1 < plan.window[1]; ++k1) {
+                const int64_t i1 = int64_t(y1) * plan.stride[1] - plan.pad[1] + int64_t(k1) * plan.dilation[1];
+                if (i1 < 0 || i1 >= int64_t(plan.in[1])) continue;
+                const int64_t rowBase = inBase + i0 * plan.inStrides[2] + i1 * plan.inStrides[3];
+                for (const Column& column : columns) {
+                    const int64_t base = rowBase + column.offset * stepW, step = strideW * stepW;
+                    for (int64_t x = column.lo; x < column.hi; ++x) {
+                        const V v = E::Read(in, base + x * step);
+                        if constexpr (K == PoolKind::Max) {
+                            // The first largest; a NaN, once met, stays (a later NaN is NaN too).
+                            acc[x] = (v > acc[x] || !(v == v)) && acc[x] == acc[x] ? v : acc[x];
+                        } else if constexpr (K == PoolKind::Average) {
+                            acc[x] += double(v);
+                            ++count[x];
+                        } else {
+                            const double a = std::fabs(double(v));
+                            acc[x] += p == 1 ? a : p == 2 ? a * a : std::pow(a, double(p));
+                        }
+                    }
+                }
+            }
+        }
+        const int64_t outBase = int64_t(n) * plan.outStrides[0] + int64_t(c) * plan.outStrides[1] +
+                                int64_t(y0) * plan.outStrides[2] + int64_t(y1) * plan.outStrides[3];
+        for (uint32_t x = 0; x < ow; ++x) {
+            const int64_t at = outBase + int64_t(x) * plan.outStrides[4];
+            if constexpr (K == PoolKind::Max) {
+                E::Write(out, at, acc[x]);
+            } else if constexpr (K == PoolKind::Average) {
+                E::Write(out, at, static_cast<V>(acc[x] / double(plan.includePadding ? plan.windowVolume : count[x])));
+            } else {
+                const double v = p == 1 ? acc[x] : p == 2 ? std::sqrt(acc[x]) : std::pow(acc[x], 1.0 / p);
+                E::Write(out, at, static_cast<V>(v));
+            }
+        }
+    }
+}
+
+template <class T>
+void PoolRows(const PoolPlan& plan, const std::byte* in, std::byte* out, std::byte*, uint64_t first, uint64_t last) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
+        if (plan.kind == PoolKind::Average) return PoolRowsOf<T, PoolKind::Average>(plan, in, out, first, last);
+        if (plan.kind == PoolKind::Lp) return PoolRowsOf<T, PoolKind::Lp>(plan, in, out, first, last);
+    }
+    PoolRowsOf<T, PoolKind::Max>(plan, in, out, first, last);
+}
+
 using PoolFn = void (*)(const PoolPlan&, const std::byte*, std::byte*, std::byte*, uint64_t, uint64_t);
 
 template <template <class> class Fn, class R>
@@ -101,15 +192,29 @@ template <class T>
 struct PoolOf {
     static constexpr PoolFn value = PoolRange<T>;
 };
+template <class T>
+struct RowsOf {
+    static constexpr PoolFn value = PoolRows<T>;
+};
 
 class PoolingKernel final : public Kernel {
 public:
-    PoolingKernel(PoolPlan plan, PoolFn run) : plan_(plan), run_(run) {}
+    // `run` goes over output elements, `rows` (null: none) over output rows of the last spatial
+    // dimension.
+    PoolingKernel(PoolPlan plan, PoolFn run, PoolFn rows) : plan_(plan), run_(run), rows_(rows) {}
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         std::byte* indices = plan_.hasIndices ? b.outputs[1] : nullptr;
+        if (rows_) {
+            const uint64_t rows = plan_.outCount / plan_.out[2];
+            const uint64_t minRows = std::max<uint64_t>(1, (uint64_t(1) << 13) / (plan_.windowVolume * plan_.out[2]));
+            cpu::ParallelFor(rows, minRows, [&](uint64_t first, uint64_t last) {
+                rows_(plan_, b.inputs[0], b.outputs[0], nullptr, first, last);
+            });
+            return;
+        }
         const uint64_t minChunk = std::max<uint64_t>(1, (uint64_t(1) << 13) / plan_.windowVolume);
         cpu::ParallelFor(plan_.outCount, minChunk, [&](uint64_t first, uint64_t last) {
             run_(plan_, b.inputs[0], b.outputs[0], indices, first, last);
@@ -119,6 +224,7 @@ public:
 private:
     PoolPlan plan_;
     PoolFn run_;
+    PoolFn rows_;
 };
 
 // MAX_UNPOOLING: every output element 0, then each input element to the output element its index
@@ -178,7 +284,10 @@ Status CreateCpuPooling(const KernelContext&, const OperatorArgs& args, std::uni
     if (!run) {
         return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name, DataTypeName(type));
     }
-    *kernel = std::make_unique<PoolingKernel>(MakePoolPlan(args), run);
+    const PoolPlan plan = MakePoolPlan(args);
+    // Rows serve every operator but those writing indices; an empty output needs neither.
+    const PoolFn rows = plan.hasIndices || plan.outCount == 0 ? nullptr : PickByType<RowsOf, PoolFn>(type);
+    *kernel = std::make_unique<PoolingKernel>(plan, run, rows);
     return {};
 }
 
