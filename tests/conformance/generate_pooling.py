@@ -2,8 +2,9 @@
 """Conformance cases of the pooling family (AVERAGE_POOLING, AVERAGE_POOLING1, LP_POOLING,
 LP_POOLING1, MAX_POOLING, MAX_POOLING1, MAX_POOLING2, MAX_UNPOOLING), computed with numpy in float64.
 
-Run once to (re)write cases/pooling_average.json, pooling_lp.json, pooling_max.json and
-pooling_unpooling.json; FreeDML is never consulted.
+Run once to (re)write cases/pooling_average.json, pooling_lp.json, pooling_max.json,
+pooling_unpooling.json and pooling_grad.json (AVERAGE_POOLING_GRAD, MAX_POOLING_GRAD); FreeDML is
+never consulted.
 
 Semantics the references encode (the reference pages):
 - InputTensor {N, C, spatial..} with 2 or 3 spatial dimensions; output element y of spatial
@@ -234,7 +235,73 @@ y = y.astype(np.float32)
 unpool.append(unpool_case("FLOAT32", y, idx, source.shape, suffix="_overlapping"))
 unpool.append(unpool_case("FLOAT32", y, idx, source.shape, "UINT64", strides_in=[1, 2, 10, 50], suffix="_strided"))
 
+
+# AVERAGE_POOLING_GRAD and MAX_POOLING_GRAD: each forward output's gradient back to its window, by
+# scatter in float64 (divided by the window's divisor for AVERAGE, all to the first maximum for MAX).
+def gradient_reference(kind, x_shape, dy, window, strides, start, end, dil, include=False, x=None):
+    dx = np.zeros(x_shape, dtype=np.float64)
+    outs = dy.shape[2:]
+    for n in range(x_shape[0]):
+        for c in range(x_shape[1]):
+            for o in itertools.product(*[range(s) for s in outs]):
+                taps = [[oi * st - s + k * d for k in range(w) if 0 <= oi * st - s + k * d < size]
+                        for oi, st, s, w, d, size in zip(o, strides, start, window, dil, x_shape[2:])]
+                positions = list(itertools.product(*taps))
+                g = float(dy[(n, c) + o])
+                if kind == "avg":
+                    divisor = np.prod(window) if include else len(positions)
+                    for pos in positions:
+                        dx[(n, c) + pos] += g / divisor
+                else:
+                    v = np.array([float(x[(n, c) + pos]) for pos in positions])
+                    dx[(n, c) + positions[int(np.argmax(v))]] += g
+    return dx
+
+
+def grad_case(op, dtype, x_shape, window, strides, start, end, dil=None, include=False, few=False,
+              strides_dx=None, suffix=""):
+    spatial = len(window)
+    dil = dil or [1] * spatial
+    outs = out_sizes(x_shape, window, strides, start, end, dil)
+    dy = make_input(dtype, [x_shape[0], x_shape[1]] + outs)
+    desc = {"type": f"DML_OPERATOR_{op}", "InputGradientTensor": tensor(dtype, dy.shape),
+            "OutputGradientTensor": tensor(dtype, x_shape, strides_dx), "DimensionCount": spatial,
+            "Strides": strides, "WindowSize": window, "StartPadding": start, "EndPadding": end}
+    inputs = {"InputGradientTensor": values(dy.ravel(), dtype)}
+    if op == "MAX_POOLING_GRAD":
+        x = make_input(dtype, x_shape, few=few)
+        desc["InputTensor"] = tensor(dtype, x_shape)
+        desc["Dilations"] = dil
+        inputs["InputTensor"] = values(x.ravel(), dtype)
+        dx = gradient_reference("max", x_shape, dy, window, strides, start, end, dil, x=x)
+    else:
+        desc["IncludePadding"] = include
+        dx = gradient_reference("avg", x_shape, dy, window, strides, start, end, dil, include)
+    tol = {"ulps": 1, "absolute": 1e-3} if dtype == "FLOAT16" else {"ulps": 2, "absolute": 1e-6}
+    parts = [op, dtype, "x".join(map(str, x_shape)), "w" + "x".join(map(str, window)),
+             "s" + "x".join(map(str, strides)), "p" + "x".join(map(str, start + end))]
+    if any(d != 1 for d in dil):
+        parts.append("d" + "x".join(map(str, dil)))
+    if op == "AVERAGE_POOLING_GRAD":
+        parts.append("incl" if include else "excl")
+    return {"name": "_".join(parts) + suffix, "operator": desc, "inputs": inputs,
+            "outputs": {"OutputGradientTensor": {"values": values(dx.astype(NP[dtype]), dtype), **tol}}}
+
+
+grads = []
+for dtype in FLOATS:
+    for shape, window, strides, start, end, dil in GEOMETRIES_2D[:3] + GEOMETRIES_3D:
+        for include in (False, True):
+            grads.append(grad_case("AVERAGE_POOLING_GRAD", dtype, shape, window, strides, start, end,
+                                   include=include))
+        grads.append(grad_case("MAX_POOLING_GRAD", dtype, shape, window, strides, start, end, dil))
+    grads.append(grad_case("MAX_POOLING_GRAD", dtype, (1, 2, 5, 5), [3, 3], [1, 1], [1, 1], [1, 1], few=True,
+                           suffix="_ties"))
+grads.append(grad_case("AVERAGE_POOLING_GRAD", "FLOAT32", (1, 2, 5, 6), [2, 3], [2, 1], [1, 0], [0, 1],
+                       include=False, strides_dx=[80, 40, 8, 1], suffix="_strided"))
+
 write_cases(__file__, "pooling_average", average)
 write_cases(__file__, "pooling_lp", lp)
 write_cases(__file__, "pooling_max", maxp)
 write_cases(__file__, "pooling_unpooling", unpool)
+write_cases(__file__, "pooling_grad", grads)

@@ -1,4 +1,4 @@
-// The pooling operators through the public API: invalid descs are refused with messages that name
+// The pooling operators (and their gradients) through the public API: invalid descs are refused with messages that name
 // the field and the values, and a ResNet-sized max pool (with indices) and average pool, split by
 // the thread pool, give what float64 references computed here say.
 #include <cmath>
@@ -70,6 +70,14 @@ TEST_F(PoolingTest, InvalidDescsAreRefused) {
     refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "OutputTensor (3) must each have 4");
     unpool = {&out.desc, &idxI32.desc, &in.desc};
     refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "IndicesTensor has data type INT32");
+    // The gradients: InputGradientTensor has the forward output's sizes, OutputGradientTensor the
+    // forward input's, MAX_POOLING_GRAD's InputTensor too.
+    DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC avgGrad{&wrong.desc, &in.desc, 2, two, two, zeros, zeros, FALSE};
+    refused(DML_OPERATOR_AVERAGE_POOLING_GRAD, &avgGrad, "InputGradientTensor's spatial dimension 0 (dimension 2) is 3");
+    avgGrad = {&out.desc, &f16out.desc, 2, two, two, zeros, zeros, FALSE};
+    refused(DML_OPERATOR_AVERAGE_POOLING_GRAD, &avgGrad, "but OutputGradientTensor is FLOAT16");
+    DML_MAX_POOLING_GRAD_OPERATOR_DESC maxGrad{&out.desc, &out.desc, &in.desc, 2, two, two, zeros, zeros, ones};
+    refused(DML_OPERATOR_MAX_POOLING_GRAD, &maxGrad, "InputTensor {1, 2, 2, 2} must have OutputGradientTensor's sizes");
 }
 
 // ResNet-50's stem pool at a smaller size (1x16x56x56, 3x3, stride 2, padding 1) and a global

@@ -68,6 +68,14 @@ inline PoolFields ReadPoolFields(const OperatorArgs& args) {
             f.p = d.P;
             return f;
         }
+        case DML_OPERATOR_AVERAGE_POOLING_GRAD: {
+            const auto& d = args.As<DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>();
+            PoolFields f = ReadWindow(d, PoolKind::Average);
+            f.includePadding = d.IncludePadding != 0;
+            return f;
+        }
+        case DML_OPERATOR_MAX_POOLING_GRAD:
+            return ReadDilatedWindow(args.As<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(), PoolKind::Max);
         case DML_OPERATOR_MAX_POOLING: return ReadWindow(args.As<DML_MAX_POOLING_OPERATOR_DESC>(), PoolKind::Max);
         case DML_OPERATOR_MAX_POOLING1: return ReadWindow(args.As<DML_MAX_POOLING1_OPERATOR_DESC>(), PoolKind::Max);
         default: return ReadDilatedWindow(args.As<DML_MAX_POOLING2_OPERATOR_DESC>(), PoolKind::Max);
@@ -83,11 +91,15 @@ inline void PoolStrides(const TensorDesc& t, int64_t (&out)[5]) {
     for (uint32_t i = 0; i < spatial; ++i) out[2 + (3 - spatial) + i] = t.strides[2 + i];
 }
 
-// The plan of a validated pooling operator.
+// The plan of a validated pooling operator; for a gradient, of its forward pooling (pool_plan.h).
 inline PoolPlan MakePoolPlan(const OperatorArgs& args) {
     const PoolFields f = ReadPoolFields(args);
-    const TensorDesc& input = *args.inputs[0];
-    const TensorDesc& output = *args.outputs[0];
+    const bool gradient = args.schema.type == DML_OPERATOR_AVERAGE_POOLING_GRAD ||
+                          args.schema.type == DML_OPERATOR_MAX_POOLING_GRAD;
+    const bool maxGradient = args.schema.type == DML_OPERATOR_MAX_POOLING_GRAD;
+    // The forward input's geometry and the forward output's.
+    const TensorDesc& input = gradient ? *args.outputs[0] : *args.inputs[0];
+    const TensorDesc& output = gradient ? *args.inputs[maxGradient ? 1 : 0] : *args.outputs[0];
     PoolPlan plan;
     plan.kind = f.kind;
     plan.includePadding = f.includePadding;
@@ -104,9 +116,11 @@ inline PoolPlan MakePoolPlan(const OperatorArgs& args) {
         plan.dilation[lead + i] = f.hasDilations ? f.dilations[i] : 1;
         plan.windowVolume *= f.windowSize[i];
     }
-    PoolStrides(input, plan.inStrides);
+    PoolStrides(maxGradient ? *args.inputs[0] : input, plan.inStrides);
     PoolStrides(output, plan.outStrides);
-    if (args.outputs.size() > 1 && args.outputs[1]) {
+    if (gradient) PoolStrides(*args.outputs[0], plan.gradStrides);
+    plan.inCount = uint64_t(plan.batch) * plan.channels * plan.in[0] * plan.in[1] * plan.in[2];
+    if (!gradient && args.outputs.size() > 1 && args.outputs[1]) {
         plan.hasIndices = true;
         plan.index64 = args.outputs[1]->dataType == DML_TENSOR_DATA_TYPE_UINT64;
         PoolStrides(*args.outputs[1], plan.indexStrides);

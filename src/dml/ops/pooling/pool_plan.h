@@ -35,6 +35,11 @@ struct PoolPlan {
     int64_t inStrides[5] = {}, outStrides[5] = {}, indexStrides[5] = {};
     uint64_t outCount = 0;  // output elements
     uint32_t windowVolume = 1;
+    // The gradients (AVERAGE_POOLING_GRAD, MAX_POOLING_GRAD): `in` is the forward input's geometry
+    // (InputTensor for MAX, by inStrides), `out` the forward output's (InputGradientTensor, by
+    // outStrides); OutputGradientTensor has the forward input's sizes and these strides.
+    int64_t gradStrides[5] = {};
+    uint64_t inCount = 0;  // forward input elements
 };
 
 // Where output element `o` lives, and where its window starts.
@@ -135,6 +140,76 @@ FREEDML_POOL_FN V PoolMax(const PoolPlan& plan, const PoolSite& site, V lowest, 
     });
     *index = bestIndex;
     return best;
+}
+
+// The gradient that flows to forward-input element `i` (row-major over {N, C, in..}): the sum, over
+// the forward outputs whose window holds it (in row-major output order), of the output gradient
+// divided by that window's divisor (AVERAGE) or, for MAX, of the output gradient of the windows whose
+// first maximum (PoolMax's choice) it is. loadGrad(offset) reads InputGradientTensor; for MAX,
+// loadX(offset) reads InputTensor as V and `lowest` is PoolMax's empty value.
+template <class Acc, class V, class LoadGrad, class LoadX>
+FREEDML_POOL_FN Acc PoolGradient(const PoolPlan& plan, uint64_t i, LoadGrad&& loadGrad, LoadX&& loadX, V lowest) {
+    uint64_t rest = i;
+    int64_t x[3];
+    for (int d = 2; d >= 0; --d) {
+        x[d] = int64_t(rest % plan.in[d]);
+        rest /= plan.in[d];
+    }
+    const uint32_t c = uint32_t(rest % plan.channels), n = uint32_t(rest / plan.channels);
+    // Per spatial dimension, the forward outputs whose window reaches x[d]: o * stride - pad + k * dilation.
+    int64_t lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) {
+        const int64_t reach = x[d] + plan.pad[d];  // o * stride + k * dilation
+        const int64_t span = int64_t(plan.window[d] - 1) * plan.dilation[d];
+        lo[d] = reach - span <= 0 ? 0 : (reach - span + plan.stride[d] - 1) / plan.stride[d];
+        hi[d] = reach < 0 ? -1 : reach / plan.stride[d];
+        if (hi[d] > int64_t(plan.out[d]) - 1) hi[d] = int64_t(plan.out[d]) - 1;
+    }
+    const uint64_t flat = i;
+    Acc total = 0;
+    for (int64_t o0 = lo[0]; o0 <= hi[0]; ++o0) {
+        if ((x[0] + plan.pad[0] - o0 * plan.stride[0]) % plan.dilation[0]) continue;
+        for (int64_t o1 = lo[1]; o1 <= hi[1]; ++o1) {
+            if ((x[1] + plan.pad[1] - o1 * plan.stride[1]) % plan.dilation[1]) continue;
+            for (int64_t o2 = lo[2]; o2 <= hi[2]; ++o2) {
+                if ((x[2] + plan.pad[2] - o2 * plan.stride[2]) % plan.dilation[2]) continue;
+                const uint64_t o = ((((uint64_t(n) * plan.channels + c) * plan.out[0] + uint64_t(o0)) * plan.out[1] +
+                                     uint64_t(o1)) * plan.out[2]) + uint64_t(o2);
+                const PoolSite site = LocatePool(plan, o);
+                if (plan.kind == PoolKind::Max) {
+                    uint64_t at = 0;
+                    PoolMax<V>(plan, site, lowest, loadX, &at);
+                    if (at == flat) total += Acc(loadGrad(site.outOffset));
+                } else {
+                    uint32_t count = 1;
+                    if (!plan.includePadding) {
+                        for (int d = 0; d < 3; ++d) {
+                            uint32_t inside = 0;
+                            for (uint32_t k = 0; k < plan.window[d]; ++k) {
+                                const int64_t at = site.first[d] + int64_t(k) * plan.dilation[d];
+                                inside += at >= 0 && at < int64_t(plan.in[d]);
+                            }
+                            count *= inside;
+                        }
+                    } else {
+                        count = plan.windowVolume;
+                    }
+                    total += Acc(loadGrad(site.outOffset)) / Acc(count);
+                }
+            }
+        }
+    }
+    return total;
+}
+
+// Where forward-input element `i` (row-major over {N, C, in..}) lives in OutputGradientTensor.
+FREEDML_POOL_FN int64_t GradientOffset(const PoolPlan& plan, uint64_t i) {
+    int64_t offset = 0;
+    for (int d = 2; d >= 0; --d) {
+        offset += int64_t(i % plan.in[d]) * plan.gradStrides[2 + d];
+        i /= plan.in[d];
+    }
+    return offset + int64_t(i % plan.channels) * plan.gradStrides[1] + int64_t(i / plan.channels) * plan.gradStrides[0];
 }
 
 // MAX_UNPOOLING: InputTensor and IndicesTensor {N, C, H, W} (same sizes), OutputTensor of rank 4.

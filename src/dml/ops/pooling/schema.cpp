@@ -1,6 +1,8 @@
 // Pooling operators: AVERAGE_POOLING, LP_POOLING and MAX_POOLING (feature level 1.0), MAX_POOLING1
 // (2.0, an optional output of the maxima's indices), MAX_POOLING2 (2.1, Dilations), MAX_UNPOOLING
-// (3.0), AVERAGE_POOLING1 and LP_POOLING1 (6.2, Dilations).
+// (3.0), AVERAGE_POOLING1 and LP_POOLING1 (6.2, Dilations), and the gradients AVERAGE_POOLING_GRAD
+// and MAX_POOLING_GRAD (3.0): the gradient of each forward output goes back to the inputs of its
+// window, divided by the window's divisor (AVERAGE) or all to its first maximum (MAX).
 //
 // The pooling descs share their window fields. DimensionCount is the number of spatial dimensions,
 // 2 for a 4-D InputTensor {N, C, H, W} and 3 for a 5-D one {N, C, D, H, W} (the pages); a 1-D
@@ -30,34 +32,25 @@ constexpr Types kMaxTypes = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_
                              DML_TENSOR_DATA_TYPE_UINT8};
 constexpr Types kIndexTypes = {DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_UINT64};
 
-Status ValidatePooling(const OperatorArgs& args) {
-    const PoolFields f = ReadPoolFields(args);
-    const TensorDesc& input = *args.inputs[0];
-    const TensorDesc& output = *args.outputs[0];
+// The window fields against the forward input `in` and the forward output `out` (named as the
+// desc names them): ranks, DimensionCount, the arrays, N and C kept, the output-size rule.
+Status ValidateWindow(const OperatorArgs& args, const PoolFields& f, const TensorDesc& input, const char* inName,
+                      const TensorDesc& output, const char* outName) {
     const char* name = args.schema.name;
-
-    const Types types = f.kind == PoolKind::Max ? kMaxTypes : kFloatTypes;
-    INVALID_IF(!DataTypeIn(types, input.dataType), "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.",
-               DataTypeName(input.dataType), name, DataTypeListToString(types).c_str());
-    INVALID_IF(output.dataType != input.dataType,
-               "OutputTensor has data type %s, but InputTensor is %s; they must match.", DataTypeName(output.dataType),
-               DataTypeName(input.dataType));
-
     INVALID_IF(input.rank != 4 && input.rank != 5,
-               "InputTensor has %u dimensions; DML_OPERATOR_%s takes a 4-D {N, C, H, W} or 5-D {N, C, D, H, W} tensor.",
+               "%s has %u dimensions; DML_OPERATOR_%s takes a 4-D {N, C, H, W} or 5-D {N, C, D, H, W} tensor.", inName,
                input.rank, name);
     const uint32_t spatial = f.dimensionCount;
     INVALID_IF(spatial != input.rank - 2,
-               "DimensionCount (%u) must be InputTensor's DimensionCount minus 2 (%u): 2 for a 4-D input, 3 for a "
-               "5-D one.",
-               spatial, input.rank - 2);
-    INVALID_IF(output.rank != input.rank, "OutputTensor has %u dimensions, but InputTensor has %u; they must match.",
-               output.rank, input.rank);
+               "DimensionCount (%u) must be %s's DimensionCount minus 2 (%u): 2 for a 4-D tensor, 3 for a 5-D one.",
+               spatial, inName, input.rank - 2);
+    INVALID_IF(output.rank != input.rank, "%s has %u dimensions, but %s has %u; they must match.", outName,
+               output.rank, inName, input.rank);
     INVALID_IF(!f.strides || !f.windowSize || !f.startPadding || !f.endPadding || (f.hasDilations && !f.dilations),
                "Strides, WindowSize, StartPadding, EndPadding%s must each point to DimensionCount (%u) values.",
                f.hasDilations ? " and Dilations" : "", spatial);
     INVALID_IF(output.sizes[0] != input.sizes[0] || output.sizes[1] != input.sizes[1],
-               "OutputTensor %s must keep InputTensor's batch and channels (%u, %u).", SizesToString(output).c_str(),
+               "%s %s must keep %s's batch and channels (%u, %u).", outName, SizesToString(output).c_str(), inName,
                input.sizes[0], input.sizes[1]);
     for (uint32_t i = 0; i < spatial; ++i) {
         const uint32_t stride = f.strides[i], window = f.windowSize[i];
@@ -74,11 +67,27 @@ Status ValidatePooling(const OperatorArgs& args) {
                    input.sizes[2 + i], f.startPadding[i], f.endPadding[i]);
         const int64_t expected = (padded - span) / stride + 1;
         INVALID_IF(output.sizes[2 + i] != expected,
-                   "OutputTensor's spatial dimension %u (dimension %u) is %u; the window gives (%lld - %lld) / %u + 1 "
-                   "= %lld (rounded down; DirectML has no ceil mode).",
-                   i, i + 2, output.sizes[2 + i], static_cast<long long>(padded), static_cast<long long>(span), stride,
-                   static_cast<long long>(expected));
+                   "%s's spatial dimension %u (dimension %u) is %u; the window gives (%lld - %lld) / %u + 1 = %lld "
+                   "(rounded down; DirectML has no ceil mode).",
+                   outName, i, i + 2, output.sizes[2 + i], static_cast<long long>(padded),
+                   static_cast<long long>(span), stride, static_cast<long long>(expected));
     }
+    return {};
+}
+
+Status ValidatePooling(const OperatorArgs& args) {
+    const PoolFields f = ReadPoolFields(args);
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& output = *args.outputs[0];
+    const char* name = args.schema.name;
+
+    const Types types = f.kind == PoolKind::Max ? kMaxTypes : kFloatTypes;
+    INVALID_IF(!DataTypeIn(types, input.dataType), "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.",
+               DataTypeName(input.dataType), name, DataTypeListToString(types).c_str());
+    INVALID_IF(output.dataType != input.dataType,
+               "OutputTensor has data type %s, but InputTensor is %s; they must match.", DataTypeName(output.dataType),
+               DataTypeName(input.dataType));
+    FREEDML_TRY(ValidateWindow(args, f, input, "InputTensor", output, "OutputTensor"));
     if (f.kind == PoolKind::Lp) INVALID_IF(f.p == 0, "P is 0; the Lp norm needs P of at least 1.");
     if (args.outputs.size() > 1 && args.outputs[1]) {
         const TensorDesc& indices = *args.outputs[1];
@@ -89,6 +98,27 @@ Status ValidatePooling(const OperatorArgs& args) {
         for (uint32_t d = 0; same && d < output.rank; ++d) same = indices.sizes[d] == output.sizes[d];
         INVALID_IF(!same, "OutputIndicesTensor %s must have OutputTensor's sizes %s.", SizesToString(indices).c_str(),
                    SizesToString(output).c_str());
+    }
+    return {};
+}
+
+// AVERAGE_POOLING_GRAD and MAX_POOLING_GRAD: OutputGradientTensor has the forward input's sizes,
+// InputGradientTensor the forward output's; MAX_POOLING_GRAD's InputTensor (the forward input) has
+// OutputGradientTensor's sizes. Every tensor FLOAT32 or FLOAT16, one type.
+Status ValidatePoolingGrad(const OperatorArgs& args) {
+    FREEDML_TRY(ValidateDataTypeIn(args, kFloatTypes));
+    FREEDML_TRY(ValidateSameDataType(args));
+    const PoolFields f = ReadPoolFields(args);
+    const bool max = f.kind == PoolKind::Max;
+    const TensorDesc& inputGradient = *args.inputs[max ? 1 : 0];
+    const TensorDesc& outputGradient = *args.outputs[0];
+    FREEDML_TRY(ValidateWindow(args, f, outputGradient, "OutputGradientTensor", inputGradient, "InputGradientTensor"));
+    if (max) {
+        const TensorDesc& input = *args.inputs[0];
+        bool same = input.rank == outputGradient.rank;
+        for (uint32_t d = 0; same && d < input.rank; ++d) same = input.sizes[d] == outputGradient.sizes[d];
+        INVALID_IF(!same, "InputTensor %s must have OutputGradientTensor's sizes %s.", SizesToString(input).c_str(),
+                   SizesToString(outputGradient).c_str());
     }
     return {};
 }
@@ -217,11 +247,36 @@ const OperatorSchema kMaxUnpooling{
     .validate = ValidateMaxUnpooling,
 };
 
+const OperatorSchema kAveragePoolingGrad{
+    .type = DML_OPERATOR_AVERAGE_POOLING_GRAD,
+    .name = "AVERAGE_POOLING_GRAD",
+    .featureLevel = DML_FEATURE_LEVEL_3_0,
+    .descSize = sizeof(DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC, InputGradientTensor, InputTensor),
+               DML_FIELD(DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor),
+               WINDOW_FIELDS(DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC),
+               DML_FIELD(DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC, IncludePadding, Bool)},
+    .validate = ValidatePoolingGrad,
+};
+
+const OperatorSchema kMaxPoolingGrad{
+    .type = DML_OPERATOR_MAX_POOLING_GRAD,
+    .name = "MAX_POOLING_GRAD",
+    .featureLevel = DML_FEATURE_LEVEL_3_0,
+    .descSize = sizeof(DML_MAX_POOLING_GRAD_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_MAX_POOLING_GRAD_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_MAX_POOLING_GRAD_OPERATOR_DESC, InputGradientTensor, InputTensor),
+               DML_FIELD(DML_MAX_POOLING_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor),
+               WINDOW_FIELDS(DML_MAX_POOLING_GRAD_OPERATOR_DESC), DILATIONS(DML_MAX_POOLING_GRAD_OPERATOR_DESC)},
+    .validate = ValidatePoolingGrad,
+};
+
 #undef WINDOW_FIELDS
 #undef DILATIONS
 
 const OperatorSchema* const kSchemas[] = {&kAveragePooling, &kAveragePooling1, &kLpPooling,   &kLpPooling1,
-                                          &kMaxPooling,     &kMaxPooling1,     &kMaxPooling2, &kMaxUnpooling};
+                                          &kMaxPooling,     &kMaxPooling1,     &kMaxPooling2, &kMaxUnpooling,
+                                          &kAveragePoolingGrad, &kMaxPoolingGrad};
 
 }  // namespace
 

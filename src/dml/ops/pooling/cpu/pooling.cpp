@@ -227,6 +227,43 @@ private:
     PoolFn rows_;
 };
 
+// AVERAGE_POOLING_GRAD and MAX_POOLING_GRAD: each OutputGradientTensor element gathers its share
+// (PoolGradient), in double; elements run in parallel.
+template <class T>
+void PoolGradRange(const PoolPlan& plan, const std::byte* x, const std::byte* dy, std::byte* dx, uint64_t first,
+                   uint64_t last) {
+    using E = Element<T>;
+    using V = typename E::Value;
+    for (uint64_t i = first; i < last; ++i) {
+        const double g = PoolGradient<double, V>(
+            plan, i, [&](int64_t offset) { return double(E::Read(dy, offset)); },
+            [&](int64_t offset) { return E::Read(x, offset); }, E::Lowest());
+        E::Write(dx, GradientOffset(plan, i), static_cast<V>(g));
+    }
+}
+
+using GradFn = void (*)(const PoolPlan&, const std::byte*, const std::byte*, std::byte*, uint64_t, uint64_t);
+
+class PoolingGradKernel final : public Kernel {
+public:
+    PoolingGradKernel(PoolPlan plan, GradFn run) : plan_(plan), run_(run) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        const bool max = plan_.kind == PoolKind::Max;
+        const std::byte* x = max ? b.inputs[0] : nullptr;
+        const std::byte* dy = b.inputs[max ? 1 : 0];
+        cpu::ParallelFor(plan_.inCount, 1024, [&](uint64_t first, uint64_t last) {
+            run_(plan_, x, dy, b.outputs[0], first, last);
+        });
+    }
+
+private:
+    PoolPlan plan_;
+    GradFn run_;
+};
+
 // MAX_UNPOOLING: every output element 0, then each input element to the output element its index
 // names; an index past the output's last element is skipped (the page does not define it), and of
 // several inputs naming one output element the last in InputTensor's row-major order stays.
@@ -288,6 +325,18 @@ Status CreateCpuPooling(const KernelContext&, const OperatorArgs& args, std::uni
     // Rows serve every operator but those writing indices; an empty output needs neither.
     const PoolFn rows = plan.hasIndices || plan.outCount == 0 ? nullptr : PickByType<RowsOf, PoolFn>(type);
     *kernel = std::make_unique<PoolingKernel>(plan, run, rows);
+    return {};
+}
+
+Status CreateCpuPoolingGrad(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    const DML_TENSOR_DATA_TYPE type = args.outputs[0]->dataType;
+    GradFn run = nullptr;
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT32) run = PoolGradRange<float>;
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) run = PoolGradRange<Half>;
+    if (!run) {
+        return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name, DataTypeName(type));
+    }
+    *kernel = std::make_unique<PoolingGradKernel>(MakePoolPlan(args), run);
     return {};
 }
 

@@ -26,6 +26,26 @@ private:
     ElementType type_;
 };
 
+class PoolingGradKernel final : public Kernel {
+public:
+    PoolingGradKernel(const char* name, PoolPlan plan, ElementType type) : name_(name), plan_(plan), type_(type) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        const bool max = plan_.kind == PoolKind::Max;
+        const void* x = max ? b.inputs[0] : nullptr;
+        const void* dy = b.inputs[max ? 1 : 0];
+        stream.Check(LaunchPoolingGrad(plan_, type_, b.outputs[0], x, dy, stream.Launch()), name_);
+    }
+
+private:
+    const char* name_;
+    PoolPlan plan_;
+    ElementType type_;
+};
+
 class UnpoolingKernel final : public Kernel {
 public:
     UnpoolingKernel(UnpoolPlan plan, ElementType type) : plan_(plan), type_(type) {}
@@ -53,6 +73,17 @@ Status CreateCudaPooling(const KernelContext&, const OperatorArgs& args, std::un
                         DataTypeName(dataType));
     }
     *out = std::make_unique<PoolingKernel>(args.schema.name, MakePoolPlan(args), type);
+    return {};
+}
+
+Status CreateCudaPoolingGrad(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    ElementType type;
+    const DML_TENSOR_DATA_TYPE dataType = args.outputs[0]->dataType;
+    if (!ToElementType(dataType, &type) || !IsFloat16Or32(type)) {
+        return NoKernel("DML_OPERATOR_%s has no CUDA kernel for data type %s.", args.schema.name,
+                        DataTypeName(dataType));
+    }
+    *out = std::make_unique<PoolingGradKernel>(args.schema.name, MakePoolPlan(args), type);
     return {};
 }
 

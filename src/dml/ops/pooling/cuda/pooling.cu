@@ -51,6 +51,20 @@ __global__ void __launch_bounds__(kBlockThreads) PoolKernel(PoolPlan plan, T* ou
     }
 }
 
+// One thread per OutputGradientTensor element gathers its share (PoolGradient): no atomics, the
+// same order of additions as the CPU.
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads) PoolGradKernel(PoolPlan plan, T* dx, const T* x, const T* dy) {
+    using A = typename Acc<T>::type;
+    const uint64_t step = uint64_t(gridDim.x) * kBlockThreads;
+    for (uint64_t i = uint64_t(blockIdx.x) * kBlockThreads + threadIdx.x; i < plan.inCount; i += step) {
+        const A g = PoolGradient<A>(
+            plan, i, [&](int64_t offset) { return A(LoadAs(dy + offset)); },
+            [&](int64_t offset) { return LoadAs(x + offset); }, Lowest<T>());
+        StoreAs(dx + GradientOffset(plan, i), float(g));
+    }
+}
+
 template <class T>
 __global__ void __launch_bounds__(kBlockThreads) ZeroKernel(UnpoolPlan plan, T* out) {
     const uint64_t step = uint64_t(gridDim.x) * kBlockThreads;
@@ -76,6 +90,14 @@ cudaError_t PoolTyped(const PoolPlan& plan, void* out, void* indices, const void
     if (plan.outCount == 0) return cudaSuccess;
     PoolKernel<T><<<launch.Blocks(plan.outCount, kBlockThreads), kBlockThreads, 0, launch.stream>>>(
         plan, static_cast<T*>(out), indices, static_cast<const T*>(in));
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t PoolGradTyped(const PoolPlan& plan, void* dx, const void* x, const void* dy, LaunchTarget launch) {
+    if (plan.inCount == 0) return cudaSuccess;
+    PoolGradKernel<T><<<launch.Blocks(plan.inCount, kBlockThreads), kBlockThreads, 0, launch.stream>>>(
+        plan, static_cast<T*>(dx), static_cast<const T*>(x), static_cast<const T*>(dy));
     return cudaGetLastError();
 }
 
@@ -107,6 +129,15 @@ cudaError_t LaunchPooling(const PoolPlan& plan, ElementType type, void* out, voi
         case ElementType::U32: return PoolTyped<uint32_t>(plan, out, indices, in, launch);
         case ElementType::U16: return PoolTyped<uint16_t>(plan, out, indices, in, launch);
         case ElementType::U8: return PoolTyped<uint8_t>(plan, out, indices, in, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t LaunchPoolingGrad(const PoolPlan& plan, ElementType type, void* dx, const void* x, const void* dy,
+                              LaunchTarget launch) {
+    switch (type) {
+        case ElementType::F32: return PoolGradTyped<float>(plan, dx, x, dy, launch);
+        case ElementType::F16: return PoolGradTyped<__half>(plan, dx, x, dy, launch);
         default: return cudaErrorInvalidValue;
     }
 }
