@@ -189,6 +189,8 @@ edge = np.array([[[[1.0, np.nan, -np.inf, 0.0], [np.inf, -0.0, 2.0, -1.0], [-0.0
 for dtype in FLOATS:
     x = edge.astype(NP[dtype])
     maxp.append(case("MAX_POOLING1", dtype, x, [2, 2], [1, 1], index_type="UINT32", suffix="_edges"))
+    maxp.append(case("MAX_POOLING2", dtype, x, [2, 2], [1, 1], dil=[2, 1], suffix="_edges"))  # no indices
+    maxp.append(case("MAX_POOLING", dtype, x, [3, 2], [1, 2], [1, 1], [1, 1], suffix="_edges"))
     average.append(case("AVERAGE_POOLING", dtype, x, [2, 2], [2, 2], suffix="_edges"))
 # Windows wholly in the padding: 0/0 (NaN) without IncludePadding, 0 with it; -inf for MAX.
 x = make_input("FLOAT32", (1, 1, 2, 2))
