@@ -1,6 +1,8 @@
 // CPU kernels of the pooling family: one loop (pool_plan.h) for every pooling operator, run in
-// parallel over the output's elements (or its rows, where no indices are written), any strides; MAX_UNPOOLING zero-fills, then scatters.
-// FLOAT32 and FLOAT16 average and Lp accumulate in double; MAX compares in the element's own type.
+// parallel over the output's elements (or its rows, where no indices are written), any strides;
+// oneDNN's pooling for the FLOAT32 averages it computes alike. MAX_UNPOOLING zero-fills, then
+// scatters. FLOAT32 and FLOAT16 average and Lp accumulate in double; MAX compares in the element's
+// own type.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/pooling/cpu/pooling_onednn.h"
 #include "dml/ops/pooling/pool_desc.h"
 
 namespace freedml::dml {
@@ -201,12 +204,14 @@ class PoolingKernel final : public Kernel {
 public:
     // `run` goes over output elements, `rows` (null: none) over output rows of the last spatial
     // dimension.
-    PoolingKernel(PoolPlan plan, PoolFn run, PoolFn rows) : plan_(plan), run_(run), rows_(rows) {}
+    PoolingKernel(PoolPlan plan, PoolFn run, PoolFn rows, std::unique_ptr<cpu::OneDnnPooling> oneDnn)
+        : plan_(plan), run_(run), rows_(rows), oneDnn_(std::move(oneDnn)) {}
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         std::byte* indices = plan_.hasIndices ? b.outputs[1] : nullptr;
+        if (oneDnn_) return oneDnn_->Run(b.inputs[0], b.outputs[0]);
         if (rows_) {
             const uint64_t rows = plan_.outCount / plan_.out[2];
             const uint64_t minRows = std::max<uint64_t>(1, (uint64_t(1) << 13) / (plan_.windowVolume * plan_.out[2]));
@@ -225,7 +230,21 @@ private:
     PoolPlan plan_;
     PoolFn run_;
     PoolFn rows_;
+    std::unique_ptr<cpu::OneDnnPooling> oneDnn_;
 };
+
+// Whether oneDNN's pooling computes this pool as FreeDML defines it: a FLOAT32 AVERAGE with no
+// dilations and every window holding at least one input (oneDNN's exclude-padding average of no
+// input is not 0/0). Not MAX: oneDNN's max passes over NaNs, where FreeDML's propagates them.
+bool OneDnnComputes(const PoolPlan& plan, DML_TENSOR_DATA_TYPE type) {
+    if (type != DML_TENSOR_DATA_TYPE_FLOAT32 || plan.kind != PoolKind::Average) return false;
+    for (int d = 0; d < 3; ++d) {
+        if (plan.dilation[d] != 1) return false;
+        const int64_t lastEnd = int64_t(plan.out[d] - 1) * plan.stride[d] + plan.window[d] - plan.pad[d];
+        if (plan.pad[d] >= plan.window[d] || lastEnd - int64_t(plan.window[d]) >= int64_t(plan.in[d])) return false;
+    }
+    return true;
+}
 
 // AVERAGE_POOLING_GRAD and MAX_POOLING_GRAD: each OutputGradientTensor element gathers its share
 // (PoolGradient), in double; elements run in parallel.
@@ -324,7 +343,9 @@ Status CreateCpuPooling(const KernelContext&, const OperatorArgs& args, std::uni
     const PoolPlan plan = MakePoolPlan(args);
     // Rows serve every operator but those writing indices; an empty output needs neither.
     const PoolFn rows = plan.hasIndices || plan.outCount == 0 ? nullptr : PickByType<RowsOf, PoolFn>(type);
-    *kernel = std::make_unique<PoolingKernel>(plan, run, rows);
+    std::unique_ptr<cpu::OneDnnPooling> oneDnn;
+    if (OneDnnComputes(plan, type)) oneDnn = cpu::OneDnnPooling::Make(plan, *args.inputs[0], *args.outputs[0]);
+    *kernel = std::make_unique<PoolingKernel>(plan, run, rows, std::move(oneDnn));
     return {};
 }
 
