@@ -57,6 +57,11 @@ struct Element<Half> {
     static float Lowest() { return -std::numeric_limits<float>::infinity(); }
 };
 
+template <class T>
+constexpr int64_t ElementBytes() {
+    return std::is_same_v<T, Half> ? 2 : int64_t(sizeof(T));
+}
+
 inline void WriteIndex(const PoolPlan& plan, std::byte* indices, int64_t offset, uint64_t index) {
     if (plan.index64) {
         std::memcpy(indices + offset * 8, &index, 8);
@@ -89,7 +94,7 @@ void PoolRange(const PoolPlan& plan, const std::byte* in, std::byte* out, std::b
 // without indices: each valid input row of the window is walked once per window column for the
 // whole output row, over just the outputs whose tap falls inside the input, so the innermost loop
 // is a strided load and a max or a sum. Each output still sees its window positions in row-major
-// order, so the results are PoolRange's.
+// order, so the results are PoolRange's (a NaN maximum is the quiet NaN, not the input's payload).
 template <class T, PoolKind K>
 void PoolRowsOf(const PoolPlan& plan, const std::byte* in, std::byte* out, uint64_t first, uint64_t last) {
     using E = Element<T>;
@@ -98,6 +103,7 @@ void PoolRowsOf(const PoolPlan& plan, const std::byte* in, std::byte* out, uint6
     const uint32_t ow = plan.out[2];
     std::vector<Acc> acc(ow);
     std::vector<uint32_t> count(K == PoolKind::Average ? ow : 0);
+    std::vector<uint8_t> nan(K == PoolKind::Max ? ow : 0);
     const int64_t inW = plan.in[2], stepW = plan.inStrides[4], strideW = plan.stride[2];
     const uint32_t p = plan.p;
     // Per window column k2: output x reads input column x * strideW + offset, inside the input for
@@ -121,6 +127,7 @@ void PoolRowsOf(const PoolPlan& plan, const std::byte* in, std::byte* out, uint6
         const uint32_t c = uint32_t(rest % plan.channels), n = uint32_t(rest / plan.channels);
         std::fill(acc.begin(), acc.end(), K == PoolKind::Max ? Acc(E::Lowest()) : Acc(0));
         std::fill(count.begin(), count.end(), 0u);
+        std::fill(nan.begin(), nan.end(), uint8_t(0));
         const int64_t inBase = int64_t(n) * plan.inStrides[0] + int64_t(c) * plan.inStrides[1];
         for (uint32_t k0 = 0; k0 < plan.window[0]; ++k0) {
             const int64_t i0 = int64_t(y0) * plan.stride[0] - plan.pad[0] + int64_t(k0) * plan.dilation[0];
@@ -129,19 +136,27 @@ void PoolRowsOf(const PoolPlan& plan, const std::byte* in, std::byte* out, uint6
                 const int64_t i1 = int64_t(y1) * plan.stride[1] - plan.pad[1] + int64_t(k1) * plan.dilation[1];
                 if (i1 < 0 || i1 >= int64_t(plan.in[1])) continue;
                 const int64_t rowBase = inBase + i0 * plan.inStrides[2] + i1 * plan.inStrides[3];
+                // Plain restrict pointers: stores through uint8_t and std::byte may alias anything,
+                // which would reload every pointer from memory on each element.
+                Acc* __restrict accs = acc.data();
+                uint8_t* __restrict nans = nan.data();
+                uint32_t* __restrict counts = count.data();
                 for (const Column& column : columns) {
-                    const int64_t base = rowBase + column.offset * stepW, step = strideW * stepW;
+                    const std::byte* __restrict src = in + (rowBase + column.offset * stepW) * int64_t(ElementBytes<T>());
+                    const int64_t step = strideW * stepW;
                     for (int64_t x = column.lo; x < column.hi; ++x) {
-                        const V v = E::Read(in, base + x * step);
+                        const V v = E::Read(src, x * step);
                         if constexpr (K == PoolKind::Max) {
-                            // The first largest; a NaN, once met, stays (a later NaN is NaN too).
-                            acc[x] = (v > acc[x] || !(v == v)) && acc[x] == acc[x] ? v : acc[x];
+                            // The first largest (a plain max, no branch: random data defeats the
+                            // branch predictor); NaNs are counted apart and win at the end.
+                            accs[x] = v > accs[x] ? v : accs[x];
+                            if constexpr (std::is_floating_point_v<V>) nans[x] |= uint8_t(!(v == v));
                         } else if constexpr (K == PoolKind::Average) {
-                            acc[x] += double(v);
-                            ++count[x];
+                            accs[x] += double(v);
+                            ++counts[x];
                         } else {
                             const double a = std::fabs(double(v));
-                            acc[x] += p == 1 ? a : p == 2 ? a * a : std::pow(a, double(p));
+                            accs[x] += p == 1 ? a : p == 2 ? a * a : std::pow(a, double(p));
                         }
                     }
                 }
@@ -152,7 +167,11 @@ void PoolRowsOf(const PoolPlan& plan, const std::byte* in, std::byte* out, uint6
         for (uint32_t x = 0; x < ow; ++x) {
             const int64_t at = outBase + int64_t(x) * plan.outStrides[4];
             if constexpr (K == PoolKind::Max) {
-                E::Write(out, at, acc[x]);
+                if constexpr (std::is_floating_point_v<V>) {
+                    E::Write(out, at, nan[x] ? std::numeric_limits<V>::quiet_NaN() : acc[x]);
+                } else {
+                    E::Write(out, at, acc[x]);
+                }
             } else if constexpr (K == PoolKind::Average) {
                 E::Write(out, at, static_cast<V>(acc[x] / double(plan.includePadding ? plan.windowVolume : count[x])));
             } else {
