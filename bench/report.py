@@ -443,6 +443,29 @@ if graph_rows:
     w("")
     commands_block("graph")
 
+# Pooling
+pooling_rows = [r for r in rows if r["group"] == "pooling"]
+if pooling_rows:
+    w("## Pooling: ResNet-50's max pool and global average pool")
+    w("")
+    w("MAX_POOLING of {N, 64, 112, 112} (3x3, stride 2, padding 1) and AVERAGE_POOLING of {N, 2048, 7, 7} to")
+    w("{N, 2048, 1, 1}, FLOAT32, through the public API (re-executed and waited for), against oneDNN's pooling")
+    w("primitive on the same plain tensors in the same run (`bench/pooling_bench.cpp`; it checks they agree).")
+    w("FreeDML's CPU average runs oneDNN's primitive itself; its max runs FreeDML's own loop, which")
+    w("propagates NaN as PyTorch does (oneDNN's max passes over NaNs).")
+    w("")
+    w("| case | FreeDML ms | oneDNN ms | FreeDML speed / oneDNN's |")
+    w("| --- | ---: | ---: | ---: |")
+    for case in [r["case"] for r in pooling_rows if r["impl"] == "FreeDML"]:
+        ours = value("pooling", case, "FLOAT32", "FreeDML")
+        theirs = value("pooling", case, "FLOAT32", "oneDNN")
+        speed = ratio(ours, theirs, True)
+        w(f"| {case} | {fmt(ours)} | {fmt(theirs)} | {fmt(speed)} |")
+        if speed is not None and speed < 1:
+            behind.append((f"pooling: {case}", speed, "oneDNN pooling"))
+    w("")
+    commands_block("pooling")
+
 # Binding
 if binding_rows:
     w("## Binding")

@@ -255,6 +255,28 @@ def top_k(m):
             "smallest": np.take_along_axis(x, smallest_at, 0), "smallestAt": smallest_at}
 
 
+def dml_max_pooling(m):
+    x = f64(m, "x", (5, 5))
+    padded = np.full((7, 7), -np.inf)
+    padded[1:6, 1:6] = x
+    inside = np.zeros((7, 7))
+    inside[1:6, 1:6] = 1
+    flat = np.full((7, 7), -1)
+    flat[1:6, 1:6] = np.arange(25).reshape(5, 5)
+    best, at, mean = np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            window = padded[2 * i:2 * i + 3, 2 * j:2 * j + 3]
+            k = np.argmax(window)  # the first maximum in row-major window order
+            best[i, j] = window.ravel()[k]
+            at[i, j] = flat[2 * i:2 * i + 3, 2 * j:2 * j + 3].ravel()[k]
+            count = inside[2 * i:2 * i + 3, 2 * j:2 * j + 3].sum()
+            mean[i, j] = np.where(np.isinf(window), 0, window).sum() / count
+    unpooled = np.zeros(25)
+    unpooled[at.ravel().astype(int)] = best.ravel()
+    return {"max": best, "maxAt": at, "unpooled": unpooled, "average": mean}
+
+
 def philox4x32_10(counter, key):
     """Philox 4x32-10 from its paper (Salmon et al., SC 2011): ten rounds, the key bumped between them."""
     mask = 0xFFFFFFFF
@@ -308,6 +330,7 @@ REFERENCES = {
     "dml_split": dml_split,
     "dml_gemm_graph": dml_gemm_graph,
     "top_k": top_k,
+    "dml_max_pooling": dml_max_pooling,
     "generators": generators,
 }
 

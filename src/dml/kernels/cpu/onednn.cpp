@@ -1,7 +1,8 @@
 // Every oneDNN call of the CPU kernels, in one file, so that a new oneDNN major version is a
 // change to this file alone: GEMM's matmul and CONVOLUTION's convolution and deconvolution
 // primitives (how each is planned, how an owned weight is packed into oneDNN's layout at
-// initialization, how the primitive runs), and fused activations as oneDNN post-ops. Built
+// initialization, how the primitive runs), fused activations as oneDNN post-ops, and the pooling
+// primitive of the FLOAT32 average pools. Built
 // without oneDNN (FREEDML_ONEDNN=OFF), the kernels take their own reference paths and say why.
 #include <cstring>
 #include <string>
@@ -12,6 +13,7 @@
 #include "dml/kernels/cpu/float16.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
+#include "dml/ops/pooling/cpu/pooling_onednn.h"
 
 #ifdef FREEDML_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.hpp>
@@ -416,7 +418,66 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     if (s.activationPass) ApplyActivation(threads, params_.activation, output);
 }
 
+// ---- POOLING ------------------------------------------------------------------------------------
+
+struct OneDnnPooling::State {
+    dnnl::memory::desc src, dst;
+    dnnl::pooling_forward primitive;
+};
+
+std::unique_ptr<OneDnnPooling> OneDnnPooling::Make(const PoolPlan& plan, const TensorDesc& input,
+                                                   const TensorDesc& output) {
+    const uint32_t spatial = input.rank - 2, lead = 3 - spatial;
+    std::vector<int64_t> inDims, outDims, inStrides, outStrides;
+    for (uint32_t d = 0; d < input.rank; ++d) {
+        inDims.push_back(input.sizes[d]);
+        outDims.push_back(output.sizes[d]);
+        inStrides.push_back(input.strides[d]);
+        outStrides.push_back(output.strides[d]);
+    }
+    dnnl::memory::dims strides, kernel, padL, padR;
+    for (uint32_t i = 0; i < spatial; ++i) {
+        strides.push_back(plan.stride[lead + i]);
+        kernel.push_back(plan.window[lead + i]);
+        padL.push_back(plan.pad[lead + i]);
+        // oneDNN wants the end padding that makes its output size ours.
+        padR.push_back(int64_t(plan.out[lead + i] - 1) * plan.stride[lead + i] + plan.window[lead + i] -
+                       plan.in[lead + i] - plan.pad[lead + i]);
+    }
+    const dnnl::algorithm algorithm = plan.kind == PoolKind::Max ? dnnl::algorithm::pooling_max
+                                      : plan.includePadding     ? dnnl::algorithm::pooling_avg_include_padding
+                                                                : dnnl::algorithm::pooling_avg_exclude_padding;
+    try {
+        auto state = std::make_unique<State>();
+        state->src = Md(inDims, inStrides);
+        state->dst = Md(outDims, outStrides);
+        const dnnl::pooling_forward::desc op(dnnl::prop_kind::forward_inference, algorithm, state->src, state->dst,
+                                             strides, kernel, padL, padR);
+        state->primitive = dnnl::pooling_forward(dnnl::pooling_forward::primitive_desc(op, CpuEngine()));
+        return std::unique_ptr<OneDnnPooling>(new OneDnnPooling(std::move(state)));
+    } catch (const dnnl::error&) {
+        return nullptr;  // the caller's own loops run it
+    }
+}
+
+void OneDnnPooling::Run(const std::byte* input, std::byte* output) const {
+    dnnl::engine& engine = CpuEngine();
+    dnnl::stream stream(engine);
+    state_->primitive.execute(
+        stream, {{DNNL_ARG_SRC, dnnl::memory(state_->src, engine, const_cast<std::byte*>(input))},
+                 {DNNL_ARG_DST, dnnl::memory(state_->dst, engine, output)}});
+    stream.wait();
+}
+
 #else  // built without oneDNN: TryOneDnn makes no OneDnnState, so the other members never run.
+
+struct OneDnnPooling::State {};
+
+std::unique_ptr<OneDnnPooling> OneDnnPooling::Make(const PoolPlan&, const TensorDesc&, const TensorDesc&) {
+    return nullptr;
+}
+
+void OneDnnPooling::Run(const std::byte*, std::byte*) const {}
 
 struct GemmKernel::OneDnnState {};
 struct ConvolutionKernel::OneDnnState {};
@@ -444,6 +505,8 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool*, TensorView, TensorView, Tenso
 #endif  // FREEDML_HAVE_DNNL
 
 // The kernels' special members live here, where OneDnnState is complete.
+OneDnnPooling::OneDnnPooling(std::unique_ptr<State> state) : state_(std::move(state)) {}
+OneDnnPooling::~OneDnnPooling() = default;
 GemmKernel::GemmKernel() = default;
 GemmKernel::~GemmKernel() = default;
 GemmKernel::GemmKernel(GemmKernel&&) noexcept = default;
