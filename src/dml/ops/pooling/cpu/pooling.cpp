@@ -234,13 +234,13 @@ public:
         if (rows_) {
             const uint64_t rows = plan_.outCount / plan_.out[2];
             const uint64_t minRows = std::max<uint64_t>(1, (uint64_t(1) << 13) / (plan_.windowVolume * plan_.out[2]));
-            cpu::ParallelFor(rows, minRows, [&](uint64_t first, uint64_t last) {
+            cpu::ParallelFor(cpu::HostThreads(b), rows, minRows, [&](uint64_t first, uint64_t last) {
                 rows_(plan_, b.inputs[0], b.outputs[0], nullptr, first, last);
             });
             return;
         }
         const uint64_t minChunk = std::max<uint64_t>(1, (uint64_t(1) << 13) / plan_.windowVolume);
-        cpu::ParallelFor(plan_.outCount, minChunk, [&](uint64_t first, uint64_t last) {
+        cpu::ParallelFor(cpu::HostThreads(b), plan_.outCount, minChunk, [&](uint64_t first, uint64_t last) {
             run_(plan_, b.inputs[0], b.outputs[0], indices, first, last);
         });
     }
@@ -292,7 +292,7 @@ public:
         const bool max = plan_.kind == PoolKind::Max;
         const std::byte* x = max ? b.inputs[0] : nullptr;
         const std::byte* dy = b.inputs[max ? 1 : 0];
-        cpu::ParallelFor(plan_.inCount, 1024, [&](uint64_t first, uint64_t last) {
+        cpu::ParallelFor(cpu::HostThreads(b), plan_.inCount, 1024, [&](uint64_t first, uint64_t last) {
             run_(plan_, x, dy, b.outputs[0], first, last);
         });
     }
@@ -306,9 +306,10 @@ private:
 // names; an index past the output's last element is skipped (the page does not define it), and of
 // several inputs naming one output element the last in InputTensor's row-major order stays.
 template <class T>
-void Unpool(const UnpoolPlan& plan, const std::byte* in, const std::byte* indices, std::byte* out) {
+void Unpool(ThreadPool* threads, const UnpoolPlan& plan, const std::byte* in, const std::byte* indices,
+            std::byte* out) {
     constexpr size_t size = std::is_same_v<T, Half> ? 2 : sizeof(T);
-    cpu::ParallelFor(plan.outCount, 1 << 14, [&](uint64_t first, uint64_t last) {
+    cpu::ParallelFor(threads, plan.outCount, 1 << 14, [&](uint64_t first, uint64_t last) {
         for (uint64_t i = first; i < last; ++i)
             std::memset(out + OffsetOf4(plan.outSizes, plan.outStrides, i) * int64_t(size), 0, size);
     });
@@ -329,7 +330,7 @@ void Unpool(const UnpoolPlan& plan, const std::byte* in, const std::byte* indice
     }
 }
 
-using UnpoolFn = void (*)(const UnpoolPlan&, const std::byte*, const std::byte*, std::byte*);
+using UnpoolFn = void (*)(ThreadPool*, const UnpoolPlan&, const std::byte*, const std::byte*, std::byte*);
 
 template <class T>
 struct UnpoolOf {
@@ -342,7 +343,9 @@ public:
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
-    void Execute(const KernelBindings& b) override { run_(plan_, b.inputs[0], b.inputs[1], b.outputs[0]); }
+    void Execute(const KernelBindings& b) override {
+        run_(cpu::HostThreads(b), plan_, b.inputs[0], b.inputs[1], b.outputs[0]);
+    }
 
 private:
     UnpoolPlan plan_;
