@@ -1,7 +1,8 @@
 // CPU kernels of the resampling family: UPSAMPLE_2D, RESAMPLE, RESAMPLE1-3 and the gradients
 // RESAMPLE_GRAD(1) sum the flat tap tables of resample_params.h (one pass over the destination,
-// in parallel), and VALUE_SCALE_2D is x * Scale + Bias[channel]. Arithmetic in float; FLOAT16
+// rows in parallel), and VALUE_SCALE_2D is x * Scale + Bias[channel]. Arithmetic in float; FLOAT16
 // and the 8-bit integers are rounded to nearest (the integers also saturate) on the way out.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -62,16 +63,45 @@ public:
     }
 
 private:
+    // Row by row (every dimension but the last fixed): the row's outer taps are combined once,
+    // then each element of the row adds its last-dimension taps under each of them. The sums are
+    // SumTaps' (resample_plan.h), ordered for the row.
     template <class T>
     void Run(const std::byte* src, std::byte* dst) const {
         const TapTables t = storage_.Tables();
-        ParallelFor(t.count, 1u << 12, [&](uint64_t begin, uint64_t end) {
-            for (uint64_t i = begin; i < end; ++i) {
-                int64_t offset = 0;
-                const float v = SumTaps(t, i, &offset, [src](int64_t s) {
-                    return Load<T>(src + s * int64_t(sizeof(T)));
-                });
-                Store<T>(dst + offset * int64_t(sizeof(T)), v);
+        const uint32_t last = t.rank - 1;
+        const uint64_t width = t.sizes[last];
+        if (width == 0) return;
+        const uint64_t rows = t.count / width;
+        const uint32_t* lastStarts = t.starts + t.startBase[last];
+        ParallelFor(rows, std::max<uint64_t>(1, 4096 / width), [&](uint64_t begin, uint64_t end) {
+            std::vector<std::pair<int64_t, float>> outer, next;
+            for (uint64_t row = begin; row < end; ++row) {
+                outer.assign(1, {0, 1.0f});
+                int64_t dstRow = 0;
+                uint64_t rest = row;
+                for (uint32_t d = last; d-- > 0;) {
+                    const uint32_t c = uint32_t(rest % t.sizes[d]);
+                    rest /= t.sizes[d];
+                    dstRow += int64_t(c) * t.dstStrides[d];
+                    const uint32_t* range = t.starts + t.startBase[d] + c;
+                    next.clear();
+                    for (uint32_t k = range[0]; k < range[1]; ++k) {
+                        for (const auto& [offset, w] : outer) next.push_back({offset + t.offsets[k], w * t.weights[k]});
+                    }
+                    outer.swap(next);
+                }
+                for (uint64_t x = 0; x < width; ++x) {
+                    float acc = 0;
+                    for (const auto& [offset, w] : outer) {
+                        float inner = 0;
+                        for (uint32_t k = lastStarts[x]; k < lastStarts[x + 1]; ++k) {
+                            inner += t.weights[k] * Load<T>(src + (offset + t.offsets[k]) * int64_t(sizeof(T)));
+                        }
+                        acc += w * inner;
+                    }
+                    Store<T>(dst + (dstRow + int64_t(x) * t.dstStrides[last]) * int64_t(sizeof(T)), acc);
+                }
             }
         });
     }
