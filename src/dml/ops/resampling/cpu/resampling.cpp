@@ -3,6 +3,7 @@
 // rows in parallel), and VALUE_SCALE_2D is x * Scale + Bias[channel]. Arithmetic in float; FLOAT16
 // and the 8-bit integers are rounded to nearest (the integers also saturate) on the way out.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -51,6 +52,22 @@ public:
         type_ = args.outputs[0]->dataType;
         FREEDML_TRY(CheckType(args, type_));
         storage_ = BuildTapTables(DecodeResamplePlan(args), IsResampleGrad(args.schema.type));
+        // Nearest and plain linear read at most two elements along the last dimension: then each
+        // element of a row gets exactly two (a single tap is paired with itself at weight 0), so
+        // the row loop has no inner loop or branch.
+        const TapTables t = storage_.Tables();
+        const uint32_t last = t.rank - 1;
+        const uint32_t* starts = t.starts + t.startBase[last];
+        bool pairs = true;
+        for (uint32_t x = 0; x < t.sizes[last] && pairs; ++x) pairs = starts[x + 1] - starts[x] <= 2;
+        if (pairs) {
+            for (uint32_t x = 0; x < t.sizes[last]; ++x) {
+                const uint32_t a = starts[x], n = starts[x + 1] - a;
+                const uint32_t b = n == 2 ? a + 1 : a;
+                pairOffsets_.push_back({n ? t.offsets[a] : 0, n ? t.offsets[b] : 0});
+                pairWeights_.push_back({n ? t.weights[a] : 0.0f, n == 2 ? t.weights[b] : 0.0f});
+            }
+        }
         return {};
     }
     void Execute(TensorView src, TensorView dst) const {
@@ -76,6 +93,7 @@ private:
         const uint32_t* lastStarts = t.starts + t.startBase[last];
         ParallelFor(rows, std::max<uint64_t>(1, 4096 / width), [&](uint64_t begin, uint64_t end) {
             std::vector<std::pair<int64_t, float>> outer, next;
+            std::vector<float> sums;
             for (uint64_t row = begin; row < end; ++row) {
                 outer.assign(1, {0, 1.0f});
                 int64_t dstRow = 0;
@@ -91,23 +109,39 @@ private:
                     }
                     outer.swap(next);
                 }
-                for (uint64_t x = 0; x < width; ++x) {
-                    float acc = 0;
-                    for (const auto& [offset, w] : outer) {
+                // One pass over the row per outer tap, accumulating in `sums`: the inner loop
+                // stays a plain gather of the last dimension's taps.
+                sums.assign(width, 0.0f);
+                for (const auto& [offset, w] : outer) {
+                    const std::byte* base = src + offset * int64_t(sizeof(T));
+                    if (!pairOffsets_.empty()) {
+                        for (uint64_t x = 0; x < width; ++x) {
+                            const auto& o = pairOffsets_[x];
+                            const auto& pw = pairWeights_[x];
+                            sums[x] += w * (pw[0] * Load<T>(base + o[0] * int64_t(sizeof(T))) +
+                                            pw[1] * Load<T>(base + o[1] * int64_t(sizeof(T))));
+                        }
+                        continue;
+                    }
+                    for (uint64_t x = 0; x < width; ++x) {
                         float inner = 0;
                         for (uint32_t k = lastStarts[x]; k < lastStarts[x + 1]; ++k) {
-                            inner += t.weights[k] * Load<T>(src + (offset + t.offsets[k]) * int64_t(sizeof(T)));
+                            inner += t.weights[k] * Load<T>(base + t.offsets[k] * int64_t(sizeof(T)));
                         }
-                        acc += w * inner;
+                        sums[x] += w * inner;
                     }
-                    Store<T>(dst + (dstRow + int64_t(x) * t.dstStrides[last]) * int64_t(sizeof(T)), acc);
                 }
+                std::byte* out = dst + dstRow * int64_t(sizeof(T));
+                const int64_t step = t.dstStrides[last] * int64_t(sizeof(T));
+                for (uint64_t x = 0; x < width; ++x) Store<T>(out + int64_t(x) * step, sums[x]);
             }
         });
     }
 
     DML_TENSOR_DATA_TYPE type_ = DML_TENSOR_DATA_TYPE_FLOAT32;
     TapTableStorage storage_;
+    std::vector<std::array<int64_t, 2>> pairOffsets_;  // the last dimension as pairs, when it is
+    std::vector<std::array<float, 2>> pairWeights_;
 };
 
 class ValueScaleKernel {
