@@ -8,10 +8,14 @@ reference pages' coordinate mapping,
 Each dimension becomes a weight matrix W (output x input): nearest neighbour picks the rounded
 coordinate (halves up, or down for RoundingDirection DECREASING), linear the two neighbours of the
 coordinate clamped to the input, antialiased linear downscaling a triangle filter of half-width
-1/Scale normalized over the input. The forward output is the input multiplied by every W along
-its dimension, the gradient the output gradient multiplied by every W transposed. The coordinate
+1/Scale whose taps beyond an edge read the edge element. The forward output is the input multiplied
+by every W along its dimension, the gradient the output gradient multiplied by every W transposed. The coordinate
 itself is computed in float32, as DirectML's FLOAT fields give it (it decides the rounding of
 ties); everything after it in float64.
+
+Where onnxruntime is installed, the references are first checked against ONNX Resize (opset 18,
+half_pixel) on its CPU provider: linear, antialiased linear, and nearest with round_prefer_ceil
+(INCREASING) and round_prefer_floor (DECREASING).
 
 Run once to (re)write cases/resampling_*.json. The values FreeDML must produce come from numpy here,
 never from FreeDML.
@@ -53,9 +57,12 @@ def weights(n_in, n_out, scale, in_off, out_off, linear, round_down=False, antia
             r = math.ceil(x - 0.5) if round_down else math.floor(x + 0.5)
             w[o, min(max(r, 0), n_in - 1)] = 1
         elif antialias and F32(scale) < 1:
+            # The triangle of half-width 1/scale, normalized over its whole window; taps beyond an
+            # edge read the edge element (ONNX Resize's antialias with exclude_outside 0).
             s = float(F32(scale))
-            row = np.maximum(0.0, 1.0 - np.abs((np.arange(n_in) - x) * s))
-            w[o] = row / row.sum()
+            taps = np.arange(math.ceil(x - 1 / s), math.floor(x + 1 / s) + 1)
+            tri = np.maximum(0.0, 1.0 - np.abs((taps - x) * s))
+            np.add.at(w[o], np.clip(taps, 0, n_in - 1), tri / tri.sum())
         else:
             c = min(max(x, 0.0), n_in - 1)
             i0 = math.floor(c)
@@ -263,7 +270,35 @@ def grad_cases():
     return cases
 
 
+def check_against_onnxruntime():
+    try:
+        import onnxruntime as ort
+        from onnx import TensorProto, helper
+    except ImportError:
+        print("onnxruntime is not installed; the cross-check is skipped")
+        return
+    check = np.random.default_rng(1)
+    for shape, scales, linear, floor_ties, aa in [((1, 2, 5, 7), [1, 1, 2, 1.5], True, False, 0),
+                                                  ((1, 2, 8, 10), [1, 1, 0.5, 0.4], True, False, 1),
+                                                  ((1, 1, 4, 6), [1, 1, 1.5, 1.5], False, False, 0),
+                                                  ((1, 1, 4, 6), [1, 1, 1.5, 1.5], False, True, 0)]:
+        node = helper.make_node("Resize", ["X", "", "S"], ["Y"], mode="linear" if linear else "nearest",
+                                coordinate_transformation_mode="half_pixel", antialias=aa,
+                                nearest_mode="round_prefer_floor" if floor_ties else "round_prefer_ceil")
+        graph = helper.make_graph([node], "resize", [helper.make_tensor_value_info("X", TensorProto.FLOAT, shape)],
+                                  [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)],
+                                  [helper.make_tensor("S", TensorProto.FLOAT, [len(scales)], scales)])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+        session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        x = check.standard_normal(shape).astype(np.float32)
+        got = session.run(None, {"X": x})[0]
+        mats = [weights(n, m, s, 0.5, -0.5, linear, floor_ties, bool(aa)) for n, m, s in zip(shape, got.shape, scales)]
+        assert np.abs(apply(x, mats) - got).max() < 1e-5, (shape, scales, linear, floor_ties, aa)
+    print("the references match onnxruntime's Resize")
+
+
 if __name__ == "__main__":
+    check_against_onnxruntime()
     write_cases(__file__, "resampling_resample", resample_cases())
     write_cases(__file__, "resampling_upsample_value_scale", upsample_cases() + value_scale_cases())
     write_cases(__file__, "resampling_grad", grad_cases())

@@ -9,7 +9,7 @@
 // computed in float as DirectML's FLOAT fields are. ForEachTap turns one output coordinate into
 // the input elements it reads and their weights: nearest neighbour (halves rounded up, or down for
 // RoundingDirection DECREASING), linear (the two neighbours of the clamped coordinate) or, for an
-// antialiased linear downscale, a triangle filter widened by 1/Scale and normalized over the input.
+// antialiased linear downscale, a triangle filter widened by 1/Scale, its taps clamped to the edges.
 // An output element is the product of its dimensions' taps.
 #pragma once
 
@@ -60,21 +60,20 @@ FREEDML_RESAMPLE_HD inline void ForEachTap(const ResamplePlan& p, const Resample
         return;
     }
     if (p.antialias && d.scale < 1) {
+        // Normalized over the whole window; taps beyond an edge read the edge element (as ONNX
+        // Resize's antialiasing does with exclude_outside 0, the case DirectML has no field for).
         const float support = 1.0f / d.scale;
-        int64_t lo = int64_t(ceilf(x - support)), hi = int64_t(floorf(x + support));
-        lo = lo < 0 ? 0 : lo;
-        hi = hi > last ? last : hi;
+        const int64_t lo = int64_t(ceilf(x - support)), hi = int64_t(floorf(x + support));
         float sum = 0;
         for (int64_t i = lo; i <= hi; ++i) sum += fmaxf(0.0f, 1.0f - fabsf((float(i) - x) * d.scale));
         if (sum > 0) {
             for (int64_t i = lo; i <= hi; ++i) {
                 const float w = fmaxf(0.0f, 1.0f - fabsf((float(i) - x) * d.scale));
-                if (w > 0) f(i, w / sum);
+                if (w > 0) f(i < 0 ? 0 : (i > last ? last : i), w / sum);
             }
             return;
         }
-        // No input element under the filter (a coordinate far outside): the nearest edge.
-        f(clampIndex(x), 1.0f);
+        f(clampIndex(x), 1.0f);  // a degenerate window (NaN coordinate)
         return;
     }
     const float c = x < 0 ? 0.0f : (x > float(last) ? float(last) : x);
@@ -86,13 +85,6 @@ FREEDML_RESAMPLE_HD inline void ForEachTap(const ResamplePlan& p, const Resample
     } else {
         f(i0, 1.0f);
     }
-}
-
-// The largest number of taps ForEachTap gives in dimension `d`.
-FREEDML_RESAMPLE_HD inline uint32_t MaxTaps(const ResamplePlan& p, const ResampleDim& d) {
-    if (!p.linear) return 1;
-    if (p.antialias && d.scale < 1) return uint32_t(2.0f / d.scale) + 2;
-    return 2;
 }
 
 }  // namespace freedml::dml
