@@ -207,6 +207,15 @@ def upsample_cases():
     # DxDispatch's expected print for the example, checked against the reference above.
     expected = [1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4]
     assert cases[0]["outputs"]["OutputTensor"]["values"] == expected, cases[0]["outputs"]
+    # 5-D {N, C, D, H, W}: only height and width are scaled.
+    for linear in (True, False):
+        x = random("FLOAT32", (1, 2, 3, 2, 3))
+        mats = [np.eye(1), np.eye(2), np.eye(3), weights(2, 6, 3, 0.5, -0.5, linear), weights(3, 6, 2, 0.5, -0.5, linear)]
+        op = {"type": "DML_OPERATOR_UPSAMPLE_2D", "ScaleSize": {"Width": 2, "Height": 3},
+              "InterpolationMode": "DML_INTERPOLATION_MODE_LINEAR" if linear
+              else "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR"}
+        cases.append(make_case(f"UPSAMPLE_2D_FLOAT32_5d_{'linear' if linear else 'nearest'}", op, "InputTensor",
+                               "OutputTensor", x, apply(x, mats), "FLOAT32", exact=not linear))
     x = random("FLOAT32", (1, 2, 2, 3))
     mats = [np.eye(1), np.eye(2), weights(2, 4, 2, 0.5, -0.5, True), weights(3, 3, 1, 0.5, -0.5, True)]
     op = {"type": "DML_OPERATOR_UPSAMPLE_2D", "ScaleSize": {"Width": 1, "Height": 2},

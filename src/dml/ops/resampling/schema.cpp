@@ -64,7 +64,8 @@ Status ValidateUpsample2d(const OperatorArgs& args) {
     FREEDML_TRY(ValidatePair(args, kFloatTypes));
     const TensorDesc& in = *args.inputs[0];
     const TensorDesc& out = *args.outputs[0];
-    INVALID_IF(in.rank != 4, "InputTensor has %u dimensions; DML_OPERATOR_UPSAMPLE_2D takes 4 ({N, C, H, W}).",
+    INVALID_IF(in.rank != 4 && in.rank != 5,
+               "InputTensor has %u dimensions; DML_OPERATOR_UPSAMPLE_2D takes 4 ({N, C, H, W}) or 5 ({N, C, D, H, W}).",
                in.rank);
     INVALID_IF(desc.ScaleSize.Width == 0 || desc.ScaleSize.Height == 0,
                "ScaleSize ({Width %u, Height %u}) must be at least 1 in both.", desc.ScaleSize.Width,
