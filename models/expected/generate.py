@@ -246,6 +246,15 @@ def dml_slice(m):
     return {"output": grid[1:4, 1:5:2]}, {"rtol": 0, "atol": 0}
 
 
+def dml_upsample_2d(m):
+    # Bilinear 2x with half-pixel centres: output coordinate o reads input (o + 0.5) / 2 - 0.5,
+    # clamped to the grid; the result is the tensor product of the two 1-D interpolations.
+    grid = f64(m, "input", (2, 2))
+    x = np.clip((np.arange(4) + 0.5) / 2 - 0.5, 0, 1)
+    w = np.stack([1 - x, x], axis=1)  # 4 x 2: weight of input 0 and input 1
+    return {"output": w @ grid @ w.T}, {"rtol": 0, "atol": 0}
+
+
 def top_k(m):
     x = f64(m, "scores", (4, 4))
     # A stable sort keeps equal values in increasing index, as the TOP_K1 page asks.
@@ -328,6 +337,7 @@ REFERENCES = {
     "dml_cumulative_product": dml_cumulative_product,
     "dml_slice": dml_slice,
     "dml_split": dml_split,
+    "dml_upsample_2d": dml_upsample_2d,
     "dml_gemm_graph": dml_gemm_graph,
     "top_k": top_k,
     "dml_max_pooling": dml_max_pooling,
