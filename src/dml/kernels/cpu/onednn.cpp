@@ -1,6 +1,6 @@
 // Every oneDNN call of the CPU kernels, in one file, so that a new oneDNN major version is a
 // change to this file alone: GEMM's matmul and CONVOLUTION's convolution and deconvolution
-// primitives (how each is planned, how an owned weight is packed into oneDNN's layout at
+// primitives, the recurrent layers' per-step products (how each is planned, how an owned weight is packed into oneDNN's layout at
 // initialization, how the primitive runs), and fused activations as oneDNN post-ops. Built
 // without oneDNN (FREEDML_ONEDNN=OFF), the kernels take their own reference paths and say why.
 #include <cstring>
@@ -12,6 +12,7 @@
 #include "dml/kernels/cpu/float16.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
+#include "dml/ops/recurrent/cpu/recurrent_matmul.h"
 
 #ifdef FREEDML_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.hpp>
@@ -416,7 +417,40 @@ void ConvolutionKernel::ExecuteOneDnn(TensorView input, TensorView filter, Tenso
     if (s.activationPass) ApplyActivation(params_.activation, output);
 }
 
+// ---- RNN, LSTM, GRU -----------------------------------------------------------------------------
+
+bool MatMulAccumulateOneDnn(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc, int64_t m,
+                            int64_t k, int64_t n) {
+    if (m <= 0 || k <= 0 || n <= 0) return true;
+    try {
+        dnnl::engine& engine = CpuEngine();
+        const auto aMd = Md({m, k}, {lda, 1});
+        const auto bMd = Md({k, n}, {ldb, 1});
+        const auto cMd = Md({m, n}, {ldc, 1});
+        dnnl::post_ops ops;
+        ops.append_sum(1.0f);  // accumulate into c
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        // oneDNN's primitive cache makes the repeated creation of one shape cheap.
+        const dnnl::matmul::desc desc(aMd, bMd, cMd);
+        const dnnl::matmul::primitive_desc pd(desc, attr, engine);
+        const dnnl::matmul primitive(pd);
+        dnnl::stream stream(engine);
+        primitive.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(aMd, engine, const_cast<float*>(a))},
+                                   {DNNL_ARG_WEIGHTS, dnnl::memory(bMd, engine, const_cast<float*>(b))},
+                                   {DNNL_ARG_DST, dnnl::memory(cMd, engine, c)}});
+        stream.wait();
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
 #else  // built without oneDNN: TryOneDnn makes no OneDnnState, so the other members never run.
+
+bool MatMulAccumulateOneDnn(const float*, int64_t, const float*, int64_t, float*, int64_t, int64_t, int64_t, int64_t) {
+    return false;
+}
 
 struct GemmKernel::OneDnnState {};
 struct ConvolutionKernel::OneDnnState {};

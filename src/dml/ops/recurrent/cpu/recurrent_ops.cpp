@@ -1,7 +1,8 @@
 // CPU kernel of RNN, LSTM and GRU (recurrent_plan.h has the layout). Every tensor is read into
 // packed floats (FLOAT16 widens; the math is float for both types) and the outputs are stored
 // through their strides at the end. Per direction the input's product with the weights is one
-// GEMM over every step and batch row; each step then multiplies the hidden state by the
+// GEMM over every step and batch row (oneDNN's matmul where it is built in, our loops otherwise);
+// each step then multiplies the hidden state by the
 // recurrence weights (a GEMM over the batch) and applies the gates element by element. A batch row
 // runs its own sequence length: backward directions start at its last valid step, the sequence
 // output is zero past its length, and the single outputs hold the state after its last step.
@@ -15,6 +16,7 @@
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/recurrent/cpu/recurrent_matmul.h"
 #include "dml/ops/recurrent/recurrent_plan.h"
 
 namespace freedml::dml::cpu {
@@ -71,6 +73,9 @@ void MatMulRows(const float* a, size_t lda, const float* bt, size_t ldb, float* 
 
 void MatMul(const float* a, size_t lda, const float* bt, size_t ldb, float* c, size_t ldc, size_t m, size_t k,
             size_t n) {
+    if (MatMulAccumulateOneDnn(a, int64_t(lda), bt, int64_t(ldb), c, int64_t(ldc), int64_t(m), int64_t(k), int64_t(n))) {
+        return;
+    }
     const uint64_t work = uint64_t(k) * n;
     const uint64_t minRows = std::max<uint64_t>(1, (1u << 16) / std::max<uint64_t>(1, work));
     ParallelFor(m, minRows, [&](uint64_t begin, uint64_t end) { MatMulRows(a, lda, bt, ldb, c, ldc, begin, end, k, n); });
