@@ -103,7 +103,8 @@ def reference(op, x, w, r, b, h0, c0, lengths, peep, direction, acts, clip, coup
 
 def make_case(name, op, dtype="FLOAT32", seq=3, batch=2, inp=3, hid=4, direction="FORWARD", bias=False, h0=False,
               c0=False, lengths=None, peep=False, acts=None, clip=None, couple=False, lbr=False,
-              outputs=("OutputSequenceTensor", "OutputSingleTensor", "OutputCellSingleTensor")):
+              outputs=("OutputSequenceTensor", "OutputSingleTensor", "OutputCellSingleTensor"), batch_first=False):
+    """batch_first: InputTensor and OutputSequenceTensor lie in memory batch-major (through strides)."""
     npt = NP[dtype]
     g = GATES[op]
     dirs = 2 if direction == "BIDIRECTIONAL" else 1
@@ -122,12 +123,13 @@ def make_case(name, op, dtype="FLOAT32", seq=3, batch=2, inp=3, hid=4, direction
     y, yh, yc = reference(op, x, w, r, b, hi, ci, lengths, pe, direction, acts, clip, couple, lbr)
 
     desc = {"type": "DML_OPERATOR_" + op,
-            "InputTensor": tensor(dtype, (1, seq, batch, inp)),
+            "InputTensor": tensor(dtype, (1, seq, batch, inp),
+                                  (seq * batch * inp, inp, seq * inp, 1) if batch_first else None),
             "WeightTensor": tensor(dtype, (1, dirs, g * hid, inp)),
             "RecurrenceTensor": tensor(dtype, (1, dirs, g * hid, hid)),
             "ActivationDescs": [act_desc(a) for a in acts],
             "Direction": "DML_RECURRENT_NETWORK_DIRECTION_" + direction}
-    inputs = {"InputTensor": values(x, dtype), "WeightTensor": values(w, dtype), "RecurrenceTensor": values(r, dtype)}
+    inputs = {"InputTensor": values(x.transpose(1, 0, 2) if batch_first else x, dtype), "WeightTensor": values(w, dtype), "RecurrenceTensor": values(r, dtype)}
     if b is not None:
         desc["BiasTensor"] = tensor(dtype, (1, 1, dirs, 2 * g * hid))
         inputs["BiasTensor"] = values(b, dtype)
@@ -157,7 +159,10 @@ def make_case(name, op, dtype="FLOAT32", seq=3, batch=2, inp=3, hid=4, direction
         if key == "OutputCellSingleTensor" and op != "LSTM":
             continue
         data, shape = expected[key]
-        desc[key] = tensor(dtype, shape)
+        strides = None
+        if batch_first and key == "OutputSequenceTensor":
+            strides = (dirs * hid, hid, seq * dirs * hid, 1)
+        desc[key] = tensor(dtype, shape, strides)
         outs[key] = dict({"values": values(data.astype(npt), dtype)}, **tol)
     return {"name": name, "operator": desc, "inputs": inputs, "outputs": outs}
 
@@ -193,6 +198,10 @@ cases.append(make_case("LSTM_FLOAT32_clip", "LSTM", bias=True, h0=True, c0=True,
 cases.append(make_case("LSTM_FLOAT32_couple_input_forget", "LSTM", bias=True, h0=True, c0=True, couple=True))
 cases.append(make_case("LSTM_FLOAT32_bidirectional_all", "LSTM", seq=5, batch=3, hid=5, direction="BIDIRECTIONAL",
                        bias=True, h0=True, c0=True, lengths=[5, 3, 2], peep=True, clip=0.8, couple=True))
+cases.append(make_case("LSTM_FLOAT32_batch_first_strides", "LSTM", seq=3, batch=2, direction="BIDIRECTIONAL",
+                       bias=True, h0=True, c0=True, lengths=[3, 2], batch_first=True))
+cases.append(make_case("GRU_FLOAT16_batch_first_strides", "GRU", "FLOAT16", seq=3, batch=2, bias=True,
+                       batch_first=True))
 cases.append(make_case("LSTM_FLOAT32_cell_output_only", "LSTM", bias=True, outputs=("OutputCellSingleTensor",)))
 
 # GRU's reset placement, both ways, with every input.
