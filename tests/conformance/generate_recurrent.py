@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Conformance cases of RNN, LSTM and GRU, computed with numpy in float64.
 
-Run once to (re)write cases/recurrent.json. The references are ONNX's RNN, LSTM and GRU formulas
+Run once to (re)write cases/recurrent_rnn.json, recurrent_lstm.json and recurrent_gru.json. The references are ONNX's RNN, LSTM and GRU formulas
 written out here step by step (gate orders i, o, f, c and z, r, h; biases Wb then Rb; peepholes
 i, o, f), evaluated in float64 on the exact input values and rounded once to the output type;
 FreeDML is never consulted. DirectML's 4-D layout wraps them: InputTensor {1, seq, batch, input},
@@ -210,4 +210,5 @@ for dtype in ("FLOAT32", "FLOAT16"):
         cases.append(make_case(f"GRU_{dtype}_linear_before_reset_{int(lbr)}", "GRU", dtype, seq=4, batch=2, hid=6,
                                direction="BIDIRECTIONAL", bias=True, h0=True, lengths=[4, 3], lbr=lbr))
 
-write_cases(__file__, "recurrent", cases)
+for op in ("RNN", "LSTM", "GRU"):
+    write_cases(__file__, "recurrent_" + op.lower(), [c for c in cases if c["name"].startswith(op + "_")])
