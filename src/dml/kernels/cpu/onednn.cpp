@@ -419,13 +419,13 @@ void ConvolutionKernel::ExecuteOneDnn(TensorView input, TensorView filter, Tenso
 
 // ---- RNN, LSTM, GRU -----------------------------------------------------------------------------
 
-bool MatMulAccumulateOneDnn(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc, int64_t m,
-                            int64_t k, int64_t n) {
+bool MatMulAccumulateOneDnn(const float* a, int64_t lda, const float* b, int64_t bRow, int64_t bCol, float* c,
+                            int64_t ldc, int64_t m, int64_t k, int64_t n) {
     if (m <= 0 || k <= 0 || n <= 0) return true;
     try {
         dnnl::engine& engine = CpuEngine();
         const auto aMd = Md({m, k}, {lda, 1});
-        const auto bMd = Md({k, n}, {ldb, 1});
+        const auto bMd = Md({k, n}, {bRow, bCol});
         const auto cMd = Md({m, n}, {ldc, 1});
         dnnl::post_ops ops;
         ops.append_sum(1.0f);  // accumulate into c
@@ -446,9 +446,60 @@ bool MatMulAccumulateOneDnn(const float* a, int64_t lda, const float* b, int64_t
     }
 }
 
+struct PackedMatMul::State {
+    dnnl::matmul primitive;
+    dnnl::memory::desc aMd, cMd;
+    dnnl::memory packed;
+};
+
+bool PackedMatMul::Prepare(int64_t m, int64_t k, int64_t n, int64_t lda, int64_t ldc, const float* b, int64_t bRow,
+                           int64_t bCol) {
+    state_.reset();
+    if (m <= 0 || k <= 0 || n <= 0) return false;
+    try {
+        dnnl::engine& engine = CpuEngine();
+        auto state = std::make_unique<State>();
+        state->aMd = Md({m, k}, {lda, 1});
+        state->cMd = Md({m, n}, {ldc, 1});
+        const dnnl::memory::desc anyB({k, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+        dnnl::post_ops ops;
+        ops.append_sum(1.0f);
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        const dnnl::matmul::desc desc(state->aMd, anyB, state->cMd);
+        const dnnl::matmul::primitive_desc pd(desc, attr, engine);
+        state->primitive = dnnl::matmul(pd);
+        state->packed = dnnl::memory(pd.weights_desc(), engine);
+        dnnl::memory user(Md({k, n}, {bRow, bCol}), engine, const_cast<float*>(b));
+        dnnl::stream stream(engine);
+        dnnl::reorder(user, state->packed).execute(stream, user, state->packed);
+        stream.wait();
+        state_ = std::move(state);
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
+void PackedMatMul::Run(const float* a, float* c) const {
+    dnnl::engine& engine = CpuEngine();
+    dnnl::stream stream(engine);
+    state_->primitive.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(state_->aMd, engine, const_cast<float*>(a))},
+                                       {DNNL_ARG_WEIGHTS, state_->packed},
+                                       {DNNL_ARG_DST, dnnl::memory(state_->cMd, engine, c)}});
+    stream.wait();
+}
+
 #else  // built without oneDNN: TryOneDnn makes no OneDnnState, so the other members never run.
 
-bool MatMulAccumulateOneDnn(const float*, int64_t, const float*, int64_t, float*, int64_t, int64_t, int64_t, int64_t) {
+struct PackedMatMul::State {};
+bool PackedMatMul::Prepare(int64_t, int64_t, int64_t, int64_t, int64_t, const float*, int64_t, int64_t) {
+    return false;
+}
+void PackedMatMul::Run(const float*, float*) const {}
+
+bool MatMulAccumulateOneDnn(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, int64_t, int64_t,
+                            int64_t) {
     return false;
 }
 
@@ -477,6 +528,8 @@ void ConvolutionKernel::ExecuteOneDnn(TensorView, TensorView, TensorView, Tensor
 #endif  // FREEDML_HAVE_DNNL
 
 // The kernels' special members live here, where OneDnnState is complete.
+PackedMatMul::PackedMatMul() = default;
+PackedMatMul::~PackedMatMul() = default;
 GemmKernel::GemmKernel() = default;
 GemmKernel::~GemmKernel() = default;
 GemmKernel::GemmKernel(GemmKernel&&) noexcept = default;

@@ -56,29 +56,36 @@ void Store4(const TensorDesc& desc, const float* in, std::byte* data) {
     }
 }
 
-// c[m][n] (+)= a[m][k] x bt[k][n] for rows [m0, m1): the inner loop runs along n, contiguous
-// in bt and c, so it vectorizes without reordering any sum.
-void MatMulRows(const float* a, size_t lda, const float* bt, size_t ldb, float* c, size_t ldc, size_t m0,
+// c[m][n] += a[m][k] x b[k][n] for rows [m0, m1), b read through (row, column) strides: the
+// inner loop runs along n, contiguous in c (and in b when its column stride is 1), so it
+// vectorizes without reordering any sum.
+void MatMulRows(const float* a, size_t lda, const float* b, size_t bRow, size_t bCol, float* c, size_t ldc, size_t m0,
                 size_t m1, size_t k, size_t n) {
     for (size_t i = m0; i < m1; ++i) {
         float* row = c + i * ldc;
         const float* ai = a + i * lda;
         for (size_t p = 0; p < k; ++p) {
             const float v = ai[p];
-            const float* b = bt + p * ldb;
-            for (size_t j = 0; j < n; ++j) row[j] += v * b[j];
+            const float* bp = b + p * bRow;
+            if (bCol == 1) {
+                for (size_t j = 0; j < n; ++j) row[j] += v * bp[j];
+            } else {
+                for (size_t j = 0; j < n; ++j) row[j] += v * bp[j * bCol];
+            }
         }
     }
 }
 
-void MatMul(const float* a, size_t lda, const float* bt, size_t ldb, float* c, size_t ldc, size_t m, size_t k,
-            size_t n) {
-    if (MatMulAccumulateOneDnn(a, int64_t(lda), bt, int64_t(ldb), c, int64_t(ldc), int64_t(m), int64_t(k), int64_t(n))) {
+void MatMul(const float* a, size_t lda, const float* b, size_t bRow, size_t bCol, float* c, size_t ldc, size_t m,
+            size_t k, size_t n) {
+    if (MatMulAccumulateOneDnn(a, int64_t(lda), b, int64_t(bRow), int64_t(bCol), c, int64_t(ldc), int64_t(m),
+                               int64_t(k), int64_t(n))) {
         return;
     }
     const uint64_t work = uint64_t(k) * n;
     const uint64_t minRows = std::max<uint64_t>(1, (1u << 16) / std::max<uint64_t>(1, work));
-    ParallelFor(m, minRows, [&](uint64_t begin, uint64_t end) { MatMulRows(a, lda, bt, ldb, c, ldc, begin, end, k, n); });
+    ParallelFor(m, minRows,
+                [&](uint64_t begin, uint64_t end) { MatMulRows(a, lda, b, bRow, bCol, c, ldc, begin, end, k, n); });
 }
 
 class RecurrentKernel final : public Kernel {
@@ -144,19 +151,13 @@ void RecurrentKernel::RunDirection(uint32_t d, const float* x, const float* w, c
     const bool gru = p.cell == RecurrentCell::Gru;
     const ActivationParams* act = p.activations[d];
 
-    // The weights transposed ({in, GH} and {H, GH}) for row-major products.
-    std::vector<float> wt(I * GH), rt(H * GH);
     const float* wd = w + size_t(d) * GH * I;
     const float* rd = r + size_t(d) * GH * H;
-    for (size_t j = 0; j < GH; ++j) {
-        for (size_t k = 0; k < I; ++k) wt[k * GH + j] = wd[j * I + k];
-        for (size_t k = 0; k < H; ++k) rt[k * GH + j] = rd[j * H + k];
-    }
     const float* wb = bias ? bias + size_t(d) * 2 * GH : nullptr;
     const float* rb = bias ? wb + GH : nullptr;
 
     // X W^T plus the biases that add outside any gate product: every bias but GRU's Rbh, which
-    // goes inside (LinearBeforeReset) or after the reset product.
+    // goes inside (LinearBeforeReset) or after the reset product. {seq * batch, GH}.
     std::vector<float> xw(S * B * GH, 0.0f);
     if (bias) {
         for (size_t row = 0; row < S * B; ++row) {
@@ -164,9 +165,9 @@ void RecurrentKernel::RunDirection(uint32_t d, const float* x, const float* w, c
             for (size_t j = 0; j < GH; ++j) dst[j] = wb[j] + (gru && j >= 2 * H ? 0.0f : rb[j]);
         }
     }
-    MatMul(x, I, wt.data(), GH, xw.data(), GH, S * B, I, GH);
+    MatMul(x, I, wd, 1, I, xw.data(), GH, S * B, I, GH);
 
-    std::vector<float> h(B * H, 0.0f), c(B * H, 0.0f), hr(B * GH), rh(B * H);
+    std::vector<float> h(B * H, 0.0f), c(B * H, 0.0f), hr(B * GH), rh(B * H), scratch(4 * H);
     if (h0) std::copy_n(h0 + size_t(d) * B * H, B * H, h.data());
     if (c0) std::copy_n(c0 + size_t(d) * B * H, B * H, c.data());
     const float* pi = peephole ? peephole + size_t(d) * 3 * H : nullptr;
@@ -175,25 +176,39 @@ void RecurrentKernel::RunDirection(uint32_t d, const float* x, const float* w, c
     const bool backward = p.backward[d];
     auto clip = [&](float v) { return p.useClip ? std::min(p.clip, std::max(-p.clip, v)) : v; };
 
+    // The recurrence products h {batch, H} x R^T {H, columns} (GRU without LinearBeforeReset: the
+    // z and r columns; its h columns multiply the reset state), with R packed once for all steps.
+    const size_t columns = gru && !p.linearBeforeReset ? 2 * H : GH;
+    PackedMatMul recurrence, resetRecurrence;
+    const bool packed = recurrence.Prepare(int64_t(B), int64_t(H), int64_t(columns), int64_t(H), int64_t(GH), rd, 1,
+                                           int64_t(H)) &&
+                        (columns == GH || resetRecurrence.Prepare(int64_t(B), int64_t(H), int64_t(H), int64_t(H),
+                                                                  int64_t(GH), rd + 2 * H * H, 1, int64_t(H)));
+
     uint32_t steps = 0;
     for (size_t b = 0; b < B; ++b) steps = std::max(steps, lengths[b]);
     for (uint32_t s = 0; s < steps; ++s) {
-        // The recurrence product of the whole batch (GRU without LinearBeforeReset: z and r only;
-        // its h columns multiply the reset state below).
         std::fill(hr.begin(), hr.end(), 0.0f);
-        const size_t n = gru && !p.linearBeforeReset ? 2 * H : GH;
-        MatMul(h.data(), H, rt.data(), GH, hr.data(), GH, B, H, n);
-        if (gru && !p.linearBeforeReset) {
+        if (packed) {
+            recurrence.Run(h.data(), hr.data());
+        } else {
+            MatMul(h.data(), H, rd, 1, H, hr.data(), GH, B, H, columns);
+        }
+        if (columns != GH) {
             for (size_t b = 0; b < B; ++b) {
                 if (s >= lengths[b]) continue;
                 const size_t t = backward ? lengths[b] - 1 - s : s;
                 const float* g = xw.data() + (t * B + b) * GH;
-                for (size_t j = 0; j < H; ++j) {
-                    const float reset = ApplyActivation(act[0], g[H + j] + hr[b * GH + H + j]);
-                    rh[b * H + j] = reset * h[b * H + j];
-                }
+                float* reset = rh.data() + b * H;
+                for (size_t j = 0; j < H; ++j) reset[j] = g[H + j] + hr[b * GH + H + j];
+                ApplyActivation(act[0], reset, H);
+                for (size_t j = 0; j < H; ++j) reset[j] *= h[b * H + j];
             }
-            MatMul(rh.data(), H, rt.data() + 2 * H, GH, hr.data() + 2 * H, GH, B, H, H);
+            if (packed) {
+                resetRecurrence.Run(rh.data(), hr.data() + 2 * H);
+            } else {
+                MatMul(rh.data(), H, rd + 2 * H * H, 1, H, hr.data() + 2 * H, GH, B, H, H);
+            }
         }
         for (size_t b = 0; b < B; ++b) {
             if (s >= lengths[b]) continue;
@@ -202,41 +217,58 @@ void RecurrentKernel::RunDirection(uint32_t d, const float* x, const float* w, c
             const float* q = hr.data() + b * GH;
             float* hb = h.data() + b * H;
             float* cb = c.data() + b * H;
-            for (size_t j = 0; j < H; ++j) {
-                switch (p.cell) {
-                    case RecurrentCell::Rnn:
-                        hb[j] = ApplyActivation(act[0], g[j] + q[j]);
-                        break;
-                    case RecurrentCell::Lstm: {
-                        const float cPrev = cb[j];
-                        const float in = ApplyActivation(
-                            act[0], clip(g[j] + q[j] + (pi ? pi[j] * cPrev : 0.0f)));
-                        const float forget =
-                            p.coupleInputForget
-                                ? 1.0f - in
-                                : ApplyActivation(act[0], clip(g[2 * H + j] + q[2 * H + j] + (pf ? pf[j] * cPrev : 0.0f)));
-                        const float candidate = ApplyActivation(act[1], clip(g[3 * H + j] + q[3 * H + j]));
-                        const float cell = forget * cPrev + in * candidate;
-                        const float out =
-                            ApplyActivation(act[0], clip(g[H + j] + q[H + j] + (po ? po[j] * cell : 0.0f)));
-                        cb[j] = cell;
-                        hb[j] = out * ApplyActivation(act[2], cell);
-                        break;
-                    }
-                    case RecurrentCell::Gru: {
-                        const float update = ApplyActivation(act[0], g[j] + q[j]);
-                        const float rbh = rb ? rb[2 * H + j] : 0.0f;
-                        float pre;
-                        if (p.linearBeforeReset) {
-                            const float reset = ApplyActivation(act[0], g[H + j] + q[H + j]);
-                            pre = g[2 * H + j] + reset * (q[2 * H + j] + rbh);
-                        } else {
-                            pre = g[2 * H + j] + q[2 * H + j] + rbh;
+            // Each gate's activation input for the row, then the activation over the row at once.
+            float* v0 = scratch.data();
+            float* v1 = v0 + H;
+            float* v2 = v1 + H;
+            float* v3 = v2 + H;
+            switch (p.cell) {
+                case RecurrentCell::Rnn:
+                    for (size_t j = 0; j < H; ++j) hb[j] = g[j] + q[j];
+                    ApplyActivation(act[0], hb, H);
+                    break;
+                case RecurrentCell::Lstm: {
+                    float* in = v0;
+                    float* forget = v1;
+                    float* candidate = v2;
+                    float* out = v3;
+                    for (size_t j = 0; j < H; ++j) in[j] = clip(g[j] + q[j] + (pi ? pi[j] * cb[j] : 0.0f));
+                    ApplyActivation(act[0], in, H);
+                    if (p.coupleInputForget) {
+                        for (size_t j = 0; j < H; ++j) forget[j] = 1.0f - in[j];
+                    } else {
+                        for (size_t j = 0; j < H; ++j) {
+                            forget[j] = clip(g[2 * H + j] + q[2 * H + j] + (pf ? pf[j] * cb[j] : 0.0f));
                         }
-                        const float candidate = ApplyActivation(act[1], pre);
-                        hb[j] = (1.0f - update) * candidate + update * hb[j];
-                        break;
+                        ApplyActivation(act[0], forget, H);
                     }
+                    for (size_t j = 0; j < H; ++j) candidate[j] = clip(g[3 * H + j] + q[3 * H + j]);
+                    ApplyActivation(act[1], candidate, H);
+                    for (size_t j = 0; j < H; ++j) cb[j] = forget[j] * cb[j] + in[j] * candidate[j];
+                    for (size_t j = 0; j < H; ++j) out[j] = clip(g[H + j] + q[H + j] + (po ? po[j] * cb[j] : 0.0f));
+                    ApplyActivation(act[0], out, H);
+                    ApplyActivation(act[2], cb, candidate, H);  // h(c) into the spent candidate
+                    for (size_t j = 0; j < H; ++j) hb[j] = out[j] * candidate[j];
+                    break;
+                }
+                case RecurrentCell::Gru: {
+                    float* update = v0;
+                    float* reset = v1;
+                    float* candidate = v2;
+                    for (size_t j = 0; j < H; ++j) update[j] = g[j] + q[j];
+                    ApplyActivation(act[0], update, H);
+                    if (p.linearBeforeReset) {
+                        for (size_t j = 0; j < H; ++j) reset[j] = g[H + j] + q[H + j];
+                        ApplyActivation(act[0], reset, H);
+                        for (size_t j = 0; j < H; ++j) {
+                            candidate[j] = g[2 * H + j] + reset[j] * (q[2 * H + j] + (rb ? rb[2 * H + j] : 0.0f));
+                        }
+                    } else {
+                        for (size_t j = 0; j < H; ++j) candidate[j] = g[2 * H + j] + q[2 * H + j] + (rb ? rb[2 * H + j] : 0.0f);
+                    }
+                    ApplyActivation(act[1], candidate, H);
+                    for (size_t j = 0; j < H; ++j) hb[j] = (1.0f - update[j]) * candidate[j] + update[j] * hb[j];
+                    break;
                 }
             }
             std::copy_n(hb, H, y + ((t * p.dirs + d) * B + b) * H);
