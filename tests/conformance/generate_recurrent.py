@@ -167,48 +167,53 @@ def make_case(name, op, dtype="FLOAT32", seq=3, batch=2, inp=3, hid=4, direction
     return {"name": name, "operator": desc, "inputs": inputs, "outputs": outs}
 
 
-cases = []
-for op in ("RNN", "LSTM", "GRU"):
+def main():
+    cases = []
+    for op in ("RNN", "LSTM", "GRU"):
+        for dtype in ("FLOAT32", "FLOAT16"):
+            cases.append(make_case(f"{op}_{dtype}_forward", op, dtype))
+            cases.append(make_case(f"{op}_{dtype}_backward_bias_init", op, dtype, direction="BACKWARD", bias=True, h0=True,
+                                   c0=True))
+            cases.append(make_case(f"{op}_{dtype}_bidirectional_lengths", op, dtype, seq=4, batch=3, direction="BIDIRECTIONAL",
+                                   bias=True, h0=True, c0=True, lengths=[4, 1, 2]))
+        cases.append(make_case(f"{op}_FLOAT32_single_step", op, seq=1, batch=1, inp=2, hid=3, bias=True))
+        cases.append(make_case(f"{op}_FLOAT32_lengths_past_sequence", op, seq=3, batch=2, lengths=[7, 2], bias=True,
+                               outputs=("OutputSingleTensor",)))
+
+    # Non-default activations, each of the ONNX set at least once.
+    cases.append(make_case("RNN_FLOAT32_relu", "RNN", acts=["RELU"], bias=True))
+    cases.append(make_case("RNN_FLOAT32_bidirectional_softsign_linear", "RNN", direction="BIDIRECTIONAL",
+                           acts=["SOFTSIGN", ("LINEAR", {"Alpha": 0.5, "Beta": 0.25})], bias=True))
+    cases.append(make_case("LSTM_FLOAT32_hard_sigmoid_elu_scaled_tanh", "LSTM", bias=True, h0=True, c0=True,
+                           acts=[("HARD_SIGMOID", {"Alpha": 0.2, "Beta": 0.5}), ("ELU", {"Alpha": 0.7}),
+                                 ("SCALED_TANH", {"Alpha": 1.5, "Beta": 0.8})]))
+    cases.append(make_case("GRU_FLOAT32_leaky_relu_softplus", "GRU", bias=True, h0=True,
+                           acts=[("LEAKY_RELU", {"Alpha": 0.1}), ("SOFTPLUS", {"Steepness": 2.0})]))
+    cases.append(make_case("GRU_FLOAT32_thresholded_relu", "GRU", bias=True,
+                           acts=["SIGMOID", ("THRESHOLDED_RELU", {"Alpha": 0.1})]))
+
+    # LSTM's options.
     for dtype in ("FLOAT32", "FLOAT16"):
-        cases.append(make_case(f"{op}_{dtype}_forward", op, dtype))
-        cases.append(make_case(f"{op}_{dtype}_backward_bias_init", op, dtype, direction="BACKWARD", bias=True, h0=True,
-                               c0=True))
-        cases.append(make_case(f"{op}_{dtype}_bidirectional_lengths", op, dtype, seq=4, batch=3, direction="BIDIRECTIONAL",
-                               bias=True, h0=True, c0=True, lengths=[4, 1, 2]))
-    cases.append(make_case(f"{op}_FLOAT32_single_step", op, seq=1, batch=1, inp=2, hid=3, bias=True))
-    cases.append(make_case(f"{op}_FLOAT32_lengths_past_sequence", op, seq=3, batch=2, lengths=[7, 2], bias=True,
-                           outputs=("OutputSingleTensor",)))
+        cases.append(make_case(f"LSTM_{dtype}_peephole", "LSTM", dtype, bias=True, h0=True, c0=True, peep=True))
+    cases.append(make_case("LSTM_FLOAT32_clip", "LSTM", bias=True, h0=True, c0=True, peep=True, clip=0.3))
+    cases.append(make_case("LSTM_FLOAT32_couple_input_forget", "LSTM", bias=True, h0=True, c0=True, couple=True))
+    cases.append(make_case("LSTM_FLOAT32_bidirectional_all", "LSTM", seq=5, batch=3, hid=5, direction="BIDIRECTIONAL",
+                           bias=True, h0=True, c0=True, lengths=[5, 3, 2], peep=True, clip=0.8, couple=True))
+    cases.append(make_case("LSTM_FLOAT32_batch_first_strides", "LSTM", seq=3, batch=2, direction="BIDIRECTIONAL",
+                           bias=True, h0=True, c0=True, lengths=[3, 2], batch_first=True))
+    cases.append(make_case("GRU_FLOAT16_batch_first_strides", "GRU", "FLOAT16", seq=3, batch=2, bias=True,
+                           batch_first=True))
+    cases.append(make_case("LSTM_FLOAT32_cell_output_only", "LSTM", bias=True, outputs=("OutputCellSingleTensor",)))
 
-# Non-default activations, each of the ONNX set at least once.
-cases.append(make_case("RNN_FLOAT32_relu", "RNN", acts=["RELU"], bias=True))
-cases.append(make_case("RNN_FLOAT32_bidirectional_softsign_linear", "RNN", direction="BIDIRECTIONAL",
-                       acts=["SOFTSIGN", ("LINEAR", {"Alpha": 0.5, "Beta": 0.25})], bias=True))
-cases.append(make_case("LSTM_FLOAT32_hard_sigmoid_elu_scaled_tanh", "LSTM", bias=True, h0=True, c0=True,
-                       acts=[("HARD_SIGMOID", {"Alpha": 0.2, "Beta": 0.5}), ("ELU", {"Alpha": 0.7}),
-                             ("SCALED_TANH", {"Alpha": 1.5, "Beta": 0.8})]))
-cases.append(make_case("GRU_FLOAT32_leaky_relu_softplus", "GRU", bias=True, h0=True,
-                       acts=[("LEAKY_RELU", {"Alpha": 0.1}), ("SOFTPLUS", {"Steepness": 2.0})]))
-cases.append(make_case("GRU_FLOAT32_thresholded_relu", "GRU", bias=True,
-                       acts=["SIGMOID", ("THRESHOLDED_RELU", {"Alpha": 0.1})]))
+    # GRU's reset placement, both ways, with every input.
+    for dtype in ("FLOAT32", "FLOAT16"):
+        for lbr in (False, True):
+            cases.append(make_case(f"GRU_{dtype}_linear_before_reset_{int(lbr)}", "GRU", dtype, seq=4, batch=2, hid=6,
+                                   direction="BIDIRECTIONAL", bias=True, h0=True, lengths=[4, 3], lbr=lbr))
 
-# LSTM's options.
-for dtype in ("FLOAT32", "FLOAT16"):
-    cases.append(make_case(f"LSTM_{dtype}_peephole", "LSTM", dtype, bias=True, h0=True, c0=True, peep=True))
-cases.append(make_case("LSTM_FLOAT32_clip", "LSTM", bias=True, h0=True, c0=True, peep=True, clip=0.3))
-cases.append(make_case("LSTM_FLOAT32_couple_input_forget", "LSTM", bias=True, h0=True, c0=True, couple=True))
-cases.append(make_case("LSTM_FLOAT32_bidirectional_all", "LSTM", seq=5, batch=3, hid=5, direction="BIDIRECTIONAL",
-                       bias=True, h0=True, c0=True, lengths=[5, 3, 2], peep=True, clip=0.8, couple=True))
-cases.append(make_case("LSTM_FLOAT32_batch_first_strides", "LSTM", seq=3, batch=2, direction="BIDIRECTIONAL",
-                       bias=True, h0=True, c0=True, lengths=[3, 2], batch_first=True))
-cases.append(make_case("GRU_FLOAT16_batch_first_strides", "GRU", "FLOAT16", seq=3, batch=2, bias=True,
-                       batch_first=True))
-cases.append(make_case("LSTM_FLOAT32_cell_output_only", "LSTM", bias=True, outputs=("OutputCellSingleTensor",)))
+    for op in ("RNN", "LSTM", "GRU"):
+        write_cases(__file__, "recurrent_" + op.lower(), [c for c in cases if c["name"].startswith(op + "_")])
 
-# GRU's reset placement, both ways, with every input.
-for dtype in ("FLOAT32", "FLOAT16"):
-    for lbr in (False, True):
-        cases.append(make_case(f"GRU_{dtype}_linear_before_reset_{int(lbr)}", "GRU", dtype, seq=4, batch=2, hid=6,
-                               direction="BIDIRECTIONAL", bias=True, h0=True, lengths=[4, 3], lbr=lbr))
 
-for op in ("RNN", "LSTM", "GRU"):
-    write_cases(__file__, "recurrent_" + op.lower(), [c for c in cases if c["name"].startswith(op + "_")])
+if __name__ == "__main__":
+    main()
