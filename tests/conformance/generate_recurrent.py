@@ -164,7 +164,8 @@ def make_case(name, op, dtype="FLOAT32", seq=3, batch=2, inp=3, hid=4, direction
             strides = (dirs * hid, hid, seq * dirs * hid, 1)
         desc[key] = tensor(dtype, shape, strides)
         outs[key] = dict({"values": values(data.astype(npt), dtype)}, **tol)
-    return {"name": name, "operator": desc, "inputs": inputs, "outputs": outs}
+    # The operators refuse OWNED_BY_DML on InputTensor, WeightTensor, RecurrenceTensor and BiasTensor.
+    return {"name": name, "operator": desc, "inputs": inputs, "outputs": outs, "ownedInputs": False}
 
 
 def main():

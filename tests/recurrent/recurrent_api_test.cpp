@@ -91,6 +91,9 @@ TEST_F(RecurrentTest, InvalidLstmDescsAreRefused) {
     Refused(DML_OPERATOR_LSTM, &d, "ActivationDescs[1]: the fused DML_OPERATOR_ACTIVATION_TANH has a non-null");
     d = base(), d.UseClipThreshold = TRUE, d.ClipThreshold = -1.0f;
     Refused(DML_OPERATOR_LSTM, &d, "ClipThreshold (-1) must be a number of at least 0");
+    Tensor ownedW(F32, {1, 1, 16, 5}, {}, DML_TENSOR_FLAG_OWNED_BY_DML);
+    d = base(), d.WeightTensor = &ownedW.desc;
+    Refused(DML_OPERATOR_LSTM, &d, "WeightTensor has DML_TENSOR_FLAG_OWNED_BY_DML; DML_OPERATOR_LSTM does not accept");
     d = base(), d.Direction = static_cast<DML_RECURRENT_NETWORK_DIRECTION>(3);
     Refused(DML_OPERATOR_LSTM, &d, "Direction (3) is not a DML_RECURRENT_NETWORK_DIRECTION value");
     (void)lengths;

@@ -107,6 +107,13 @@ Status ValidateRecurrent(const OperatorArgs& args) {
     }
     for (size_t i = 0; i < args.outputs.size(); ++i) FREEDML_TRY(checkType(args.outputs[i], args.outputNames[i]));
 
+    // The reference pages exclude the flag on these four (DirectML reads them as they are bound).
+    for (size_t i = 0; i < 4; ++i) {
+        INVALID_IF(args.inputs[i] && args.inputs[i]->OwnedByDml(),
+                   "%s has DML_TENSOR_FLAG_OWNED_BY_DML; DML_OPERATOR_%s does not accept the flag on it.",
+                   args.inputNames[i].c_str(), op);
+    }
+
     INVALID_IF(common.direction > DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL,
                "Direction (%u) is not a DML_RECURRENT_NETWORK_DIRECTION value.", common.direction);
 
