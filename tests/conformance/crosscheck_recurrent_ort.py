@@ -3,7 +3,7 @@
 
 Not part of the test suite (it needs onnxruntime and onnx, e.g. in a venv): it shows that the
 references read ONNX's operators as ONNX Runtime does, for the options the conformance cases use
-(every direction, biases, initial states, sequence lengths, peepholes, clip, input-forget
+(every direction, biases, initial states, sequence lengths (0 included), peepholes, clip, input-forget
 coupling, linear-before-reset both ways, non-default activations).
 
     python3 tests/conformance/crosscheck_recurrent_ort.py
@@ -85,5 +85,8 @@ results = [
     check("GRU", "BIDIRECTIONAL", lengths=[4, 3, 1], lbr=False),
     check("GRU", "BIDIRECTIONAL", lengths=[4, 3, 1], lbr=True),
     check("GRU", "BACKWARD", acts=[("LEAKY_RELU", {"Alpha": 0.1}), "SOFTSIGN"]),
+    check("RNN", "BIDIRECTIONAL", lengths=[4, 0, 2]),
+    check("LSTM", "BIDIRECTIONAL", lengths=[4, 0, 2], peep=True),
+    check("GRU", "BIDIRECTIONAL", lengths=[0, 3, 2], lbr=True),
 ]
 raise SystemExit(0 if all(results) else 1)

@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Conformance cases of RNN, LSTM and GRU, computed with numpy in float64.
 
-Run once to (re)write cases/recurrent_rnn.json, recurrent_lstm.json and recurrent_gru.json. The references are ONNX's RNN, LSTM and GRU formulas
-written out here step by step (gate orders i, o, f, c and z, r, h; biases Wb then Rb; peepholes
-i, o, f), evaluated in float64 on the exact input values and rounded once to the output type;
-FreeDML is never consulted. DirectML's 4-D layout wraps them: InputTensor {1, seq, batch, input},
-WeightTensor {1, dirs, gates*hidden, input}, RecurrenceTensor {1, dirs, gates*hidden, hidden},
-BiasTensor {1, 1, dirs, 2*gates*hidden}, HiddenInitTensor and CellMemInitTensor
-{1, dirs, batch, hidden}, SequenceLengthsTensor {1, 1, 1, batch}, PeepholeTensor
+Run once to (re)write cases/recurrent_rnn.json, recurrent_lstm.json and recurrent_gru.json. The
+references are ONNX's RNN, LSTM and GRU formulas written out here step by step (gate orders
+i, o, f, c and z, r, h; biases Wb then Rb; peepholes i, o, f), evaluated in float64 on the exact
+input values and rounded once to the output type; FreeDML is never consulted
+(crosscheck_recurrent_ort.py compares them with ONNX Runtime). DirectML's 4-D layout wraps them:
+InputTensor {1, seq, batch, input}, WeightTensor {1, dirs, gates*hidden, input}, RecurrenceTensor
+{1, dirs, gates*hidden, hidden}, BiasTensor {1, 1, dirs, 2*gates*hidden}, HiddenInitTensor and
+CellMemInitTensor {1, dirs, batch, hidden}, SequenceLengthsTensor {1, 1, 1, batch}, PeepholeTensor
 {1, 1, dirs, 3*hidden}, OutputSequenceTensor {seq, dirs, batch, hidden}, the single outputs
 {1, dirs, batch, hidden}.
 
 Semantics encoded: a batch row with sequence length L runs steps 0..L-1 (backward: L-1 down to 0);
 its sequence output is zero at steps >= L and its single outputs hold the state after its last
-step. LSTM's clip bounds every gate's activation input (peephole and biases included) to
-[-clip, clip]; CoupleInputForget makes the forget gate 1 - input gate.
+step, zero for L = 0 (ONNX Runtime's reading; DirectML's pages do not say). LSTM's clip bounds
+every gate's activation input (peephole and biases included) to [-clip, clip]; CoupleInputForget
+makes the forget gate 1 - input gate.
 """
 import numpy as np
 
@@ -78,7 +80,8 @@ def reference(op, x, w, r, b, h0, c0, lengths, peep, direction, acts, clip, coup
                     h = f[0](w[d] @ xt + r[d] @ h + wb + rb)
                 elif op == "LSTM":
                     pre = w[d] @ xt + r[d] @ h + wb + rb
-                    pi, po, pf = (peep[d, :hid], peep[d, hid:2 * hid], peep[d, 2 * hid:]) if peep is not None else (0, 0, 0)
+                    pi, po, pf = (0, 0, 0) if peep is None else (peep[d, :hid], peep[d, hid:2 * hid],
+                                                                   peep[d, 2 * hid:])
                     i = f[0](cl(pre[:hid] + pi * c))
                     fg = 1.0 - i if couple else f[0](cl(pre[2 * hid:3 * hid] + pf * c))
                     cand = f[1](cl(pre[3 * hid:]))
@@ -96,8 +99,9 @@ def reference(op, x, w, r, b, h0, c0, lengths, peep, direction, acts, clip, coup
                         hh = f[1](wh @ xt + rh @ (rs * h) + rb[2 * hid:] + wb[2 * hid:])
                     h = (1.0 - z) * hh + z * h
                 y[t, d, n] = h
-            yh[d, n] = h
-            yc[d, n] = c
+            if length > 0:  # a row that ran no step keeps zero single outputs (ONNX Runtime's reading)
+                yh[d, n] = h
+                yc[d, n] = c
     return y, yh, yc
 
 
@@ -129,7 +133,8 @@ def make_case(name, op, dtype="FLOAT32", seq=3, batch=2, inp=3, hid=4, direction
             "RecurrenceTensor": tensor(dtype, (1, dirs, g * hid, hid)),
             "ActivationDescs": [act_desc(a) for a in acts],
             "Direction": "DML_RECURRENT_NETWORK_DIRECTION_" + direction}
-    inputs = {"InputTensor": values(x.transpose(1, 0, 2) if batch_first else x, dtype), "WeightTensor": values(w, dtype), "RecurrenceTensor": values(r, dtype)}
+    inputs = {"InputTensor": values(x.transpose(1, 0, 2) if batch_first else x, dtype),
+              "WeightTensor": values(w, dtype), "RecurrenceTensor": values(r, dtype)}
     if b is not None:
         desc["BiasTensor"] = tensor(dtype, (1, 1, dirs, 2 * g * hid))
         inputs["BiasTensor"] = values(b, dtype)
@@ -173,10 +178,10 @@ def main():
     for op in ("RNN", "LSTM", "GRU"):
         for dtype in ("FLOAT32", "FLOAT16"):
             cases.append(make_case(f"{op}_{dtype}_forward", op, dtype))
-            cases.append(make_case(f"{op}_{dtype}_backward_bias_init", op, dtype, direction="BACKWARD", bias=True, h0=True,
-                                   c0=True))
-            cases.append(make_case(f"{op}_{dtype}_bidirectional_lengths", op, dtype, seq=4, batch=3, direction="BIDIRECTIONAL",
-                                   bias=True, h0=True, c0=True, lengths=[4, 1, 2]))
+            cases.append(make_case(f"{op}_{dtype}_backward_bias_init", op, dtype, direction="BACKWARD", bias=True,
+                                   h0=True, c0=True))
+            cases.append(make_case(f"{op}_{dtype}_bidirectional_lengths", op, dtype, seq=4, batch=3,
+                                   direction="BIDIRECTIONAL", bias=True, h0=True, c0=True, lengths=[4, 1, 2]))
         cases.append(make_case(f"{op}_FLOAT32_single_step", op, seq=1, batch=1, inp=2, hid=3, bias=True))
         cases.append(make_case(f"{op}_FLOAT32_lengths_past_sequence", op, seq=3, batch=2, lengths=[7, 2], bias=True,
                                outputs=("OutputSingleTensor",)))
@@ -204,6 +209,9 @@ def main():
                            bias=True, h0=True, c0=True, lengths=[3, 2], batch_first=True))
     cases.append(make_case("GRU_FLOAT16_batch_first_strides", "GRU", "FLOAT16", seq=3, batch=2, bias=True,
                            batch_first=True))
+    for op in ("RNN", "LSTM", "GRU"):
+        cases.append(make_case(f"{op}_FLOAT32_zero_length", op, seq=3, batch=3, direction="BIDIRECTIONAL", bias=True,
+                               h0=True, c0=True, lengths=[3, 0, 2]))
     cases.append(make_case("LSTM_FLOAT32_cell_output_only", "LSTM", bias=True, outputs=("OutputCellSingleTensor",)))
 
     # GRU's reset placement, both ways, with every input.

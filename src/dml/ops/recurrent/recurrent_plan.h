@@ -11,7 +11,10 @@
 //   PeepholeTensor     {1, 1, dirs, 3 * hidden}            i, o, f
 //   OutputSequence     {seq, dirs, batch, hidden}
 //   OutputSingle       {1, dirs, batch, hidden}            (OutputCellSingle the same)
-// Direction 0 of BIDIRECTIONAL runs forward, direction 1 backward.
+// Direction 0 of BIDIRECTIONAL runs forward, direction 1 backward. A batch row of sequence length L
+// runs steps 0..L-1 (backward: L-1 down to 0); its sequence output is zero from step L on and its
+// single outputs hold the state after its last step, zero when L is 0 (as ONNX Runtime gives them;
+// DirectML's pages say nothing of 0). A length past seq_length runs the whole sequence.
 #pragma once
 
 #include <DirectML.h>

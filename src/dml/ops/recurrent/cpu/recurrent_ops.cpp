@@ -5,7 +5,8 @@
 // each step then multiplies the hidden state by the
 // recurrence weights (a GEMM over the batch) and applies the gates element by element. A batch row
 // runs its own sequence length: backward directions start at its last valid step, the sequence
-// output is zero past its length, and the single outputs hold the state after its last step.
+// output is zero past its length, and the single outputs hold the state after its last step (zero
+// for a length of 0).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -135,8 +136,8 @@ void RecurrentKernel::Execute(const KernelBindings& bindings) {
     const size_t stateSize = size_t(p.dirs) * p.batch * p.hidden;
     std::vector<float> y(size_t(p.seq) * stateSize, 0.0f), yh(stateSize), yc(stateSize);
     for (uint32_t d = 0; d < p.dirs; ++d) {
-        RunDirection(d, xData, wData, rData, biasData, h0Data, c0Data, lengths.data(), peepholeData, y.data(), yh.data(),
-                     yc.data());
+        RunDirection(d, xData, wData, rData, biasData, h0Data, c0Data, lengths.data(), peepholeData, y.data(),
+                     yh.data(), yc.data());
     }
     if (args_.outputs[0]) Store4(*args_.outputs[0], y.data(), bindings.outputs[0]);
     if (args_.outputs[1]) Store4(*args_.outputs[1], yh.data(), bindings.outputs[1]);
@@ -264,7 +265,9 @@ void RecurrentKernel::RunDirection(uint32_t d, const float* x, const float* w, c
                             candidate[j] = g[2 * H + j] + reset[j] * (q[2 * H + j] + (rb ? rb[2 * H + j] : 0.0f));
                         }
                     } else {
-                        for (size_t j = 0; j < H; ++j) candidate[j] = g[2 * H + j] + q[2 * H + j] + (rb ? rb[2 * H + j] : 0.0f);
+                        for (size_t j = 0; j < H; ++j) {
+                            candidate[j] = g[2 * H + j] + q[2 * H + j] + (rb ? rb[2 * H + j] : 0.0f);
+                        }
                     }
                     ApplyActivation(act[1], candidate, H);
                     for (size_t j = 0; j < H; ++j) hb[j] = (1.0f - update[j]) * candidate[j] + update[j] * hb[j];
@@ -272,6 +275,13 @@ void RecurrentKernel::RunDirection(uint32_t d, const float* x, const float* w, c
                 }
             }
             std::copy_n(hb, H, y + ((t * p.dirs + d) * B + b) * H);
+        }
+    }
+    // A row of length 0 ran no step: its single outputs are zero (ONNX Runtime's reading).
+    for (size_t b = 0; b < B; ++b) {
+        if (lengths[b] == 0) {
+            std::fill_n(h.data() + b * H, H, 0.0f);
+            std::fill_n(c.data() + b * H, H, 0.0f);
         }
     }
     std::copy_n(h.data(), B * H, yh + size_t(d) * B * H);

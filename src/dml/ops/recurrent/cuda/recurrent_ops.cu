@@ -134,8 +134,9 @@ __global__ void RecurrentKernel(RecurrentDevicePlan p, RecurrentPointers ptr) {
         if (p.present[kY]) {
             for (int t = length; t < p.seq; ++t) Store<T>(ptr.out[0], At(p.strides[kY], t, d, b, j), 0.0f);
         }
-        if (p.present[kYh]) Store<T>(ptr.out[1], At(p.strides[kYh], 0, d, b, j), h[j]);
-        if (p.present[kYc]) Store<T>(ptr.out[2], At(p.strides[kYc], 0, d, b, j), c[j]);
+        // A row of length 0 ran no step: its single outputs are zero.
+        if (p.present[kYh]) Store<T>(ptr.out[1], At(p.strides[kYh], 0, d, b, j), length ? h[j] : 0.0f);
+        if (p.present[kYc]) Store<T>(ptr.out[2], At(p.strides[kYc], 0, d, b, j), length ? c[j] : 0.0f);
     }
 }
 
