@@ -169,8 +169,10 @@ def make_case(name, op, dtype="FLOAT32", seq=3, batch=2, inp=3, hid=4, direction
             strides = (dirs * hid, hid, seq * dirs * hid, 1)
         desc[key] = tensor(dtype, shape, strides)
         outs[key] = dict({"values": values(data.astype(npt), dtype)}, **tol)
-    # The operators refuse OWNED_BY_DML on InputTensor, WeightTensor, RecurrenceTensor and BiasTensor.
-    return {"name": name, "operator": desc, "inputs": inputs, "outputs": outs, "ownedInputs": False}
+    # The operators refuse OWNED_BY_DML on InputTensor, WeightTensor, RecurrenceTensor and BiasTensor;
+    # the owned run flags the others.
+    owned = [k for k in inputs if k not in ("InputTensor", "WeightTensor", "RecurrenceTensor", "BiasTensor")]
+    return {"name": name, "operator": desc, "inputs": inputs, "outputs": outs, "ownedInputs": owned or False}
 
 
 def main():
