@@ -180,8 +180,8 @@ struct AdapterChoice {
     std::string whyAbsent;
 };
 
-// The case's operator with every input tensor flagged OWNED_BY_DML: DirectML lets any input of any
-// operator be owned (DML_TENSOR_FLAGS), and the result must not change.
+// The case's operator with its input tensors flagged OWNED_BY_DML: DirectML lets most inputs be
+// owned (DML_TENSOR_FLAGS), and the result must not change.
 // The fields may sit in "desc" (an operator with a field named Type, as RANDOM_GENERATOR, must
 // keep them there: a top-level "Type" names the operator type).
 // `only`: a list of the input fields to flag (a case's "ownedInputs" list); anything else: all.
@@ -427,7 +427,7 @@ void RegisterCases() {
         const std::string suite = path.stem().string();
         for (const auto& testCase : document.at("cases")) {
             // Every case with inputs runs twice: as written, and with its inputs OWNED_BY_DML
-            // against the same expected values.
+            // against the same expected values (unless its "ownedInputs" says otherwise).
             bool hasInputs = false;
             try {
                 auto built = dmlrun::BuildOperator(testCase.at("operator"), dmlrun::JsonPath() / "operator");
