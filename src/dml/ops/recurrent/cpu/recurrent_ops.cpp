@@ -1,12 +1,12 @@
 // CPU kernel of RNN, LSTM and GRU (recurrent_plan.h has the layout). Every tensor is read into
 // packed floats (FLOAT16 widens; the math is float for both types) and the outputs are stored
 // through their strides at the end. Per direction the input's product with the weights is one
-// GEMM over every step and batch row (oneDNN's matmul where it is built in, our loops otherwise);
-// each step then multiplies the hidden state by the
-// recurrence weights (a GEMM over the batch) and applies the gates element by element. A batch row
-// runs its own sequence length: backward directions start at its last valid step, the sequence
-// output is zero past its length, and the single outputs hold the state after its last step (zero
-// for a length of 0).
+// GEMM over every step and batch row; each step then multiplies the hidden state by the
+// recurrence weights (a GEMM over the batch, the weights packed once per direction) and applies
+// each gate's activation over a row at once. The products run on oneDNN's matmul where FreeDML is
+// built with it, on our loops otherwise. A batch row runs its own sequence length: backward
+// directions start at its last valid step, the sequence output is zero past its length, and the
+// single outputs hold the state after its last step (zero for a length of 0).
 #include <algorithm>
 #include <cstring>
 #include <memory>
