@@ -286,6 +286,29 @@ def dml_max_pooling(m):
     return {"max": best, "maxAt": at, "unpooled": unpooled, "average": mean}
 
 
+def lstm(m):
+    """ONNX's LSTM written out (gates i, o, f, c; biases Wb then Rb), both directions."""
+    x = f64(m, "x", (3, 2))
+    w = f64(m, "w", (2, 8, 2))
+    r = f64(m, "r", (2, 8, 2))
+    b = f64(m, "bias", (2, 16))
+    sig = lambda v: 1.0 / (1.0 + np.exp(-v))
+    seq = np.zeros((3, 2, 1, 2))
+    hidden = np.zeros((2, 2))
+    cell = np.zeros((2, 2))
+    for d in range(2):
+        h = np.zeros(2)
+        c = np.zeros(2)
+        for t in (range(3) if d == 0 else range(2, -1, -1)):
+            g = w[d] @ x[t] + r[d] @ h + b[d, :8] + b[d, 8:]
+            i, o, f, cand = sig(g[0:2]), g[2:4], sig(g[4:6]), np.tanh(g[6:8])
+            c = f * c + i * cand
+            h = sig(o) * np.tanh(c)
+            seq[t, d, 0] = h
+        hidden[d], cell[d] = h, c
+    return {"sequence": seq, "hidden": hidden, "cell": cell}
+
+
 def philox4x32_10(counter, key):
     """Philox 4x32-10 from its paper (Salmon et al., SC 2011): ten rounds, the key bumped between them."""
     mask = 0xFFFFFFFF
@@ -342,6 +365,7 @@ REFERENCES = {
     "top_k": top_k,
     "dml_max_pooling": dml_max_pooling,
     "generators": generators,
+    "lstm": lstm,
 }
 
 

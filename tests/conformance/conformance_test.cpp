@@ -1,6 +1,7 @@
 // Runs every case of cases/*.json (see README.md) through the public DirectML API, once per
 // adapter: CPU always, each CUDA adapter when one is present (otherwise those runs skip and say
 // why). Expected values come from the generating scripts, never from FreeDML.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -179,11 +180,12 @@ struct AdapterChoice {
     std::string whyAbsent;
 };
 
-// The case's operator with every input tensor flagged OWNED_BY_DML: DirectML lets any input of any
-// operator be owned (DML_TENSOR_FLAGS), and the result must not change.
+// The case's operator with its input tensors flagged OWNED_BY_DML: DirectML lets most inputs be
+// owned (DML_TENSOR_FLAGS), and the result must not change.
 // The fields may sit in "desc" (an operator with a field named Type, as RANDOM_GENERATOR, must
 // keep them there: a top-level "Type" names the operator type).
-Json WithOwnedInputs(const Json& op, const dmlrun::BuiltOperator& built) {
+// `only`: a list of the input fields to flag (a case's "ownedInputs" list); anything else: all.
+Json WithOwnedInputs(const Json& op, const dmlrun::BuiltOperator& built, const Json& only) {
     Json owned = op;
     Json* fields = &owned;
     for (const char* name : {"desc", "Desc"}) {
@@ -191,6 +193,7 @@ Json WithOwnedInputs(const Json& op, const dmlrun::BuiltOperator& built) {
     }
     for (const auto& point : built.Inputs()) {
         if (!point.given) continue;
+        if (only.is_array() && std::find(only.begin(), only.end(), Json(point.name)) == only.end()) continue;
         Json& field = fields->at(point.name);
         if (field.is_array()) {
             for (Json& tensor : field) tensor["Flags"] = "OWNED_BY_DML";
@@ -240,7 +243,7 @@ void ConformanceCase::TestBody() {
     try {
         built = dmlrun::BuildOperator(case_.at("operator"), dmlrun::JsonPath() / "operator");
         if (ownedInputs_) {
-            built = dmlrun::BuildOperator(WithOwnedInputs(case_.at("operator"), *built), dmlrun::JsonPath() / "operator");
+            built = dmlrun::BuildOperator(WithOwnedInputs(case_.at("operator"), *built, case_.value("ownedInputs", Json(true))), dmlrun::JsonPath() / "operator");
         }
     } catch (const std::exception& error) {
         FAIL() << "The case's operator does not build: " << error.what();
@@ -424,7 +427,7 @@ void RegisterCases() {
         const std::string suite = path.stem().string();
         for (const auto& testCase : document.at("cases")) {
             // Every case with inputs runs twice: as written, and with its inputs OWNED_BY_DML
-            // against the same expected values.
+            // against the same expected values (unless its "ownedInputs" says otherwise).
             bool hasInputs = false;
             try {
                 auto built = dmlrun::BuildOperator(testCase.at("operator"), dmlrun::JsonPath() / "operator");
@@ -432,8 +435,12 @@ void RegisterCases() {
             } catch (const std::exception&) {
                 // The plain run reports the case's problem.
             }
+            // "ownedInputs": false skips that run; a list of input fields flags only those (for
+            // operators that refuse the flag on some inputs).
+            const Json ownedInputs = testCase.value("ownedInputs", Json(true));
+            const bool ownedRun = hasInputs && (ownedInputs.is_array() ? !ownedInputs.empty() : ownedInputs == Json(true));
             for (bool owned : {false, true}) {
-                if (owned && !hasInputs) continue;
+                if (owned && !ownedRun) continue;
                 for (const auto& adapter : adapters) {
                     const std::string name =
                         testCase.value("name", std::string("case")) + (owned ? "_owned/" : "/") + adapter.name;

@@ -38,6 +38,7 @@ const char* KindName(FieldKind kind) {
         case FieldKind::InputTensorArray: return "an array of input tensor descs";
         case FieldKind::OutputTensorArray: return "an array of output tensor descs";
         case FieldKind::OperatorDesc: return "an operator desc";
+        case FieldKind::OperatorDescArray: return "an array of operator descs";
         case FieldKind::ScaleBias: return "a DML_SCALE_BIAS";
         case FieldKind::UInt: return "a UINT";
         case FieldKind::Int: return "an INT";
@@ -427,6 +428,19 @@ private:
                 const DML_OPERATOR_DESC* pointer = &child->desc_;
                 std::memcpy(slot, &pointer, sizeof(pointer));
                 target_.children_.push_back(std::move(child));
+                break;
+            }
+            case FieldKind::OperatorDescArray: {
+                // RNN, LSTM and GRU's activations: each is built as a fused activation is.
+                ExpectArray(value, path, KindName(field.kind));
+                auto* descs = Allocate<DML_OPERATOR_DESC>(value.size());
+                for (size_t i = 0; i < value.size(); ++i) {
+                    auto child = std::make_unique<BuiltOperator>();
+                    DescBuilder(*child).Build(value[i], path[i], {}, /*fused=*/true, nesting + 1);
+                    descs[i] = child->desc_;
+                    target_.children_.push_back(std::move(child));
+                }
+                std::memcpy(slot, &descs, sizeof(descs));
                 break;
             }
             case FieldKind::ScaleBias: {

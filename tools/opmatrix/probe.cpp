@@ -32,6 +32,36 @@ constexpr Profile kShapes[] = {
     {0, 2, 1, 0, 2}, {1, 2, 1, 0, 2}, {0, 2, 1, 0, 6}, {1, 2, 1, 0, 6},
 };
 
+// Operators whose shape rules tie tensors of different sizes together (the recurrent layers'
+// gates * hidden_size rows and 2 * gates * hidden_size biases), which the profiles' one shape for
+// every tensor cannot meet: the sizes of such a tensor, and the value of such a count field. Each
+// describes seq_length, batch_size, input_size and hidden_size 1, one direction.
+struct FieldOverride {
+    const char* op;
+    const char* field;
+    std::array<UINT, 4> sizes;  // tensors
+    uint32_t value;             // count fields
+};
+constexpr FieldOverride kOverrides[] = {
+    {"RNN", "BiasTensor", {1, 1, 1, 2}, 0},
+    {"RNN", "ActivationDescCount", {}, 1},
+    {"LSTM", "WeightTensor", {1, 1, 4, 1}, 0},
+    {"LSTM", "RecurrenceTensor", {1, 1, 4, 1}, 0},
+    {"LSTM", "BiasTensor", {1, 1, 1, 8}, 0},
+    {"LSTM", "PeepholeTensor", {1, 1, 1, 3}, 0},
+    {"LSTM", "ActivationDescCount", {}, 3},
+    {"GRU", "WeightTensor", {1, 1, 3, 1}, 0},
+    {"GRU", "RecurrenceTensor", {1, 1, 3, 1}, 0},
+    {"GRU", "BiasTensor", {1, 1, 1, 6}, 0},
+    {"GRU", "ActivationDescCount", {}, 2},
+};
+const FieldOverride* FindOverride(const OperatorSchema& schema, const char* field) {
+    for (const auto& o : kOverrides) {
+        if (std::strcmp(o.op, schema.name) == 0 && std::strcmp(o.field, field) == 0) return &o;
+    }
+    return nullptr;
+}
+
 bool IsTensorKind(FieldKind kind) {
     return kind == FieldKind::InputTensor || kind == FieldKind::OutputTensor || kind == FieldKind::InputTensorArray ||
            kind == FieldKind::OutputTensorArray;
@@ -90,6 +120,7 @@ public:
         buffers_.clear();
         tensors_.clear();
         words_.clear();
+        activations_.clear();
         std::vector<unsigned char> desc(schema_.descSize, 0);
         // The typed-scalar fields follow the first output's type.
         DML_TENSOR_DATA_TYPE outputType = types.empty() ? DML_TENSOR_DATA_TYPE_FLOAT32 : types.front();
@@ -103,6 +134,10 @@ public:
         for (const auto& field : schema_.fields) {
             switch (field.kind) {
                 case FieldKind::UInt: {
+                    if (const FieldOverride* o = FindOverride(schema_, field.name)) {
+                        Store<uint32_t>(desc, field.offset, o->value);
+                        break;
+                    }
                     CountOf role = CountRole(schema_, field);
                     // No batch dimensions: GATHER_ND1 needs fewer than its other dimension counts.
                     const bool batch = std::strstr(field.name, "BatchDimensionCount") != nullptr;
@@ -141,7 +176,8 @@ public:
             switch (field.kind) {
                 case FieldKind::InputTensor:
                 case FieldKind::OutputTensor:
-                    Store<const DML_TENSOR_DESC*>(desc, field.offset, MakeTensors(&types[slot], 1));
+                    Store<const DML_TENSOR_DESC*>(desc, field.offset,
+                                                  MakeTensors(&types[slot], 1, FindOverride(schema_, field.name)));
                     slot += 1;
                     break;
                 case FieldKind::InputTensorArray:
@@ -156,6 +192,13 @@ public:
                     const bool zero =
                         std::strstr(field.name, "Padding") != nullptr || std::strstr(field.name, "Offsets") != nullptr;
                     Store<const uint32_t*>(desc, field.offset, MakeWords(count, zero ? 0u : 1u));
+                    break;
+                }
+                case FieldKind::OperatorDescArray: {
+                    // Sigmoids, which every operator with an activation array accepts.
+                    auto& descs = activations_.emplace_back(std::max<uint32_t>(count, 1));
+                    for (auto& d : descs) d = DML_OPERATOR_DESC{DML_OPERATOR_ACTIVATION_SIGMOID, &sigmoid_};
+                    Store<const DML_OPERATOR_DESC*>(desc, field.offset, descs.data());
                     break;
                 }
                 case FieldKind::FloatArray: {
@@ -178,7 +221,8 @@ public:
 
 private:
     // `types` holds one type per tensor of the field (array elements each have their own).
-    const DML_TENSOR_DESC* MakeTensors(const DML_TENSOR_DATA_TYPE* types, uint32_t count) {
+    const DML_TENSOR_DESC* MakeTensors(const DML_TENSOR_DATA_TYPE* types, uint32_t count,
+                                       const FieldOverride* sizes = nullptr) {
         auto& list = tensors_.emplace_back(std::max<uint32_t>(count, 1));
         for (uint32_t i = 0; i < count; ++i) {
             auto& tensor = list[i];
@@ -186,10 +230,12 @@ private:
             buffer.DataType = types[i];
             buffer.Flags = DML_TENSOR_FLAG_NONE;
             buffer.DimensionCount = 4;
-            buffer.Sizes = sizes_;
+            buffer.Sizes = sizes ? sizes->sizes.data() : sizes_;
             buffer.Strides = nullptr;
-            // lastSize elements of any type, rounded up (T2)
-            buffer.TotalTensorSizeInBytes = std::max<UINT64>(16, uint64_t(profile_.lastSize) * 8);
+            // every element of any type, rounded up (T2)
+            const uint64_t elements =
+                sizes ? uint64_t(sizes->sizes[0]) * sizes->sizes[1] * sizes->sizes[2] * sizes->sizes[3] : profile_.lastSize;
+            buffer.TotalTensorSizeInBytes = std::max<UINT64>(16, elements * 8);
             buffer.GuaranteedBaseOffsetAlignment = 0;
             tensor = DML_TENSOR_DESC{DML_TENSOR_TYPE_BUFFER, &buffer};
         }
@@ -206,6 +252,8 @@ private:
     std::deque<DML_BUFFER_TENSOR_DESC> buffers_;
     std::deque<std::vector<DML_TENSOR_DESC>> tensors_;
     std::deque<std::vector<uint32_t>> words_;
+    std::deque<std::vector<DML_OPERATOR_DESC>> activations_;
+    DML_ACTIVATION_SIGMOID_OPERATOR_DESC sigmoid_{};
 };
 
 // Every data type the catalog knows, 4-bit ones included.

@@ -264,6 +264,21 @@ Status OwnedOperatorDesc::Copy(const DML_OPERATOR_DESC& desc, std::unique_ptr<Ow
                 owned->children_.push_back(std::move(child));
                 break;
             }
+            case FieldKind::OperatorDescArray: {
+                uint32_t count = 0;
+                FREEDML_TRY(countOf(field, &count));
+                auto*& pointer = *static_cast<const DML_OPERATOR_DESC**>(slot);
+                if (!pointer) break;
+                auto* descs = storage.Allocate<DML_OPERATOR_DESC>(count);
+                for (uint32_t i = 0; i < count; ++i) {
+                    std::unique_ptr<OwnedOperatorDesc> child;
+                    FREEDML_TRY_CONTEXT(Copy(pointer[i], &child), "copying %s[%u]", field.name, i);
+                    descs[i] = child->Desc();
+                    owned->children_.push_back(std::move(child));
+                }
+                pointer = descs;
+                break;
+            }
             case FieldKind::ScaleBias: {
                 auto*& pointer = *static_cast<const DML_SCALE_BIAS**>(slot);
                 pointer = storage.CopyArray(pointer, 1);
@@ -325,6 +340,25 @@ Status ValidateOperatorDesc(const OwnedOperatorDesc& owned, DML_FEATURE_LEVEL fe
         return {};
     };
 
+    // A fused activation (or one of an operator's activations): an activation type whose own
+    // tensors are null, since it runs on values of the operator it belongs to.
+    auto validateFused = [&](const DML_OPERATOR_DESC& fused, const std::string& name) -> Status {
+        // Copy validated the desc's type: it names a known schema.
+        const OperatorSchema* fusedSchema = FindSchema(fused.Type);
+        INVALID_IF(!fusedSchema || !fusedSchema->canBeFusedActivation,
+                   "%s: DML_OPERATOR_%s cannot be fused into DML_OPERATOR_%s.", name.c_str(),
+                   OperatorTypeName(fused.Type), schema.name);
+        for (const auto& fusedField : fusedSchema->fields) {
+            if (IsTensorField(fusedField.kind)) {
+                INVALID_IF(FieldAt<const void*>(fused.Desc, fusedField.offset) != nullptr,
+                           "%s: the fused DML_OPERATOR_%s has a non-null %s; a fused activation's tensors "
+                           "must be null.",
+                           name.c_str(), fusedSchema->name, fusedField.name);
+            }
+        }
+        return {};
+    };
+
     for (const auto& field : schema.fields) {
         switch (field.kind) {
             case FieldKind::InputTensor:
@@ -347,19 +381,16 @@ Status ValidateOperatorDesc(const OwnedOperatorDesc& owned, DML_FEATURE_LEVEL fe
             case FieldKind::OperatorDesc: {
                 const auto* fused = FieldAt<const DML_OPERATOR_DESC*>(desc, field.offset);
                 if (!fused) break;
-                // Copy validated the fused desc's type: it names a known schema.
-                const OperatorSchema* fusedSchema = FindSchema(fused->Type);
-                INVALID_IF(!fusedSchema || !fusedSchema->canBeFusedActivation,
-                           "%s: DML_OPERATOR_%s cannot be fused into DML_OPERATOR_%s.", field.name,
-                           OperatorTypeName(fused->Type), schema.name);
-                // A fused activation's own tensors are null: it runs on the operator's output.
-                for (const auto& fusedField : fusedSchema->fields) {
-                    if (IsTensorField(fusedField.kind)) {
-                        INVALID_IF(FieldAt<const void*>(fused->Desc, fusedField.offset) != nullptr,
-                                   "%s: the fused DML_OPERATOR_%s has a non-null %s; a fused activation's tensors "
-                                   "must be null.",
-                                   field.name, fusedSchema->name, fusedField.name);
-                    }
+                FREEDML_TRY(validateFused(*fused, field.name));
+                break;
+            }
+            case FieldKind::OperatorDescArray: {
+                const FieldSchema* countField = FindField(schema, field.countField);
+                uint32_t count = countField ? FieldAt<UINT>(desc, countField->offset) : 0;
+                const auto* descs = FieldAt<const DML_OPERATOR_DESC*>(desc, field.offset);
+                INVALID_IF(count && !descs, "%s is null but %s is %u.", field.name, field.countField, count);
+                for (uint32_t i = 0; i < count; ++i) {
+                    FREEDML_TRY(validateFused(descs[i], Format("%s[%u]", field.name, i)));
                 }
                 break;
             }

@@ -25,6 +25,9 @@ enum class FieldKind : uint8_t {
     InputTensorArray,   // const DML_TENSOR_DESC* to `count` descs
     OutputTensorArray,  // const DML_TENSOR_DESC* to `count` descs
     OperatorDesc,       // const DML_OPERATOR_DESC* (a fused activation)
+    // const DML_OPERATOR_DESC* to `count` descs (the activations of RNN, LSTM and GRU; each one's
+    // tensors are null, as a fused activation's)
+    OperatorDescArray,
     ScaleBias,          // const DML_SCALE_BIAS*
     UInt,               // UINT
     Int,                // INT

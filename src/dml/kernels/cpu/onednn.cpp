@@ -1,8 +1,8 @@
 // Every oneDNN call of the CPU kernels, in one file, so that a new oneDNN major version is a
 // change to this file alone: GEMM's matmul and CONVOLUTION's convolution and deconvolution
-// primitives (how each is planned, how an owned weight is packed into oneDNN's layout at
-// initialization, how the primitive runs), fused activations as oneDNN post-ops, and the pooling
-// primitive of the FLOAT32 average pools. Built
+// primitives, the recurrent layers' per-step products (how each is planned, how an owned weight is
+// packed into oneDNN's layout at initialization, how the primitive runs), fused activations as oneDNN
+// post-ops, and the pooling primitive of the FLOAT32 average pools. Built
 // without oneDNN (FREEDML_ONEDNN=OFF), the kernels take their own reference paths and say why.
 #include <cstring>
 #include <string>
@@ -14,6 +14,7 @@
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
 #include "dml/ops/pooling/cpu/pooling_onednn.h"
+#include "dml/ops/recurrent/cpu/recurrent_matmul.h"
 
 #ifdef FREEDML_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.hpp>
@@ -469,6 +470,79 @@ void OneDnnPooling::Run(const std::byte* input, std::byte* output) const {
     stream.wait();
 }
 
+// ---- RNN, LSTM, GRU -----------------------------------------------------------------------------
+
+bool MatMulAccumulateOneDnn(const float* a, int64_t lda, const float* b, int64_t bRow, int64_t bCol, float* c,
+                            int64_t ldc, int64_t m, int64_t k, int64_t n) {
+    if (m <= 0 || k <= 0 || n <= 0) return true;
+    try {
+        dnnl::engine& engine = CpuEngine();
+        const auto aMd = Md({m, k}, {lda, 1});
+        const auto bMd = Md({k, n}, {bRow, bCol});
+        const auto cMd = Md({m, n}, {ldc, 1});
+        dnnl::post_ops ops;
+        ops.append_sum(1.0f);  // accumulate into c
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        // oneDNN's primitive cache makes the repeated creation of one shape cheap.
+        const dnnl::matmul::desc desc(aMd, bMd, cMd);
+        const dnnl::matmul::primitive_desc pd(desc, attr, engine);
+        const dnnl::matmul primitive(pd);
+        dnnl::stream stream(engine);
+        primitive.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(aMd, engine, const_cast<float*>(a))},
+                                   {DNNL_ARG_WEIGHTS, dnnl::memory(bMd, engine, const_cast<float*>(b))},
+                                   {DNNL_ARG_DST, dnnl::memory(cMd, engine, c)}});
+        stream.wait();
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
+struct PackedMatMul::State {
+    dnnl::matmul primitive;
+    dnnl::memory::desc aMd, cMd;
+    dnnl::memory packed;
+};
+
+bool PackedMatMul::Prepare(int64_t m, int64_t k, int64_t n, int64_t lda, int64_t ldc, const float* b, int64_t bRow,
+                           int64_t bCol) {
+    state_.reset();
+    if (m <= 0 || k <= 0 || n <= 0) return false;
+    try {
+        dnnl::engine& engine = CpuEngine();
+        auto state = std::make_unique<State>();
+        state->aMd = Md({m, k}, {lda, 1});
+        state->cMd = Md({m, n}, {ldc, 1});
+        const dnnl::memory::desc anyB({k, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+        dnnl::post_ops ops;
+        ops.append_sum(1.0f);
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        const dnnl::matmul::desc desc(state->aMd, anyB, state->cMd);
+        const dnnl::matmul::primitive_desc pd(desc, attr, engine);
+        state->primitive = dnnl::matmul(pd);
+        state->packed = dnnl::memory(pd.weights_desc(), engine);
+        dnnl::memory user(Md({k, n}, {bRow, bCol}), engine, const_cast<float*>(b));
+        dnnl::stream stream(engine);
+        dnnl::reorder(user, state->packed).execute(stream, user, state->packed);
+        stream.wait();
+        state_ = std::move(state);
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
+void PackedMatMul::Run(const float* a, float* c) const {
+    dnnl::engine& engine = CpuEngine();
+    dnnl::stream stream(engine);
+    state_->primitive.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(state_->aMd, engine, const_cast<float*>(a))},
+                                       {DNNL_ARG_WEIGHTS, state_->packed},
+                                       {DNNL_ARG_DST, dnnl::memory(state_->cMd, engine, c)}});
+    stream.wait();
+}
+
 #else  // built without oneDNN: TryOneDnn makes no OneDnnState, so the other members never run.
 
 struct OneDnnPooling::State {};
@@ -478,6 +552,17 @@ std::unique_ptr<OneDnnPooling> OneDnnPooling::Make(const PoolPlan&, const Tensor
 }
 
 void OneDnnPooling::Run(const std::byte*, std::byte*) const {}
+
+struct PackedMatMul::State {};
+bool PackedMatMul::Prepare(int64_t, int64_t, int64_t, int64_t, int64_t, const float*, int64_t, int64_t) {
+    return false;
+}
+void PackedMatMul::Run(const float*, float*) const {}
+
+bool MatMulAccumulateOneDnn(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, int64_t, int64_t,
+                            int64_t) {
+    return false;
+}
 
 struct GemmKernel::OneDnnState {};
 struct ConvolutionKernel::OneDnnState {};
@@ -507,6 +592,8 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool*, TensorView, TensorView, Tenso
 // The kernels' special members live here, where OneDnnState is complete.
 OneDnnPooling::OneDnnPooling(std::unique_ptr<State> state) : state_(std::move(state)) {}
 OneDnnPooling::~OneDnnPooling() = default;
+PackedMatMul::PackedMatMul() = default;
+PackedMatMul::~PackedMatMul() = default;
 GemmKernel::GemmKernel() = default;
 GemmKernel::~GemmKernel() = default;
 GemmKernel::GemmKernel(GemmKernel&&) noexcept = default;
