@@ -1,0 +1,197 @@
+// CPU kernel of the normalization family (norm_plan.h has the formulas). Groups run in parallel;
+// within a group the mean and the variance take two passes over the reduced elements in double,
+// so that neither a large mean nor FLOAT16 storage loses precision.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "dml/kernel.h"
+#include "dml/kernels/cpu/activation.h"
+#include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/normalization/norm_args.h"
+
+namespace freedml::dml {
+
+namespace {
+
+struct Operands {
+    const std::byte* in[kNormOperands] = {};
+    std::byte* out = nullptr;
+};
+
+template <bool Half>
+inline float Load(const std::byte* base, int64_t index) {
+    if constexpr (Half) {
+        uint16_t v;
+        std::memcpy(&v, base + index * 2, 2);
+        return cpu::HalfToFloat(v);
+    } else {
+        float v;
+        std::memcpy(&v, base + index * 4, 4);
+        return v;
+    }
+}
+
+template <bool Half>
+inline void Store(std::byte* base, int64_t index, float v) {
+    if constexpr (Half) {
+        const uint16_t h = cpu::FloatToHalf(v);
+        std::memcpy(base + index * 2, &h, 2);
+    } else {
+        std::memcpy(base + index * 4, &v, 4);
+    }
+}
+
+// Offsets of every operand for element `e` of the dimensions [first, last) of the plan.
+inline void Offsets(const NormPlan& p, int first, int last, uint64_t e, int64_t (&off)[kNormOperands]) {
+    for (int d = last; d-- > first;) {
+        const uint64_t i = e % p.sizes[d];
+        e /= p.sizes[d];
+        for (int o = 0; o < kNormOperands; ++o) off[o] += int64_t(i) * p.strides[o][d];
+    }
+}
+
+template <bool Half>
+void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operands& ops, uint64_t first,
+               uint64_t last) {
+    const std::byte* x = ops.in[kNormIn];
+    for (uint64_t g = first; g < last; ++g) {
+        int64_t base[kNormOperands] = {};
+        Offsets(p, 0, p.groupRank, g, base);
+        double mean = 0.0, factor = 1.0;
+        if (p.mode == NormMode::Statistics) {
+            const double n = double(p.groupSize);
+            if (p.useMean) {
+                double sum = 0.0;
+                for (uint64_t e = 0; e < p.groupSize; ++e) {
+                    int64_t off[kNormOperands] = {};
+                    Offsets(p, p.groupRank, p.rank, e, off);
+                    sum += Load<Half>(x, base[kNormIn] + off[kNormIn]);
+                }
+                mean = sum / n;
+            }
+            if (p.p == 1 || p.p == 2 || p.useVariance) {
+                double acc = 0.0;
+                for (uint64_t e = 0; e < p.groupSize; ++e) {
+                    int64_t off[kNormOperands] = {};
+                    Offsets(p, p.groupRank, p.rank, e, off);
+                    const double v = double(Load<Half>(x, base[kNormIn] + off[kNormIn])) - mean;
+                    acc += p.p == 1 ? std::fabs(v) : v * v;
+                }
+                if (p.p == 1) {
+                    factor = 1.0 / std::max(acc, double(p.epsilon));
+                } else if (p.p == 2) {
+                    factor = 1.0 / std::max(std::sqrt(acc), double(p.epsilon));
+                } else {
+                    factor = 1.0 / std::sqrt(acc / n + double(p.epsilon));
+                }
+            }
+        }
+        for (uint64_t e = 0; e < p.groupSize; ++e) {
+            int64_t off[kNormOperands];
+            std::copy(std::begin(base), std::end(base), off);
+            Offsets(p, p.groupRank, p.rank, e, off);
+            double m = mean, f = factor;
+            if (p.mode == NormMode::GivenStatistics) {
+                m = Load<Half>(ops.in[kNormMean], off[kNormMean]);
+                f = 1.0 / std::sqrt(double(Load<Half>(ops.in[kNormVariance], off[kNormVariance])) + p.epsilon);
+            }
+            double y = (double(Load<Half>(x, off[kNormIn])) - m) * f;
+            if (p.has[kNormScale]) y *= Load<Half>(ops.in[kNormScale], off[kNormScale]);
+            if (p.has[kNormBias]) y += Load<Half>(ops.in[kNormBias], off[kNormBias]);
+            Store<Half>(ops.out, off[kNormOut], cpu::ApplyActivation(act, float(y)));
+        }
+    }
+}
+
+// LRN: one element at a time, the window's squares summed in double.
+template <bool Half>
+void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
+    const std::byte* x = ops.in[kNormIn];
+    const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
+    const int64_t* s = p.strides[kNormIn];
+    for (uint64_t e = first; e < last; ++e) {
+        int64_t c[4];
+        uint64_t rest = e;
+        for (int d = 4; d-- > 0;) {
+            c[d] = int64_t(rest % p.sizes[d]);
+            rest /= p.sizes[d];
+        }
+        const int64_t origin = c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
+        double sum = 0.0;
+        if (p.crossChannel) {
+            const int64_t lo = std::max<int64_t>(0, c[1] - before), hi = std::min<int64_t>(p.sizes[1] - 1, c[1] + after);
+            for (int64_t k = lo; k <= hi; ++k) {
+                const double v = Load<Half>(x, origin + (k - c[1]) * s[1]);
+                sum += v * v;
+            }
+        } else {
+            const int64_t h0 = std::max<int64_t>(0, c[2] - before), h1 = std::min<int64_t>(p.sizes[2] - 1, c[2] + after);
+            const int64_t w0 = std::max<int64_t>(0, c[3] - before), w1 = std::min<int64_t>(p.sizes[3] - 1, c[3] + after);
+            for (int64_t h = h0; h <= h1; ++h) {
+                for (int64_t w = w0; w <= w1; ++w) {
+                    const double v = Load<Half>(x, origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
+                    sum += v * v;
+                }
+            }
+        }
+        const double v = Load<Half>(x, origin);
+        const double denominator = std::pow(double(p.bias) + double(p.alpha) / p.localSize * sum, double(p.beta));
+        const int64_t* so = p.strides[kNormOut];
+        Store<Half>(ops.out, c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3], float(v / denominator));
+    }
+}
+
+class NormalizationKernel final : public Kernel {
+public:
+    NormalizationKernel(DML_OPERATOR_TYPE type, const NormPlan& plan, const cpu::FusedActivation& act)
+        : plan_(plan), act_(act) {
+        NormSlots(type, slots_);
+    }
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        Operands ops;
+        ops.out = b.outputs[0];
+        ops.in[kNormIn] = b.inputs[0];
+        for (int o = kNormScale; o < kNormOperands; ++o) {
+            ops.in[o] = plan_.has[o] ? b.inputs[size_t(slots_[o])] : nullptr;
+        }
+        const NormPlan& p = plan_;
+        if (p.mode == NormMode::LocalResponse) {
+            const uint64_t count = uint64_t(p.sizes[0]) * p.sizes[1] * p.sizes[2] * p.sizes[3];
+            cpu::ParallelFor(count, 1024, [&](uint64_t first, uint64_t last) {
+                p.half ? RunLocalResponse<true>(p, ops, first, last) : RunLocalResponse<false>(p, ops, first, last);
+            });
+            return;
+        }
+        const uint64_t minGroups = std::max<uint64_t>(1, (uint64_t(1) << 14) / std::max<uint64_t>(1, p.groupSize));
+        cpu::ParallelFor(p.groups, minGroups, [&](uint64_t first, uint64_t last) {
+            p.half ? RunGroups<true>(p, act_, ops, first, last) : RunGroups<false>(p, act_, ops, first, last);
+        });
+    }
+private:
+    int slots_[kNormOperands] = {};
+    NormPlan plan_;
+    cpu::FusedActivation act_;
+};
+
+}  // namespace
+
+namespace cpu {
+
+Status CreateCpuNormalization(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    NormPlan plan;
+    const DML_OPERATOR_DESC* fused = nullptr;
+    FREEDML_TRY(BuildNormPlan(args, &plan, &fused));
+    FusedActivation act;
+    FREEDML_TRY(DecodeFusedActivation(fused, &act));
+    *kernel = std::make_unique<NormalizationKernel>(args.schema.type, plan, act);
+    return {};
+}
+
+}  // namespace cpu
+
+}  // namespace freedml::dml

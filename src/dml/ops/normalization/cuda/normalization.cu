@@ -1,0 +1,178 @@
+// Device code of the normalization family (norm_plan.h has the formulas, norm_launch.h the
+// launch). A Statistics group is one block: each thread sums a strided share of the group's
+// elements, the block adds the shares (warp shuffles, then one value per warp through shared
+// memory), a second pass takes the squared deviations about the mean, a third writes.
+#include <cstdint>
+
+#include "dml/kernels/cuda/activation.cuh"
+#include "dml/kernels/cuda/elementwise.cuh"
+#include "dml/ops/normalization/cuda/norm_launch.h"
+
+namespace freedml::dml::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+struct Pointers {
+    const void* in[kNormOperands];
+    void* out;
+};
+
+// Adds `e`'s coordinates over the plan's dimensions [first, last) to each operand's offset.
+__device__ __forceinline__ void AddOffsets(const NormPlan& p, int first, int last, uint64_t e,
+                                           int64_t (&off)[kNormOperands]) {
+    for (int d = last; d-- > first;) {
+        const uint64_t i = e % p.sizes[d];
+        e /= p.sizes[d];
+#pragma unroll
+        for (int o = 0; o < kNormOperands; ++o) off[o] += int64_t(i) * p.strides[o][d];
+    }
+}
+
+// The sum of every thread's `v` over the block, returned to every thread.
+__device__ __forceinline__ float BlockSum(float v, float* shared) {
+    for (int s = 16; s > 0; s >>= 1) v += __shfl_xor_sync(0xffffffffu, v, s);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    __syncthreads();  // `shared` may still be read from the previous call
+    if (lane == 0) shared[warp] = v;
+    __syncthreads();
+    v = lane < kThreads / 32 ? shared[lane] : 0.0f;
+    for (int s = 16; s > 0; s >>= 1) v += __shfl_xor_sync(0xffffffffu, v, s);
+    return v;
+}
+
+template <class T>
+__device__ __forceinline__ float Read(const void* base, int64_t i) {
+    return LoadAs(static_cast<const T*>(base) + i);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) GroupKernel(NormPlan p, ActParams act, Pointers ptr) {
+    __shared__ float shared[kThreads / 32];
+    for (uint64_t g = blockIdx.x; g < p.groups; g += gridDim.x) {
+        int64_t base[kNormOperands] = {};
+        AddOffsets(p, 0, p.groupRank, g, base);
+        const float n = float(p.groupSize);
+        float mean = 0.0f, factor = 1.0f;
+        if (p.useMean) {
+            float sum = 0.0f;
+            for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
+                int64_t off[kNormOperands] = {};
+                AddOffsets(p, p.groupRank, p.rank, e, off);
+                sum += Read<T>(ptr.in[kNormIn], base[kNormIn] + off[kNormIn]);
+            }
+            mean = BlockSum(sum, shared) / n;
+        }
+        if (p.p != 0 || p.useVariance) {
+            float acc = 0.0f;
+            for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
+                int64_t off[kNormOperands] = {};
+                AddOffsets(p, p.groupRank, p.rank, e, off);
+                const float v = Read<T>(ptr.in[kNormIn], base[kNormIn] + off[kNormIn]) - mean;
+                acc += p.p == 1 ? fabsf(v) : v * v;
+            }
+            acc = BlockSum(acc, shared);
+            if (p.p == 1) {
+                factor = 1.0f / fmaxf(acc, p.epsilon);
+            } else if (p.p == 2) {
+                factor = 1.0f / fmaxf(sqrtf(acc), p.epsilon);
+            } else {
+                factor = rsqrtf(acc / n + p.epsilon);
+            }
+        }
+        for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
+            int64_t off[kNormOperands];
+#pragma unroll
+            for (int o = 0; o < kNormOperands; ++o) off[o] = base[o];
+            AddOffsets(p, p.groupRank, p.rank, e, off);
+            float y = (Read<T>(ptr.in[kNormIn], off[kNormIn]) - mean) * factor;
+            if (p.has[kNormScale]) y *= Read<T>(ptr.in[kNormScale], off[kNormScale]);
+            if (p.has[kNormBias]) y += Read<T>(ptr.in[kNormBias], off[kNormBias]);
+            StoreAs(static_cast<T*>(ptr.out) + off[kNormOut], Activate(act, y));
+        }
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) GivenKernel(NormPlan p, ActParams act, Pointers ptr, uint64_t count) {
+    for (uint64_t e = uint64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += uint64_t(gridDim.x) * kThreads) {
+        int64_t off[kNormOperands] = {};
+        AddOffsets(p, 0, p.rank, e, off);
+        const float mean = Read<T>(ptr.in[kNormMean], off[kNormMean]);
+        const float variance = Read<T>(ptr.in[kNormVariance], off[kNormVariance]);
+        float y = (Read<T>(ptr.in[kNormIn], off[kNormIn]) - mean) / sqrtf(variance + p.epsilon);
+        if (p.has[kNormScale]) y *= Read<T>(ptr.in[kNormScale], off[kNormScale]);
+        if (p.has[kNormBias]) y += Read<T>(ptr.in[kNormBias], off[kNormBias]);
+        StoreAs(static_cast<T*>(ptr.out) + off[kNormOut], Activate(act, y));
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) LocalResponseKernel(NormPlan p, Pointers ptr, uint64_t count) {
+    const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
+    const int64_t* s = p.strides[kNormIn];
+    const int64_t* so = p.strides[kNormOut];
+    for (uint64_t e = uint64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += uint64_t(gridDim.x) * kThreads) {
+        int64_t c[4];
+        uint64_t rest = e;
+        for (int d = 4; d-- > 0;) {
+            c[d] = int64_t(rest % p.sizes[d]);
+            rest /= p.sizes[d];
+        }
+        const int64_t origin = c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
+        float sum = 0.0f;
+        if (p.crossChannel) {
+            const int64_t lo = max(int64_t(0), c[1] - before), hi = min(int64_t(p.sizes[1]) - 1, c[1] + after);
+            for (int64_t k = lo; k <= hi; ++k) {
+                const float v = Read<T>(ptr.in[kNormIn], origin + (k - c[1]) * s[1]);
+                sum += v * v;
+            }
+        } else {
+            const int64_t h0 = max(int64_t(0), c[2] - before), h1 = min(int64_t(p.sizes[2]) - 1, c[2] + after);
+            const int64_t w0 = max(int64_t(0), c[3] - before), w1 = min(int64_t(p.sizes[3]) - 1, c[3] + after);
+            for (int64_t h = h0; h <= h1; ++h) {
+                for (int64_t w = w0; w <= w1; ++w) {
+                    const float v = Read<T>(ptr.in[kNormIn], origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
+                    sum += v * v;
+                }
+            }
+        }
+        const float v = Read<T>(ptr.in[kNormIn], origin);
+        const float y = v / powf(p.bias + p.alpha / float(p.localSize) * sum, p.beta);
+        StoreAs(static_cast<T*>(ptr.out) + (c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3]), y);
+    }
+}
+
+template <class T>
+cudaError_t LaunchTyped(const NormPlan& p, const ActParams& act, const Pointers& ptr, LaunchTarget launch) {
+    const uint64_t count = p.groups * p.groupSize;
+    if (count == 0) return cudaSuccess;
+    switch (p.mode) {
+        case NormMode::Statistics: {
+            const uint64_t cap = uint64_t(launch.multiprocessors > 0 ? launch.multiprocessors : 0) * 8;
+            const int blocks = int(p.groups < cap ? p.groups : cap);
+            GroupKernel<T><<<blocks, kThreads, 0, launch.stream>>>(p, act, ptr);
+            break;
+        }
+        case NormMode::GivenStatistics:
+            GivenKernel<T><<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(p, act, ptr, count);
+            break;
+        case NormMode::LocalResponse:
+            LocalResponseKernel<T><<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(p, ptr, count);
+            break;
+    }
+    return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t LaunchNormalization(const NormPlan& plan, const ActParams& act, void* out, const void* const* inputs,
+                                LaunchTarget launch) {
+    Pointers ptr;
+    ptr.out = out;
+    for (int o = 0; o < kNormOperands; ++o) ptr.in[o] = inputs[o];
+    return plan.half ? LaunchTyped<__half>(plan, act, ptr, launch) : LaunchTyped<float>(plan, act, ptr, launch);
+}
+
+}  // namespace freedml::dml::cuda
