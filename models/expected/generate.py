@@ -246,6 +246,16 @@ def dml_slice(m):
     return {"output": grid[1:4, 1:5:2]}, {"rtol": 0, "atol": 0}
 
 
+def dml_normalization(m):
+    x = f64(m, "image", (1, 2, 2, 3))
+    stat = {k: f64(m, k, (1, 2, 1, 1)) for k in ("mean", "variance", "scale", "bias")}
+    y = stat["scale"] * (x - stat["mean"]) / np.sqrt(stat["variance"]) + stat["bias"]
+    t = f64(m, "tokens", (3, 4))
+    centered = t - t.mean(axis=1, keepdims=True)
+    z = centered / np.sqrt((centered ** 2).mean(axis=1, keepdims=True) + 1e-5)
+    return {"normalized": np.maximum(y, 0), "layerNorm": z * f64(m, "gamma", (1, 4)) + f64(m, "beta", (1, 4))}
+
+
 def top_k(m):
     x = f64(m, "scores", (4, 4))
     # A stable sort keeps equal values in increasing index, as the TOP_K1 page asks.
@@ -308,6 +318,7 @@ REFERENCES = {
     "dml_split": dml_split,
     "dml_gemm_graph": dml_gemm_graph,
     "top_k": top_k,
+    "dml_normalization": dml_normalization,
     "generators": generators,
 }
 
