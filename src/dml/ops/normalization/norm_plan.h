@@ -6,7 +6,8 @@
 //   Statistics:      mean = the group's mean (0 when !useMean); factor = 1 / sqrt(variance +
 //                    epsilon), variance taken about that mean (factor 1 when !useVariance); with
 //                    p = 1 or 2 mean = 0 and factor = 1 / max(Lp norm, epsilon) instead.
-//   GivenStatistics: mean and variance read from their tensors per element (no reduced dimensions).
+//   GivenStatistics: mean and variance read from their tensors per element; nothing is reduced (the
+//                    last dimension is still the inner one, [groupRank, rank), for the loops).
 // LocalResponse (LRN, 4-D, dimensions in the input's order):
 //     y = x / (bias + alpha / localSize * sum of x^2 over the window) ^ beta
 // the window spanning localSize channels (crossChannel) or localSize x localSize positions of

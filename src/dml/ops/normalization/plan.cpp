@@ -90,6 +90,9 @@ Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATO
     for (uint32_t d = 0; d < rank; ++d)
         if (!reduced[d]) order[n++] = d;
     p.groupRank = n;
+    // Given statistics reduce nothing; the last dimension still runs as the inner loop, so that a
+    // row's offsets are found once.
+    if (p.mode == NormMode::GivenStatistics && n > 0) p.groupRank = n - 1;
     for (uint32_t d = 0; d < rank; ++d)
         if (reduced[d]) order[n++] = d;
     p.rank = n;
@@ -101,7 +104,7 @@ Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATO
         const uint32_t d = order[i];
         p.sizes[i] = input.sizes[d];
         if (i < p.groupRank) {
-            p.groups *= input.sizes[d];
+            p.groups *= input.sizes[d];  // (GivenStatistics' last dimension counts as the group's)
         } else {
             p.groupSize *= input.sizes[d];
         }

@@ -1,9 +1,12 @@
 // CPU kernel of the normalization family (norm_plan.h has the formulas). Groups run in parallel;
-// within a group the mean and the variance take two passes over the reduced elements in double,
-// so that neither a large mean nor FLOAT16 storage loses precision.
+// within a group the mean and the variance take two passes over the reduced elements, summed in
+// double, so that neither a large mean nor FLOAT16 storage loses precision. A group that is one
+// row (layer normalization, LP along one axis, batch normalization's inner dimension) runs on
+// packed float copies of its rows; other groups walk their elements through the strides.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/activation.h"
@@ -43,12 +46,79 @@ inline void Store(std::byte* base, int64_t index, float v) {
     }
 }
 
-// Offsets of every operand for element `e` of the dimensions [first, last) of the plan.
+// Adds the offsets of every operand for element `e` of the dimensions [first, last) of the plan.
 inline void Offsets(const NormPlan& p, int first, int last, uint64_t e, int64_t (&off)[kNormOperands]) {
+    if (last - first == 1) {  // one inner dimension (a row): no division
+        for (int o = 0; o < kNormOperands; ++o) off[o] += int64_t(e) * p.strides[o][first];
+        return;
+    }
     for (int d = last; d-- > first;) {
         const uint64_t i = e % p.sizes[d];
         e /= p.sizes[d];
         for (int o = 0; o < kNormOperands; ++o) off[o] += int64_t(i) * p.strides[o][d];
+    }
+}
+
+// A group that is one row (a single reduced or inner dimension): each operand's row is converted
+// to packed floats once, the passes run over those, and the result is stored in one go.
+template <bool Half>
+void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands& ops, uint64_t first, uint64_t last) {
+    const DML_TENSOR_DATA_TYPE type = Half ? DML_TENSOR_DATA_TYPE_FLOAT16 : DML_TENSOR_DATA_TYPE_FLOAT32;
+    const int64_t size = Half ? 2 : 4;
+    const size_t n = p.groupSize;
+    const int inner = p.groupRank;
+    std::vector<float> row[kNormOperands];
+    for (int o = 0; o < kNormOperands; ++o) {
+        if (o == kNormIn || o == kNormOut || p.has[o]) row[o].resize(n);
+    }
+    int64_t loaded[kNormOperands];  // the row each operand buffer holds (broadcast rows repeat)
+    std::fill(std::begin(loaded), std::end(loaded), int64_t(-1));
+    for (uint64_t g = first; g < last; ++g) {
+        int64_t base[kNormOperands] = {};
+        Offsets(p, 0, p.groupRank, g, base);
+        for (int o = kNormIn; o < kNormOperands; ++o) {
+            if (o != kNormIn && !p.has[o]) continue;
+            if (o != kNormIn && loaded[o] == base[o]) continue;
+            cpu::LoadFloats(type, ops.in[o] + base[o] * size, p.strides[o][inner] * size, row[o].data(), n);
+            loaded[o] = base[o];
+        }
+        const float* x = row[kNormIn].data();
+        float* y = row[kNormOut].data();
+        if (p.mode == NormMode::GivenStatistics) {
+            const float* m = row[kNormMean].data();
+            const float* v = row[kNormVariance].data();
+            for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - m[i]) / std::sqrt(double(v[i]) + p.epsilon));
+        } else {
+            double mean = 0.0, factor = 1.0;
+            if (p.useMean) {
+                double sum = 0.0;
+                for (size_t i = 0; i < n; ++i) sum += x[i];
+                mean = sum / double(n);
+            }
+            if (p.p != 0 || p.useVariance) {
+                double acc = 0.0;
+                if (p.p == 1) {
+                    for (size_t i = 0; i < n; ++i) acc += std::fabs(double(x[i]) - mean);
+                    factor = 1.0 / std::max(acc, double(p.epsilon));
+                } else {
+                    for (size_t i = 0; i < n; ++i) acc += (double(x[i]) - mean) * (double(x[i]) - mean);
+                    factor = p.p == 2 ? 1.0 / std::max(std::sqrt(acc), double(p.epsilon))
+                                      : 1.0 / std::sqrt(acc / double(n) + double(p.epsilon));
+                }
+            }
+            const float fm = float(mean), ff = float(factor);
+            for (size_t i = 0; i < n; ++i) y[i] = (x[i] - fm) * ff;
+        }
+        if (p.has[kNormScale]) {
+            const float* sc = row[kNormScale].data();
+            for (size_t i = 0; i < n; ++i) y[i] *= sc[i];
+        }
+        if (p.has[kNormBias]) {
+            const float* b = row[kNormBias].data();
+            for (size_t i = 0; i < n; ++i) y[i] += b[i];
+        }
+        if (!act.IsNone()) cpu::ApplyActivation(act, y, n);
+        cpu::StoreFloats(type, y, ops.out + base[kNormOut] * size, p.strides[kNormOut][inner] * size, n);
     }
 }
 
@@ -168,6 +238,12 @@ public:
             return;
         }
         const uint64_t minGroups = std::max<uint64_t>(1, (uint64_t(1) << 14) / std::max<uint64_t>(1, p.groupSize));
+        if (p.rank - p.groupRank == 1) {
+            cpu::ParallelFor(p.groups, minGroups, [&](uint64_t first, uint64_t last) {
+                p.half ? RunRows<true>(p, act_, ops, first, last) : RunRows<false>(p, act_, ops, first, last);
+            });
+            return;
+        }
         cpu::ParallelFor(p.groups, minGroups, [&](uint64_t first, uint64_t last) {
             p.half ? RunGroups<true>(p, act_, ops, first, last) : RunGroups<false>(p, act_, ops, first, last);
         });
