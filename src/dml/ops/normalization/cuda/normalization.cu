@@ -22,6 +22,11 @@ struct Pointers {
 // Adds `e`'s coordinates over the plan's dimensions [first, last) to each operand's offset.
 __device__ __forceinline__ void AddOffsets(const NormPlan& p, int first, int last, uint64_t e,
                                            int64_t (&off)[kNormOperands]) {
+    if (last - first == 1) {  // one row: no division
+#pragma unroll
+        for (int o = 0; o < kNormOperands; ++o) off[o] += int64_t(e) * p.strides[o][first];
+        return;
+    }
     for (int d = last; d-- > first;) {
         const uint64_t i = e % p.sizes[d];
         e /= p.sizes[d];
