@@ -6,6 +6,9 @@ computed with numpy in float64 and rounded once to the output type; FreeDML is n
 Semantics the references encode (the reference pages' formulas; FreeDML's choices where silent):
 - BATCH_NORMALIZATION: y = act(scale * (x - mean) / sqrt(variance + epsilon) + bias), every
   statistic broadcast to the input through its sizes (Spatial has no effect).
+- BATCH_NORMALIZATION_TRAINING: the same plus FusedAdd before the activation, with the mean and the
+  population variance taken over the dimensions where ScaleTensor has size 1 (the page), and
+  written to OutputMeanTensor and OutputVarianceTensor.
 - MEAN_VARIANCE_NORMALIZATION*: the same with the mean and the (population) variance of the input
   over the axes ({C,H,W} with CrossChannel, else {H,W}; or Axes). NormalizeVariance FALSE (or
   UseVariance FALSE) leaves the division out; UseMean FALSE takes the mean as 0, so the variance is
@@ -113,6 +116,42 @@ for dtype in TYPES:
         cases.append(make_case(name, "BATCH_NORMALIZATION", dtype, x, want,
                                {"MeanTensor": mean, "VarianceTensor": var, "ScaleTensor": scale, "BiasTensor": bias},
                                {"Spatial": spatial, "Epsilon": eps}, act, strides))
+
+# ---- BATCH_NORMALIZATION_TRAINING: statistics over the dimensions where Scale has size 1 -----------
+for dtype in TYPES:
+    for shape, stat, fused_add, act in [((2, 3, 4, 5), (1, 3, 1, 1), False, None),
+                                        ((2, 3, 4, 5), (1, 3, 1, 1), True, "relu"),
+                                        ((4, 6), (1, 6), False, "leaky"),
+                                        ((2, 3, 2, 4), (1, 3, 2, 1), True, None)]:
+        x = rnd(dtype, shape, 2.0, 1.0)
+        scale, bias = rnd(dtype, stat, 1.0), rnd(dtype, stat, 1.0)
+        axes = tuple(d for d in range(len(shape)) if stat[d] == 1)
+        v = x.astype(np.float64)
+        mean = v.mean(axis=axes, keepdims=True)
+        var = ((v - mean) ** 2).mean(axis=axes, keepdims=True)
+        eps = 1e-3
+        y = (v - mean) / np.sqrt(var + eps) * scale + bias
+        inputs = {"ScaleTensor": scale, "BiasTensor": bias}
+        if fused_add:
+            add = rnd(dtype, shape, 1.0)
+            inputs["FusedAddTensor"] = add
+            y = y + add
+        want = ACTIVATIONS[act][1](y)
+        name = f"BATCH_NORMALIZATION_TRAINING_{'x'.join(map(str, shape))}_stats{'x'.join(map(str, stat))}"
+        name += f"{'_add' if fused_add else ''}{'_act_' + act if act else ''}"
+        c = make_case(name, "BATCH_NORMALIZATION_TRAINING", dtype, x, want, inputs, {"Epsilon": eps}, act)
+        # The statistics outputs follow OutputTensor, in the desc's field order.
+        op = c["operator"]
+        fused_desc = op.pop("FusedActivation", None)
+        epsilon = op.pop("Epsilon")
+        op["OutputMeanTensor"] = tensor(dtype, stat)
+        op["OutputVarianceTensor"] = tensor(dtype, stat)
+        op["Epsilon"] = epsilon
+        if fused_desc:
+            op["FusedActivation"] = fused_desc
+        c["outputs"]["OutputMeanTensor"] = {"values": values(mean.astype(NP[dtype]), dtype), **TOL[dtype]}
+        c["outputs"]["OutputVarianceTensor"] = {"values": values(var.astype(NP[dtype]), dtype), **TOL[dtype]}
+        cases.append(c)
 
 # ---- MEAN_VARIANCE_NORMALIZATION -------------------------------------------------------------------
 for dtype in TYPES:

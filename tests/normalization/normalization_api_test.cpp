@@ -49,6 +49,13 @@ TEST_F(NormalizationTest, InvalidDescsAreRefused) {
     bn = {&i32.desc, &stat.desc, &stat.desc, &stat.desc, &stat.desc, &i32.desc, TRUE, 1e-5f, nullptr};
     refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "INT32");
 
+    DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC bnt{&in.desc,   &stat.desc, &stat.desc, nullptr, &in.desc,
+                                                       &stat.desc, &badStat.desc, 1e-5f,   nullptr};
+    refused(DML_OPERATOR_BATCH_NORMALIZATION_TRAINING, &bnt, "OutputVarianceTensor has sizes {1, 2, 1, 1}");
+    bnt.OutputVarianceTensor = &stat.desc;
+    bnt.FusedAddTensor = &other.desc;
+    refused(DML_OPERATOR_BATCH_NORMALIZATION_TRAINING, &bnt, "FusedAddTensor has sizes {2, 3, 4, 6}");
+
     DML_MEAN_VARIANCE_NORMALIZATION_OPERATOR_DESC mvn{&rank3.desc, nullptr, nullptr, &rank3.desc,
                                                       TRUE,        TRUE,    1e-5f,   nullptr};
     refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn, "accepts 4 to 5");

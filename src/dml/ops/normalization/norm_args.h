@@ -12,8 +12,8 @@ namespace freedml::dml {
 // `fusedActivation` receives the desc's FusedActivation (null when it has none or no such field).
 Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATOR_DESC** fusedActivation);
 
-// The binding slot (index into the inputs) of each NormOperand of `type` (kNormIn 0), -1 where
-// the operator has no such tensor; kNormOut is always output 0.
+// The binding slot of each NormOperand of `type`, -1 where the operator has no such tensor: an
+// index into the inputs, or into the outputs for the NormIsOutput operands.
 void NormSlots(DML_OPERATOR_TYPE type, int (&slots)[kNormOperands]);
 
 }  // namespace freedml::dml

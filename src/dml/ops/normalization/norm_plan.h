@@ -1,13 +1,16 @@
 // The plain description every normalization kernel runs from (CPU and CUDA device code alike; no
 // DirectML types). One formula covers BATCH_NORMALIZATION, the MEAN_VARIANCE_NORMALIZATION forms
 // and LP_NORMALIZATION:
-//     y = activation(scale * (x - mean) * factor + bias)
+//     y = activation(scale * (x - mean) * factor + bias + add)
 // where, per group (the elements that share every kept coordinate, over the reduced dimensions):
 //   Statistics:      mean = the group's mean (0 when !useMean); factor = 1 / sqrt(variance +
 //                    epsilon), variance taken about that mean (factor 1 when !useVariance); with
 //                    p = 1 or 2 mean = 0 and factor = 1 / max(Lp norm, epsilon) instead.
 //   GivenStatistics: mean and variance read from their tensors per element; nothing is reduced (the
 //                    last dimension is still the inner one, [groupRank, rank), for the loops).
+// BATCH_NORMALIZATION_TRAINING is Statistics over the dimensions where ScaleTensor has size 1,
+// with a FusedAddTensor (`add`) and the group's mean and variance written to OutputMeanTensor and
+// OutputVarianceTensor.
 // LocalResponse (LRN, 4-D, dimensions in the input's order):
 //     y = x / (bias + alpha / localSize * sum of x^2 over the window) ^ beta
 // the window spanning localSize channels (crossChannel) or localSize x localSize positions of
@@ -21,7 +24,14 @@ namespace freedml::dml {
 
 enum class NormMode : uint8_t { Statistics, GivenStatistics, LocalResponse };
 
-enum NormOperand : int { kNormOut, kNormIn, kNormScale, kNormBias, kNormMean, kNormVariance, kNormOperands };
+// Inputs and outputs alike; the three outputs are kNormOut, kNormOutMean and kNormOutVariance.
+enum NormOperand : int {
+    kNormOut, kNormIn, kNormScale, kNormBias, kNormMean, kNormVariance, kNormAdd, kNormOutMean, kNormOutVariance,
+    kNormOperands
+};
+constexpr bool NormIsOutput(int operand) {
+    return operand == kNormOut || operand == kNormOutMean || operand == kNormOutVariance;
+}
 
 constexpr int kNormMaxRank = 8;
 

@@ -7,7 +7,12 @@ namespace freedml::dml {
 void NormSlots(DML_OPERATOR_TYPE type, int (&slots)[kNormOperands]) {
     for (int& s : slots) s = -1;
     slots[kNormIn] = 0;
+    slots[kNormOut] = 0;
     switch (type) {
+        case DML_OPERATOR_BATCH_NORMALIZATION_TRAINING:
+            slots[kNormScale] = 1, slots[kNormBias] = 2, slots[kNormAdd] = 3;
+            slots[kNormOutMean] = 1, slots[kNormOutVariance] = 2;
+            break;
         case DML_OPERATOR_BATCH_NORMALIZATION:
             slots[kNormMean] = 1, slots[kNormVariance] = 2, slots[kNormScale] = 3, slots[kNormBias] = 4;
             break;
@@ -33,6 +38,14 @@ Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATO
         case DML_OPERATOR_BATCH_NORMALIZATION: {
             const auto& d = args.As<DML_BATCH_NORMALIZATION_OPERATOR_DESC>();
             p.mode = NormMode::GivenStatistics;
+            p.epsilon = d.Epsilon;
+            *fusedActivation = d.FusedActivation;
+            break;
+        }
+        case DML_OPERATOR_BATCH_NORMALIZATION_TRAINING: {
+            const auto& d = args.As<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>();
+            const TensorDesc& scale = *args.inputs[1];
+            for (uint32_t a = 0; a < rank; ++a) reduced[a] = scale.sizes[a] == 1;
             p.epsilon = d.Epsilon;
             *fusedActivation = d.FusedActivation;
             break;
@@ -96,9 +109,11 @@ Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATO
     for (uint32_t d = 0; d < rank; ++d)
         if (reduced[d]) order[n++] = d;
     p.rank = n;
-    const TensorDesc* operands[kNormOperands] = {&*args.outputs[0], &input};
-    for (int o = 1; o < kNormOperands; ++o) {
-        if (o != kNormIn && slot[o] >= 0 && args.inputs[size_t(slot[o])]) operands[o] = &*args.inputs[size_t(slot[o])];
+    const TensorDesc* operands[kNormOperands] = {};
+    for (int o = 0; o < kNormOperands; ++o) {
+        if (slot[o] < 0) continue;
+        const auto& tensors = NormIsOutput(o) ? args.outputs : args.inputs;
+        if (tensors[size_t(slot[o])]) operands[o] = &*tensors[size_t(slot[o])];
     }
     for (int i = 0; i < n; ++i) {
         const uint32_t d = order[i];

@@ -1,4 +1,6 @@
-// Normalization operators: BATCH_NORMALIZATION (statistics given as tensors), the
+// Normalization operators: BATCH_NORMALIZATION (statistics given as tensors),
+// BATCH_NORMALIZATION_TRAINING (statistics computed over the dimensions ScaleTensor broadcasts, and
+// written out), the
 // MEAN_VARIANCE_NORMALIZATION forms (statistics computed over a set of axes: {C,H,W} or {H,W} for
 // the first, Axes for 1 and 2; 2 can skip the mean or the variance), LOCAL_RESPONSE_NORMALIZATION
 // (a window over channels or over height and width) and LP_NORMALIZATION (the L1 or L2 norm along
@@ -68,6 +70,22 @@ Status ValidateBatchNormalization(const OperatorArgs& args) {
     return {};
 }
 
+// Mean and variance over the dimensions where ScaleTensor has size 1; BiasTensor,
+// OutputMeanTensor and OutputVarianceTensor have ScaleTensor's sizes.
+Status ValidateBatchNormalizationTraining(const OperatorArgs& args) {
+    FREEDML_TRY(ValidateCommon(args, 1, 8));
+    const TensorDesc& scale = *args.inputs[1];
+    const TensorDesc* same[] = {&*args.inputs[2], &*args.outputs[1], &*args.outputs[2]};
+    const char* names[] = {"BiasTensor", "OutputMeanTensor", "OutputVarianceTensor"};
+    for (int i = 0; i < 3; ++i) {
+        bool ok = same[i]->rank == scale.rank;
+        for (uint32_t d = 0; ok && d < scale.rank; ++d) ok = same[i]->sizes[d] == scale.sizes[d];
+        INVALID_IF(!ok, "%s has sizes %s, but ScaleTensor has %s; they must match.", names[i],
+                   SizesToString(*same[i]).c_str(), SizesToString(scale).c_str());
+    }
+    return {};
+}
+
 Status ValidateMeanVarianceNormalization(const OperatorArgs& args) {
     FREEDML_TRY(ValidateCommon(args, 4, 5));
     return ValidateScaleBiasPair(args);
@@ -117,6 +135,24 @@ const OperatorSchema kBatchNormalization{
                DML_FIELD(DML_BATCH_NORMALIZATION_OPERATOR_DESC, Epsilon, Float),
                DML_FIELD(DML_BATCH_NORMALIZATION_OPERATOR_DESC, FusedActivation, OperatorDesc, .optional = true)},
     .validate = ValidateBatchNormalization,
+};
+
+const OperatorSchema kBatchNormalizationTraining{
+    .type = DML_OPERATOR_BATCH_NORMALIZATION_TRAINING,
+    .name = "BATCH_NORMALIZATION_TRAINING",
+    .featureLevel = DML_FEATURE_LEVEL_4_1,
+    .descSize = sizeof(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, ScaleTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, BiasTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, FusedAddTensor, InputTensor, .optional = true),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, OutputTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, OutputMeanTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, OutputVarianceTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, Epsilon, Float),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, FusedActivation, OperatorDesc,
+                         .optional = true)},
+    .validate = ValidateBatchNormalizationTraining,
 };
 
 const OperatorSchema kMeanVarianceNormalization{
@@ -201,9 +237,11 @@ const OperatorSchema kLpNormalization{
     .validate = ValidateLpNormalization,
 };
 
-const OperatorSchema* const kSchemas[] = {&kBatchNormalization,          &kMeanVarianceNormalization,
-                                          &kMeanVarianceNormalization1,  &kMeanVarianceNormalization2,
-                                          &kLocalResponseNormalization, &kLpNormalization};
+const OperatorSchema* const kSchemas[] = {
+    &kBatchNormalization,         &kBatchNormalizationTraining, &kMeanVarianceNormalization,
+    &kMeanVarianceNormalization1, &kMeanVarianceNormalization2, &kLocalResponseNormalization,
+    &kLpNormalization,
+};
 
 }  // namespace
 

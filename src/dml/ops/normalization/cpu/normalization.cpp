@@ -18,9 +18,9 @@ namespace freedml::dml {
 
 namespace {
 
+// Every operand's base address (inputs are only read); null where the operator has none.
 struct Operands {
-    const std::byte* in[kNormOperands] = {};
-    std::byte* out = nullptr;
+    std::byte* at[kNormOperands] = {};
 };
 
 template <bool Half>
@@ -59,6 +59,15 @@ inline void Offsets(const NormPlan& p, int first, int last, uint64_t e, int64_t 
     }
 }
 
+// BATCH_NORMALIZATION_TRAINING's OutputMeanTensor and OutputVarianceTensor: one element per group
+// (their strides over the reduced dimensions are 0).
+template <bool Half>
+inline void WriteStatistics(const NormPlan& p, const Operands& ops, const int64_t (&base)[kNormOperands], double mean,
+                            double variance) {
+    if (p.has[kNormOutMean]) Store<Half>(ops.at[kNormOutMean], base[kNormOutMean], float(mean));
+    if (p.has[kNormOutVariance]) Store<Half>(ops.at[kNormOutVariance], base[kNormOutVariance], float(variance));
+}
+
 // A group that is one row (a single reduced or inner dimension): each operand's row is converted
 // to packed floats once, the passes run over those, and the result is stored in one go.
 template <bool Half>
@@ -69,7 +78,7 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
     const int inner = p.groupRank;
     std::vector<float> row[kNormOperands];
     for (int o = 0; o < kNormOperands; ++o) {
-        if (o == kNormIn || o == kNormOut || p.has[o]) row[o].resize(n);
+        if (o == kNormIn || o == kNormOut || (p.has[o] && !NormIsOutput(o))) row[o].resize(n);
     }
     int64_t loaded[kNormOperands];  // the row each operand buffer holds (broadcast rows repeat)
     std::fill(std::begin(loaded), std::end(loaded), int64_t(-1));
@@ -77,9 +86,9 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
         int64_t base[kNormOperands] = {};
         Offsets(p, 0, p.groupRank, g, base);
         for (int o = kNormIn; o < kNormOperands; ++o) {
-            if (o != kNormIn && !p.has[o]) continue;
+            if (NormIsOutput(o) || (o != kNormIn && !p.has[o])) continue;
             if (o != kNormIn && loaded[o] == base[o]) continue;
-            cpu::LoadFloats(type, ops.in[o] + base[o] * size, p.strides[o][inner] * size, row[o].data(), n);
+            cpu::LoadFloats(type, ops.at[o] + base[o] * size, p.strides[o][inner] * size, row[o].data(), n);
             loaded[o] = base[o];
         }
         const float* x = row[kNormIn].data();
@@ -89,7 +98,7 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
             const float* v = row[kNormVariance].data();
             for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - m[i]) / std::sqrt(double(v[i]) + p.epsilon));
         } else {
-            double mean = 0.0, factor = 1.0;
+            double mean = 0.0, factor = 1.0, variance = 0.0;
             if (p.useMean) {
                 double sum = 0.0;
                 for (size_t i = 0; i < n; ++i) sum += x[i];
@@ -102,10 +111,12 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
                     factor = 1.0 / std::max(acc, double(p.epsilon));
                 } else {
                     for (size_t i = 0; i < n; ++i) acc += (double(x[i]) - mean) * (double(x[i]) - mean);
+                    variance = acc / double(n);
                     factor = p.p == 2 ? 1.0 / std::max(std::sqrt(acc), double(p.epsilon))
                                       : 1.0 / std::sqrt(acc / double(n) + double(p.epsilon));
                 }
             }
+            WriteStatistics<Half>(p, ops, base, mean, variance);
             const float fm = float(mean), ff = float(factor);
             for (size_t i = 0; i < n; ++i) y[i] = (x[i] - fm) * ff;
         }
@@ -117,19 +128,23 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
             const float* b = row[kNormBias].data();
             for (size_t i = 0; i < n; ++i) y[i] += b[i];
         }
+        if (p.has[kNormAdd]) {
+            const float* a = row[kNormAdd].data();
+            for (size_t i = 0; i < n; ++i) y[i] += a[i];
+        }
         if (!act.IsNone()) cpu::ApplyActivation(act, y, n);
-        cpu::StoreFloats(type, y, ops.out + base[kNormOut] * size, p.strides[kNormOut][inner] * size, n);
+        cpu::StoreFloats(type, y, ops.at[kNormOut] + base[kNormOut] * size, p.strides[kNormOut][inner] * size, n);
     }
 }
 
 template <bool Half>
 void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operands& ops, uint64_t first,
                uint64_t last) {
-    const std::byte* x = ops.in[kNormIn];
+    const std::byte* x = ops.at[kNormIn];
     for (uint64_t g = first; g < last; ++g) {
         int64_t base[kNormOperands] = {};
         Offsets(p, 0, p.groupRank, g, base);
-        double mean = 0.0, factor = 1.0;
+        double mean = 0.0, factor = 1.0, variance = 0.0;
         if (p.mode == NormMode::Statistics) {
             const double n = double(p.groupSize);
             if (p.useMean) {
@@ -154,23 +169,26 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
                 } else if (p.p == 2) {
                     factor = 1.0 / std::max(std::sqrt(acc), double(p.epsilon));
                 } else {
-                    factor = 1.0 / std::sqrt(acc / n + double(p.epsilon));
+                    variance = acc / n;
+                    factor = 1.0 / std::sqrt(variance + double(p.epsilon));
                 }
             }
         }
+        if (p.mode == NormMode::Statistics) WriteStatistics<Half>(p, ops, base, mean, variance);
         for (uint64_t e = 0; e < p.groupSize; ++e) {
             int64_t off[kNormOperands];
             std::copy(std::begin(base), std::end(base), off);
             Offsets(p, p.groupRank, p.rank, e, off);
             double m = mean, f = factor;
             if (p.mode == NormMode::GivenStatistics) {
-                m = Load<Half>(ops.in[kNormMean], off[kNormMean]);
-                f = 1.0 / std::sqrt(double(Load<Half>(ops.in[kNormVariance], off[kNormVariance])) + p.epsilon);
+                m = Load<Half>(ops.at[kNormMean], off[kNormMean]);
+                f = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], off[kNormVariance])) + p.epsilon);
             }
             double y = (double(Load<Half>(x, off[kNormIn])) - m) * f;
-            if (p.has[kNormScale]) y *= Load<Half>(ops.in[kNormScale], off[kNormScale]);
-            if (p.has[kNormBias]) y += Load<Half>(ops.in[kNormBias], off[kNormBias]);
-            Store<Half>(ops.out, off[kNormOut], cpu::ApplyActivation(act, float(y)));
+            if (p.has[kNormScale]) y *= Load<Half>(ops.at[kNormScale], off[kNormScale]);
+            if (p.has[kNormBias]) y += Load<Half>(ops.at[kNormBias], off[kNormBias]);
+            if (p.has[kNormAdd]) y += Load<Half>(ops.at[kNormAdd], off[kNormAdd]);
+            Store<Half>(ops.at[kNormOut], off[kNormOut], cpu::ApplyActivation(act, float(y)));
         }
     }
 }
@@ -178,7 +196,7 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
 // LRN: one element at a time, the window's squares summed in double.
 template <bool Half>
 void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
-    const std::byte* x = ops.in[kNormIn];
+    const std::byte* x = ops.at[kNormIn];
     const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
     const int64_t* s = p.strides[kNormIn];
     for (uint64_t e = first; e < last; ++e) {
@@ -209,7 +227,7 @@ void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, ui
         const double v = Load<Half>(x, origin);
         const double denominator = std::pow(double(p.bias) + double(p.alpha) / p.localSize * sum, double(p.beta));
         const int64_t* so = p.strides[kNormOut];
-        Store<Half>(ops.out, c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3], float(v / denominator));
+        Store<Half>(ops.at[kNormOut], c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3], float(v / denominator));
     }
 }
 
@@ -224,10 +242,8 @@ public:
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         Operands ops;
-        ops.out = b.outputs[0];
-        ops.in[kNormIn] = b.inputs[0];
-        for (int o = kNormScale; o < kNormOperands; ++o) {
-            ops.in[o] = plan_.has[o] ? b.inputs[size_t(slots_[o])] : nullptr;
+        for (int o = 0; o < kNormOperands; ++o) {
+            if (plan_.has[o]) ops.at[o] = (NormIsOutput(o) ? b.outputs : b.inputs)[size_t(slots_[o])];
         }
         const NormPlan& p = plan_;
         if (p.mode == NormMode::LocalResponse) {

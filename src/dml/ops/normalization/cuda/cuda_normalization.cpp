@@ -19,11 +19,11 @@ public:
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
-        const void* inputs[kNormOperands] = {};
-        for (int o = kNormIn; o < kNormOperands; ++o) {
-            if (slots_[o] >= 0 && plan_.has[o]) inputs[o] = b.inputs[size_t(slots_[o])];
+        void* operands[kNormOperands] = {};
+        for (int o = 0; o < kNormOperands; ++o) {
+            if (plan_.has[o]) operands[o] = (NormIsOutput(o) ? b.outputs : b.inputs)[size_t(slots_[o])];
         }
-        stream.Check(LaunchNormalization(plan_, act_, b.outputs[0], inputs, stream.Launch()), name_);
+        stream.Check(LaunchNormalization(plan_, act_, operands, stream.Launch()), name_);
     }
 
 private:

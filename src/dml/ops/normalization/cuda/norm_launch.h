@@ -9,7 +9,7 @@ namespace freedml::dml::cuda {
 
 // Statistics: one block per group (a row of a layer normalization), the sums reduced through
 // warp shuffles; GivenStatistics and LocalResponse: one thread per element. Math in float.
-cudaError_t LaunchNormalization(const NormPlan& plan, const ActParams& act, void* out, const void* const* inputs,
-                                LaunchTarget launch);
+// `operands` holds each NormOperand's base address (null where absent).
+cudaError_t LaunchNormalization(const NormPlan& plan, const ActParams& act, void* const* operands, LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda

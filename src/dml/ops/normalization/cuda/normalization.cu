@@ -14,9 +14,9 @@ namespace {
 
 constexpr int kThreads = 256;
 
+// Every operand's base address (inputs are only read); null where the operator has none.
 struct Pointers {
-    const void* in[kNormOperands];
-    void* out;
+    void* at[kNormOperands];
 };
 
 // Adds `e`'s coordinates over the plan's dimensions [first, last) to each operand's offset.
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(kThreads) GroupKernel(NormPlan p, ActParams ac
             for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
                 int64_t off[kNormOperands] = {};
                 AddOffsets(p, p.groupRank, p.rank, e, off);
-                sum += Read<T>(ptr.in[kNormIn], base[kNormIn] + off[kNormIn]);
+                sum += Read<T>(ptr.at[kNormIn], base[kNormIn] + off[kNormIn]);
             }
             mean = BlockSum(sum, shared) / n;
         }
@@ -74,10 +74,13 @@ __global__ void __launch_bounds__(kThreads) GroupKernel(NormPlan p, ActParams ac
             for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
                 int64_t off[kNormOperands] = {};
                 AddOffsets(p, p.groupRank, p.rank, e, off);
-                const float v = Read<T>(ptr.in[kNormIn], base[kNormIn] + off[kNormIn]) - mean;
+                const float v = Read<T>(ptr.at[kNormIn], base[kNormIn] + off[kNormIn]) - mean;
                 acc += p.p == 1 ? fabsf(v) : v * v;
             }
             acc = BlockSum(acc, shared);
+            if (threadIdx.x == 0 && p.has[kNormOutVariance]) {
+                StoreAs(static_cast<T*>(ptr.at[kNormOutVariance]) + base[kNormOutVariance], acc / n);
+            }
             if (p.p == 1) {
                 factor = 1.0f / fmaxf(acc, p.epsilon);
             } else if (p.p == 2) {
@@ -86,15 +89,19 @@ __global__ void __launch_bounds__(kThreads) GroupKernel(NormPlan p, ActParams ac
                 factor = rsqrtf(acc / n + p.epsilon);
             }
         }
+        if (threadIdx.x == 0 && p.has[kNormOutMean]) {
+            StoreAs(static_cast<T*>(ptr.at[kNormOutMean]) + base[kNormOutMean], mean);
+        }
         for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
             int64_t off[kNormOperands];
 #pragma unroll
             for (int o = 0; o < kNormOperands; ++o) off[o] = base[o];
             AddOffsets(p, p.groupRank, p.rank, e, off);
-            float y = (Read<T>(ptr.in[kNormIn], off[kNormIn]) - mean) * factor;
-            if (p.has[kNormScale]) y *= Read<T>(ptr.in[kNormScale], off[kNormScale]);
-            if (p.has[kNormBias]) y += Read<T>(ptr.in[kNormBias], off[kNormBias]);
-            StoreAs(static_cast<T*>(ptr.out) + off[kNormOut], Activate(act, y));
+            float y = (Read<T>(ptr.at[kNormIn], off[kNormIn]) - mean) * factor;
+            if (p.has[kNormScale]) y *= Read<T>(ptr.at[kNormScale], off[kNormScale]);
+            if (p.has[kNormBias]) y += Read<T>(ptr.at[kNormBias], off[kNormBias]);
+            if (p.has[kNormAdd]) y += Read<T>(ptr.at[kNormAdd], off[kNormAdd]);
+            StoreAs(static_cast<T*>(ptr.at[kNormOut]) + off[kNormOut], Activate(act, y));
         }
     }
 }
@@ -104,12 +111,12 @@ __global__ void __launch_bounds__(kThreads) GivenKernel(NormPlan p, ActParams ac
     for (uint64_t e = uint64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += uint64_t(gridDim.x) * kThreads) {
         int64_t off[kNormOperands] = {};
         AddOffsets(p, 0, p.rank, e, off);
-        const float mean = Read<T>(ptr.in[kNormMean], off[kNormMean]);
-        const float variance = Read<T>(ptr.in[kNormVariance], off[kNormVariance]);
-        float y = (Read<T>(ptr.in[kNormIn], off[kNormIn]) - mean) / sqrtf(variance + p.epsilon);
-        if (p.has[kNormScale]) y *= Read<T>(ptr.in[kNormScale], off[kNormScale]);
-        if (p.has[kNormBias]) y += Read<T>(ptr.in[kNormBias], off[kNormBias]);
-        StoreAs(static_cast<T*>(ptr.out) + off[kNormOut], Activate(act, y));
+        const float mean = Read<T>(ptr.at[kNormMean], off[kNormMean]);
+        const float variance = Read<T>(ptr.at[kNormVariance], off[kNormVariance]);
+        float y = (Read<T>(ptr.at[kNormIn], off[kNormIn]) - mean) / sqrtf(variance + p.epsilon);
+        if (p.has[kNormScale]) y *= Read<T>(ptr.at[kNormScale], off[kNormScale]);
+        if (p.has[kNormBias]) y += Read<T>(ptr.at[kNormBias], off[kNormBias]);
+        StoreAs(static_cast<T*>(ptr.at[kNormOut]) + off[kNormOut], Activate(act, y));
     }
 }
 
@@ -130,7 +137,7 @@ __global__ void __launch_bounds__(kThreads) LocalResponseKernel(NormPlan p, Poin
         if (p.crossChannel) {
             const int64_t lo = max(int64_t(0), c[1] - before), hi = min(int64_t(p.sizes[1]) - 1, c[1] + after);
             for (int64_t k = lo; k <= hi; ++k) {
-                const float v = Read<T>(ptr.in[kNormIn], origin + (k - c[1]) * s[1]);
+                const float v = Read<T>(ptr.at[kNormIn], origin + (k - c[1]) * s[1]);
                 sum += v * v;
             }
         } else {
@@ -138,14 +145,14 @@ __global__ void __launch_bounds__(kThreads) LocalResponseKernel(NormPlan p, Poin
             const int64_t w0 = max(int64_t(0), c[3] - before), w1 = min(int64_t(p.sizes[3]) - 1, c[3] + after);
             for (int64_t h = h0; h <= h1; ++h) {
                 for (int64_t w = w0; w <= w1; ++w) {
-                    const float v = Read<T>(ptr.in[kNormIn], origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
+                    const float v = Read<T>(ptr.at[kNormIn], origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
                     sum += v * v;
                 }
             }
         }
-        const float v = Read<T>(ptr.in[kNormIn], origin);
+        const float v = Read<T>(ptr.at[kNormIn], origin);
         const float y = v / powf(p.bias + p.alpha / float(p.localSize) * sum, p.beta);
-        StoreAs(static_cast<T*>(ptr.out) + (c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3]), y);
+        StoreAs(static_cast<T*>(ptr.at[kNormOut]) + (c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3]), y);
     }
 }
 
@@ -172,11 +179,9 @@ cudaError_t LaunchTyped(const NormPlan& p, const ActParams& act, const Pointers&
 
 }  // namespace
 
-cudaError_t LaunchNormalization(const NormPlan& plan, const ActParams& act, void* out, const void* const* inputs,
-                                LaunchTarget launch) {
+cudaError_t LaunchNormalization(const NormPlan& plan, const ActParams& act, void* const* operands, LaunchTarget launch) {
     Pointers ptr;
-    ptr.out = out;
-    for (int o = 0; o < kNormOperands; ++o) ptr.in[o] = inputs[o];
+    for (int o = 0; o < kNormOperands; ++o) ptr.at[o] = operands[o];
     return plan.half ? LaunchTyped<__half>(plan, act, ptr, launch) : LaunchTyped<float>(plan, act, ptr, launch);
 }
 
