@@ -9,6 +9,9 @@ Semantics the references encode (the reference pages' formulas; FreeDML's choice
 - BATCH_NORMALIZATION_TRAINING: the same plus FusedAdd before the activation, with the mean and the
   population variance taken over the dimensions where ScaleTensor has size 1 (the page), and
   written to OutputMeanTensor and OutputVarianceTensor.
+- BATCH_NORMALIZATION_GRAD (the page): OutputGradient = g * scale / sqrt(variance + epsilon), the
+  scale gradient sum(g * (x - mean) / sqrt(variance + epsilon)) and the bias gradient sum(g), summed
+  over the dimensions where ScaleTensor has size 1.
 - MEAN_VARIANCE_NORMALIZATION*: the same with the mean and the (population) variance of the input
   over the axes ({C,H,W} with CrossChannel, else {H,W}; or Axes). NormalizeVariance FALSE (or
   UseVariance FALSE) leaves the division out; UseMean FALSE takes the mean as 0, so the variance is
@@ -152,6 +155,38 @@ for dtype in TYPES:
         c["outputs"]["OutputMeanTensor"] = {"values": values(mean.astype(NP[dtype]), dtype), **TOL[dtype]}
         c["outputs"]["OutputVarianceTensor"] = {"values": values(var.astype(NP[dtype]), dtype), **TOL[dtype]}
         cases.append(c)
+
+# ---- BATCH_NORMALIZATION_GRAD: statistics held fixed, sums over the dimensions where Scale is 1 ---
+for dtype in TYPES:
+    for shape, stat in [((2, 3, 4, 5), (1, 3, 1, 1)), ((4, 6), (1, 6)), ((2, 3, 2, 4), (1, 3, 2, 1))]:
+        x = rnd(dtype, shape, 2.0, 1.0)
+        dy = rnd(dtype, shape, 1.0)
+        mean, var, scale = rnd(dtype, stat, 0.5), positive(dtype, stat), rnd(dtype, stat, 1.0)
+        eps = 1e-3
+        axes = tuple(d for d in range(len(shape)) if stat[d] == 1)
+        v, g = x.astype(np.float64), dy.astype(np.float64)
+        k = 1.0 / np.sqrt(var.astype(np.float64) + eps)
+        grad_in = g * scale * k
+        grad_scale = (g * (v - mean) * k).sum(axis=axes, keepdims=True)
+        grad_bias = g.sum(axis=axes, keepdims=True)
+        name = f"BATCH_NORMALIZATION_GRAD_{'x'.join(map(str, shape))}_stats{'x'.join(map(str, stat))}"
+        desc = {"type": "DML_OPERATOR_BATCH_NORMALIZATION_GRAD", "InputTensor": tensor(dtype, shape),
+                "InputGradientTensor": tensor(dtype, shape), "MeanTensor": tensor(dtype, stat),
+                "VarianceTensor": tensor(dtype, stat), "ScaleTensor": tensor(dtype, stat),
+                "OutputGradientTensor": tensor(dtype, shape), "OutputScaleGradientTensor": tensor(dtype, stat),
+                "OutputBiasGradientTensor": tensor(dtype, stat), "Epsilon": eps}
+        # Sums of up to 40 terms: FLOAT16 results round once, after float32 sums.
+        sum_tol = {"FLOAT32": {"ulps": 8, "absolute": 1e-4}, "FLOAT16": {"ulps": 4, "absolute": 2e-2}}[dtype]
+        cases.append({"name": f"{name}_{dtype}", "operator": desc,
+                      "inputs": {"InputTensor": values(x, dtype), "InputGradientTensor": values(dy, dtype),
+                                 "MeanTensor": values(mean, dtype), "VarianceTensor": values(var, dtype),
+                                 "ScaleTensor": values(scale, dtype)},
+                      "outputs": {"OutputGradientTensor": {"values": values(grad_in.astype(NP[dtype]), dtype),
+                                                           **TOL[dtype]},
+                                  "OutputScaleGradientTensor": {"values": values(grad_scale.astype(NP[dtype]), dtype),
+                                                                **sum_tol},
+                                  "OutputBiasGradientTensor": {"values": values(grad_bias.astype(NP[dtype]), dtype),
+                                                               **sum_tol}}})
 
 # ---- MEAN_VARIANCE_NORMALIZATION -------------------------------------------------------------------
 for dtype in TYPES:

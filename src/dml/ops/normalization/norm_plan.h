@@ -11,6 +11,9 @@
 // BATCH_NORMALIZATION_TRAINING is Statistics over the dimensions where ScaleTensor has size 1,
 // with a FusedAddTensor (`add`) and the group's mean and variance written to OutputMeanTensor and
 // OutputVarianceTensor.
+// Gradient (BATCH_NORMALIZATION_GRAD): groups over the dimensions where ScaleTensor is not 1, with
+// mean, variance and scale read once per group (g = InputGradient, k = 1 / sqrt(variance + epsilon)):
+//     out = g * scale * k;   scale gradient = sum(g * (x - mean) * k);   bias gradient = sum(g)
 // LocalResponse (LRN, 4-D, dimensions in the input's order):
 //     y = x / (bias + alpha / localSize * sum of x^2 over the window) ^ beta
 // the window spanning localSize channels (crossChannel) or localSize x localSize positions of
@@ -22,15 +25,16 @@
 
 namespace freedml::dml {
 
-enum class NormMode : uint8_t { Statistics, GivenStatistics, LocalResponse };
+enum class NormMode : uint8_t { Statistics, GivenStatistics, LocalResponse, Gradient };
 
 // Inputs and outputs alike; the three outputs are kNormOut, kNormOutMean and kNormOutVariance.
 enum NormOperand : int {
     kNormOut, kNormIn, kNormScale, kNormBias, kNormMean, kNormVariance, kNormAdd, kNormOutMean, kNormOutVariance,
-    kNormOperands
+    kNormGradient, kNormOutScaleGradient, kNormOutBiasGradient, kNormOperands
 };
 constexpr bool NormIsOutput(int operand) {
-    return operand == kNormOut || operand == kNormOutMean || operand == kNormOutVariance;
+    return operand == kNormOut || operand == kNormOutMean || operand == kNormOutVariance ||
+           operand == kNormOutScaleGradient || operand == kNormOutBiasGradient;
 }
 
 constexpr int kNormMaxRank = 8;

@@ -9,6 +9,10 @@ void NormSlots(DML_OPERATOR_TYPE type, int (&slots)[kNormOperands]) {
     slots[kNormIn] = 0;
     slots[kNormOut] = 0;
     switch (type) {
+        case DML_OPERATOR_BATCH_NORMALIZATION_GRAD:
+            slots[kNormGradient] = 1, slots[kNormMean] = 2, slots[kNormVariance] = 3, slots[kNormScale] = 4;
+            slots[kNormOutScaleGradient] = 1, slots[kNormOutBiasGradient] = 2;
+            break;
         case DML_OPERATOR_BATCH_NORMALIZATION_TRAINING:
             slots[kNormScale] = 1, slots[kNormBias] = 2, slots[kNormAdd] = 3;
             slots[kNormOutMean] = 1, slots[kNormOutVariance] = 2;
@@ -40,6 +44,14 @@ Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATO
             p.mode = NormMode::GivenStatistics;
             p.epsilon = d.Epsilon;
             *fusedActivation = d.FusedActivation;
+            break;
+        }
+        case DML_OPERATOR_BATCH_NORMALIZATION_GRAD: {
+            const auto& d = args.As<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>();
+            const TensorDesc& scale = *args.inputs[4];
+            for (uint32_t a = 0; a < rank; ++a) reduced[a] = scale.sizes[a] == 1;
+            p.mode = NormMode::Gradient;
+            p.epsilon = d.Epsilon;
             break;
         }
         case DML_OPERATOR_BATCH_NORMALIZATION_TRAINING: {

@@ -1,6 +1,6 @@
 // Normalization operators: BATCH_NORMALIZATION (statistics given as tensors),
 // BATCH_NORMALIZATION_TRAINING (statistics computed over the dimensions ScaleTensor broadcasts, and
-// written out), the
+// written out), BATCH_NORMALIZATION_GRAD (its gradients with the statistics held fixed), the
 // MEAN_VARIANCE_NORMALIZATION forms (statistics computed over a set of axes: {C,H,W} or {H,W} for
 // the first, Axes for 1 and 2; 2 can skip the mean or the variance), LOCAL_RESPONSE_NORMALIZATION
 // (a window over channels or over height and width) and LP_NORMALIZATION (the L1 or L2 norm along
@@ -86,6 +86,28 @@ Status ValidateBatchNormalizationTraining(const OperatorArgs& args) {
     return {};
 }
 
+// Sums over the dimensions where ScaleTensor has size 1; MeanTensor, VarianceTensor and the two
+// parameter gradients have ScaleTensor's sizes, InputGradientTensor the input's.
+Status ValidateBatchNormalizationGrad(const OperatorArgs& args) {
+    FREEDML_TRY(ValidateCommon(args, 1, 8));
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& gradient = *args.inputs[1];
+    bool same = gradient.rank == input.rank;
+    for (uint32_t d = 0; same && d < input.rank; ++d) same = gradient.sizes[d] == input.sizes[d];
+    INVALID_IF(!same, "InputGradientTensor has sizes %s, but InputTensor has %s; they must match.",
+               SizesToString(gradient).c_str(), SizesToString(input).c_str());
+    const TensorDesc& scale = *args.inputs[4];
+    const TensorDesc* others[] = {&*args.inputs[2], &*args.inputs[3], &*args.outputs[1], &*args.outputs[2]};
+    const char* names[] = {"MeanTensor", "VarianceTensor", "OutputScaleGradientTensor", "OutputBiasGradientTensor"};
+    for (int i = 0; i < 4; ++i) {
+        bool ok = others[i]->rank == scale.rank;
+        for (uint32_t d = 0; ok && d < scale.rank; ++d) ok = others[i]->sizes[d] == scale.sizes[d];
+        INVALID_IF(!ok, "%s has sizes %s, but ScaleTensor has %s; they must match.", names[i],
+                   SizesToString(*others[i]).c_str(), SizesToString(scale).c_str());
+    }
+    return {};
+}
+
 Status ValidateMeanVarianceNormalization(const OperatorArgs& args) {
     FREEDML_TRY(ValidateCommon(args, 4, 5));
     return ValidateScaleBiasPair(args);
@@ -153,6 +175,23 @@ const OperatorSchema kBatchNormalizationTraining{
                DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, FusedActivation, OperatorDesc,
                          .optional = true)},
     .validate = ValidateBatchNormalizationTraining,
+};
+
+const OperatorSchema kBatchNormalizationGrad{
+    .type = DML_OPERATOR_BATCH_NORMALIZATION_GRAD,
+    .name = "BATCH_NORMALIZATION_GRAD",
+    .featureLevel = DML_FEATURE_LEVEL_3_1,
+    .descSize = sizeof(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, InputGradientTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, MeanTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, VarianceTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, ScaleTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, OutputScaleGradientTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, OutputBiasGradientTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, Epsilon, Float)},
+    .validate = ValidateBatchNormalizationGrad,
 };
 
 const OperatorSchema kMeanVarianceNormalization{
@@ -238,9 +277,9 @@ const OperatorSchema kLpNormalization{
 };
 
 const OperatorSchema* const kSchemas[] = {
-    &kBatchNormalization,         &kBatchNormalizationTraining, &kMeanVarianceNormalization,
-    &kMeanVarianceNormalization1, &kMeanVarianceNormalization2, &kLocalResponseNormalization,
-    &kLpNormalization,
+    &kBatchNormalization,         &kBatchNormalizationTraining, &kBatchNormalizationGrad,
+    &kMeanVarianceNormalization,  &kMeanVarianceNormalization1, &kMeanVarianceNormalization2,
+    &kLocalResponseNormalization, &kLpNormalization,
 };
 
 }  // namespace

@@ -193,6 +193,31 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
     }
 }
 
+// BATCH_NORMALIZATION_GRAD: per group, the output gradient element by element and the two sums.
+template <bool Half>
+void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
+    for (uint64_t g = first; g < last; ++g) {
+        int64_t base[kNormOperands] = {};
+        Offsets(p, 0, p.groupRank, g, base);
+        const double mean = Load<Half>(ops.at[kNormMean], base[kNormMean]);
+        const double k = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], base[kNormVariance])) + p.epsilon);
+        const double scale = Load<Half>(ops.at[kNormScale], base[kNormScale]);
+        double sumGradient = 0.0, sumScaled = 0.0;
+        for (uint64_t e = 0; e < p.groupSize; ++e) {
+            int64_t off[kNormOperands];
+            std::copy(std::begin(base), std::end(base), off);
+            Offsets(p, p.groupRank, p.rank, e, off);
+            const double dy = Load<Half>(ops.at[kNormGradient], off[kNormGradient]);
+            const double x = Load<Half>(ops.at[kNormIn], off[kNormIn]);
+            sumGradient += dy;
+            sumScaled += dy * (x - mean) * k;
+            Store<Half>(ops.at[kNormOut], off[kNormOut], float(dy * scale * k));
+        }
+        Store<Half>(ops.at[kNormOutScaleGradient], base[kNormOutScaleGradient], float(sumScaled));
+        Store<Half>(ops.at[kNormOutBiasGradient], base[kNormOutBiasGradient], float(sumGradient));
+    }
+}
+
 // LRN: one element at a time, the window's squares summed in double.
 template <bool Half>
 void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
@@ -250,6 +275,13 @@ public:
             const uint64_t count = uint64_t(p.sizes[0]) * p.sizes[1] * p.sizes[2] * p.sizes[3];
             cpu::ParallelFor(count, 1024, [&](uint64_t first, uint64_t last) {
                 p.half ? RunLocalResponse<true>(p, ops, first, last) : RunLocalResponse<false>(p, ops, first, last);
+            });
+            return;
+        }
+        if (p.mode == NormMode::Gradient) {
+            const uint64_t minGroups = std::max<uint64_t>(1, (uint64_t(1) << 14) / std::max<uint64_t>(1, p.groupSize));
+            cpu::ParallelFor(p.groups, minGroups, [&](uint64_t first, uint64_t last) {
+                p.half ? RunGradient<true>(p, ops, first, last) : RunGradient<false>(p, ops, first, last);
             });
             return;
         }

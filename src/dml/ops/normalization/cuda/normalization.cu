@@ -106,6 +106,38 @@ __global__ void __launch_bounds__(kThreads) GroupKernel(NormPlan p, ActParams ac
     }
 }
 
+// BATCH_NORMALIZATION_GRAD: one block per group, the output gradient element by element and the
+// two sums reduced across the block.
+template <class T>
+__global__ void __launch_bounds__(kThreads) GradientKernel(NormPlan p, Pointers ptr) {
+    __shared__ float shared[kThreads / 32];
+    for (uint64_t g = blockIdx.x; g < p.groups; g += gridDim.x) {
+        int64_t base[kNormOperands] = {};
+        AddOffsets(p, 0, p.groupRank, g, base);
+        const float mean = Read<T>(ptr.at[kNormMean], base[kNormMean]);
+        const float k = rsqrtf(Read<T>(ptr.at[kNormVariance], base[kNormVariance]) + p.epsilon);
+        const float scale = Read<T>(ptr.at[kNormScale], base[kNormScale]);
+        float sumGradient = 0.0f, sumScaled = 0.0f;
+        for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
+            int64_t off[kNormOperands];
+#pragma unroll
+            for (int o = 0; o < kNormOperands; ++o) off[o] = base[o];
+            AddOffsets(p, p.groupRank, p.rank, e, off);
+            const float dy = Read<T>(ptr.at[kNormGradient], off[kNormGradient]);
+            const float x = Read<T>(ptr.at[kNormIn], off[kNormIn]);
+            sumGradient += dy;
+            sumScaled += dy * (x - mean) * k;
+            StoreAs(static_cast<T*>(ptr.at[kNormOut]) + off[kNormOut], dy * scale * k);
+        }
+        sumGradient = BlockSum(sumGradient, shared);
+        sumScaled = BlockSum(sumScaled, shared);
+        if (threadIdx.x == 0) {
+            StoreAs(static_cast<T*>(ptr.at[kNormOutScaleGradient]) + base[kNormOutScaleGradient], sumScaled);
+            StoreAs(static_cast<T*>(ptr.at[kNormOutBiasGradient]) + base[kNormOutBiasGradient], sumGradient);
+        }
+    }
+}
+
 template <class T>
 __global__ void __launch_bounds__(kThreads) GivenKernel(NormPlan p, ActParams act, Pointers ptr, uint64_t count) {
     for (uint64_t e = uint64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += uint64_t(gridDim.x) * kThreads) {
@@ -160,13 +192,15 @@ template <class T>
 cudaError_t LaunchTyped(const NormPlan& p, const ActParams& act, const Pointers& ptr, LaunchTarget launch) {
     const uint64_t count = p.groups * p.groupSize;
     if (count == 0) return cudaSuccess;
+    const uint64_t cap = uint64_t(launch.multiprocessors > 0 ? launch.multiprocessors : 0) * 8;
+    const int groupBlocks = int(p.groups < cap ? p.groups : cap);
     switch (p.mode) {
-        case NormMode::Statistics: {
-            const uint64_t cap = uint64_t(launch.multiprocessors > 0 ? launch.multiprocessors : 0) * 8;
-            const int blocks = int(p.groups < cap ? p.groups : cap);
-            GroupKernel<T><<<blocks, kThreads, 0, launch.stream>>>(p, act, ptr);
+        case NormMode::Statistics:
+            GroupKernel<T><<<groupBlocks, kThreads, 0, launch.stream>>>(p, act, ptr);
             break;
-        }
+        case NormMode::Gradient:
+            GradientKernel<T><<<groupBlocks, kThreads, 0, launch.stream>>>(p, ptr);
+            break;
         case NormMode::GivenStatistics:
             GivenKernel<T><<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(p, act, ptr, count);
             break;
