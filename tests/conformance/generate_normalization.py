@@ -12,6 +12,10 @@ Semantics the references encode (the reference pages' formulas; FreeDML's choice
 - BATCH_NORMALIZATION_GRAD (the page): OutputGradient = g * scale / sqrt(variance + epsilon), the
   scale gradient sum(g * (x - mean) / sqrt(variance + epsilon)) and the bias gradient sum(g), summed
   over the dimensions where ScaleTensor has size 1.
+- BATCH_NORMALIZATION_TRAINING_GRAD (the page): with k = 1 / sqrt(variance + epsilon) and m() the
+  mean over those dimensions, OutputGradient = scale * k * ((g - m(g)) - (x - m(x)) * m(g * (x - m(x)))
+  * k^2); the parameter gradients as above. The cases pass the input's own mean and variance, as
+  the forward pass writes them.
 - MEAN_VARIANCE_NORMALIZATION*: the same with the mean and the (population) variance of the input
   over the axes ({C,H,W} with CrossChannel, else {H,W}; or Axes). NormalizeVariance FALSE (or
   UseVariance FALSE) leaves the division out; UseMean FALSE takes the mean as 0, so the variance is
@@ -183,6 +187,43 @@ for dtype in TYPES:
                                  "ScaleTensor": values(scale, dtype)},
                       "outputs": {"OutputGradientTensor": {"values": values(grad_in.astype(NP[dtype]), dtype),
                                                            **TOL[dtype]},
+                                  "OutputScaleGradientTensor": {"values": values(grad_scale.astype(NP[dtype]), dtype),
+                                                                **sum_tol},
+                                  "OutputBiasGradientTensor": {"values": values(grad_bias.astype(NP[dtype]), dtype),
+                                                               **sum_tol}}})
+
+# ---- BATCH_NORMALIZATION_TRAINING_GRAD: Mean and Variance from the forward pass (the input's own) ----
+for dtype in TYPES:
+    for shape, stat in [((2, 3, 4, 5), (1, 3, 1, 1)), ((5, 6), (1, 6)), ((2, 3, 2, 4), (1, 3, 2, 1))]:
+        x = rnd(dtype, shape, 2.0, 1.0)
+        dy = rnd(dtype, shape, 1.0)
+        axes = tuple(d for d in range(len(shape)) if stat[d] == 1)
+        v, g = x.astype(np.float64), dy.astype(np.float64)
+        # The statistics as BATCH_NORMALIZATION_TRAINING writes them, rounded to the data type.
+        mean = v.mean(axis=axes, keepdims=True).astype(NP[dtype])
+        var = ((v - v.mean(axis=axes, keepdims=True)) ** 2).mean(axis=axes, keepdims=True).astype(NP[dtype])
+        scale = rnd(dtype, stat, 1.0)
+        eps = 1e-3
+        m = lambda a: a.mean(axis=axes, keepdims=True)  # noqa: E731
+        k = 1.0 / np.sqrt(var.astype(np.float64) + eps)
+        xc = v - m(v)
+        grad_in = scale * k * ((g - m(g)) - xc * m(g * xc) * k * k)
+        grad_scale = (g * (v - mean) * k).sum(axis=axes, keepdims=True)
+        grad_bias = g.sum(axis=axes, keepdims=True)
+        name = f"BATCH_NORMALIZATION_TRAINING_GRAD_{'x'.join(map(str, shape))}_stats{'x'.join(map(str, stat))}"
+        desc = {"type": "DML_OPERATOR_BATCH_NORMALIZATION_TRAINING_GRAD", "InputTensor": tensor(dtype, shape),
+                "InputGradientTensor": tensor(dtype, shape), "MeanTensor": tensor(dtype, stat),
+                "VarianceTensor": tensor(dtype, stat), "ScaleTensor": tensor(dtype, stat),
+                "OutputGradientTensor": tensor(dtype, shape), "OutputScaleGradientTensor": tensor(dtype, stat),
+                "OutputBiasGradientTensor": tensor(dtype, stat), "Epsilon": eps}
+        sum_tol = {"FLOAT32": {"ulps": 8, "absolute": 1e-4}, "FLOAT16": {"ulps": 4, "absolute": 2e-2}}[dtype]
+        grad_tol = {"FLOAT32": {"ulps": 16, "absolute": 1e-5}, "FLOAT16": {"ulps": 4, "absolute": 4e-3}}[dtype]
+        cases.append({"name": f"{name}_{dtype}", "operator": desc,
+                      "inputs": {"InputTensor": values(x, dtype), "InputGradientTensor": values(dy, dtype),
+                                 "MeanTensor": values(mean, dtype), "VarianceTensor": values(var, dtype),
+                                 "ScaleTensor": values(scale, dtype)},
+                      "outputs": {"OutputGradientTensor": {"values": values(grad_in.astype(NP[dtype]), dtype),
+                                                           **grad_tol},
                                   "OutputScaleGradientTensor": {"values": values(grad_scale.astype(NP[dtype]), dtype),
                                                                 **sum_tol},
                                   "OutputBiasGradientTensor": {"values": values(grad_bias.astype(NP[dtype]), dtype),

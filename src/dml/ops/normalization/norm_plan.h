@@ -14,6 +14,8 @@
 // Gradient (BATCH_NORMALIZATION_GRAD): groups over the dimensions where ScaleTensor is not 1, with
 // mean, variance and scale read once per group (g = InputGradient, k = 1 / sqrt(variance + epsilon)):
 //     out = g * scale * k;   scale gradient = sum(g * (x - mean) * k);   bias gradient = sum(g)
+// and with `training` (BATCH_NORMALIZATION_TRAINING_GRAD, the page's formula; m() a group mean):
+//     out = scale * k * ((g - m(g)) - (x - m(x)) * m(g * (x - m(x))) * k^2)
 // LocalResponse (LRN, 4-D, dimensions in the input's order):
 //     y = x / (bias + alpha / localSize * sum of x^2 over the window) ^ beta
 // the window spanning localSize channels (crossChannel) or localSize x localSize positions of
@@ -51,6 +53,7 @@ struct NormPlan {
     bool has[kNormOperands] = {};
     uint64_t groups = 1;     // product of the kept sizes
     uint64_t groupSize = 1;  // product of the reduced sizes
+    bool training = false;  // Gradient: the statistics depend on the input
     bool useMean = true;
     bool useVariance = true;
     uint32_t p = 0;  // LP_NORMALIZATION: 1 or 2; 0 for the mean-variance forms

@@ -10,6 +10,7 @@ void NormSlots(DML_OPERATOR_TYPE type, int (&slots)[kNormOperands]) {
     slots[kNormOut] = 0;
     switch (type) {
         case DML_OPERATOR_BATCH_NORMALIZATION_GRAD:
+        case DML_OPERATOR_BATCH_NORMALIZATION_TRAINING_GRAD:
             slots[kNormGradient] = 1, slots[kNormMean] = 2, slots[kNormVariance] = 3, slots[kNormScale] = 4;
             slots[kNormOutScaleGradient] = 1, slots[kNormOutBiasGradient] = 2;
             break;
@@ -51,6 +52,15 @@ Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATO
             const TensorDesc& scale = *args.inputs[4];
             for (uint32_t a = 0; a < rank; ++a) reduced[a] = scale.sizes[a] == 1;
             p.mode = NormMode::Gradient;
+            p.epsilon = d.Epsilon;
+            break;
+        }
+        case DML_OPERATOR_BATCH_NORMALIZATION_TRAINING_GRAD: {
+            const auto& d = args.As<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>();
+            const TensorDesc& scale = *args.inputs[4];
+            for (uint32_t a = 0; a < rank; ++a) reduced[a] = scale.sizes[a] == 1;
+            p.mode = NormMode::Gradient;
+            p.training = true;
             p.epsilon = d.Epsilon;
             break;
         }

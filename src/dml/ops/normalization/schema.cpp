@@ -1,6 +1,7 @@
 // Normalization operators: BATCH_NORMALIZATION (statistics given as tensors),
 // BATCH_NORMALIZATION_TRAINING (statistics computed over the dimensions ScaleTensor broadcasts, and
-// written out), BATCH_NORMALIZATION_GRAD (its gradients with the statistics held fixed), the
+// written out), BATCH_NORMALIZATION_GRAD (its gradients with the statistics held fixed),
+// BATCH_NORMALIZATION_TRAINING_GRAD (with the statistics depending on the input), the
 // MEAN_VARIANCE_NORMALIZATION forms (statistics computed over a set of axes: {C,H,W} or {H,W} for
 // the first, Axes for 1 and 2; 2 can skip the mean or the variance), LOCAL_RESPONSE_NORMALIZATION
 // (a window over channels or over height and width) and LP_NORMALIZATION (the L1 or L2 norm along
@@ -194,6 +195,23 @@ const OperatorSchema kBatchNormalizationGrad{
     .validate = ValidateBatchNormalizationGrad,
 };
 
+const OperatorSchema kBatchNormalizationTrainingGrad{
+    .type = DML_OPERATOR_BATCH_NORMALIZATION_TRAINING_GRAD,
+    .name = "BATCH_NORMALIZATION_TRAINING_GRAD",
+    .featureLevel = DML_FEATURE_LEVEL_4_1,
+    .descSize = sizeof(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, InputGradientTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, MeanTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, VarianceTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, ScaleTensor, InputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, OutputScaleGradientTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, OutputBiasGradientTensor, OutputTensor),
+               DML_FIELD(DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC, Epsilon, Float)},
+    .validate = ValidateBatchNormalizationGrad,  // the same tensors and shape rules
+};
+
 const OperatorSchema kMeanVarianceNormalization{
     .type = DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
     .name = "MEAN_VARIANCE_NORMALIZATION",
@@ -278,7 +296,7 @@ const OperatorSchema kLpNormalization{
 
 const OperatorSchema* const kSchemas[] = {
     &kBatchNormalization,         &kBatchNormalizationTraining, &kBatchNormalizationGrad,
-    &kMeanVarianceNormalization,  &kMeanVarianceNormalization1, &kMeanVarianceNormalization2,
+    &kBatchNormalizationTrainingGrad, &kMeanVarianceNormalization,  &kMeanVarianceNormalization1, &kMeanVarianceNormalization2,
     &kLocalResponseNormalization, &kLpNormalization,
 };
 

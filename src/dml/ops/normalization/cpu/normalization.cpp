@@ -202,7 +202,7 @@ void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_
         const double mean = Load<Half>(ops.at[kNormMean], base[kNormMean]);
         const double k = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], base[kNormVariance])) + p.epsilon);
         const double scale = Load<Half>(ops.at[kNormScale], base[kNormScale]);
-        double sumGradient = 0.0, sumScaled = 0.0;
+        double sumGradient = 0.0, sumScaled = 0.0, sumInput = 0.0;
         for (uint64_t e = 0; e < p.groupSize; ++e) {
             int64_t off[kNormOperands];
             std::copy(std::begin(base), std::end(base), off);
@@ -211,7 +211,23 @@ void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_
             const double x = Load<Half>(ops.at[kNormIn], off[kNormIn]);
             sumGradient += dy;
             sumScaled += dy * (x - mean) * k;
-            Store<Half>(ops.at[kNormOut], off[kNormOut], float(dy * scale * k));
+            sumInput += x;
+        }
+        const double n = double(p.groupSize);
+        // Training: m(x), m(g) and m(g * (x - m(x))) = (sum(g * (x - mean)) + (mean - m(x)) * sum(g)) / n.
+        const double meanInput = sumInput / n, meanGradient = sumGradient / n;
+        const double meanCoef1 = (sumScaled / k + (mean - meanInput) * sumGradient) / n;
+        for (uint64_t e = 0; e < p.groupSize; ++e) {
+            int64_t off[kNormOperands];
+            std::copy(std::begin(base), std::end(base), off);
+            Offsets(p, p.groupRank, p.rank, e, off);
+            const double dy = Load<Half>(ops.at[kNormGradient], off[kNormGradient]);
+            double out = dy * scale * k;
+            if (p.training) {
+                const double x = Load<Half>(ops.at[kNormIn], off[kNormIn]);
+                out = scale * k * ((dy - meanGradient) - (x - meanInput) * meanCoef1 * k * k);
+            }
+            Store<Half>(ops.at[kNormOut], off[kNormOut], float(out));
         }
         Store<Half>(ops.at[kNormOutScaleGradient], base[kNormOutScaleGradient], float(sumScaled));
         Store<Half>(ops.at[kNormOutBiasGradient], base[kNormOutBiasGradient], float(sumGradient));

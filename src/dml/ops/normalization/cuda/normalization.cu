@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(kThreads) GradientKernel(NormPlan p, Pointers 
         const float mean = Read<T>(ptr.at[kNormMean], base[kNormMean]);
         const float k = rsqrtf(Read<T>(ptr.at[kNormVariance], base[kNormVariance]) + p.epsilon);
         const float scale = Read<T>(ptr.at[kNormScale], base[kNormScale]);
-        float sumGradient = 0.0f, sumScaled = 0.0f;
+        float sumGradient = 0.0f, sumScaled = 0.0f, sumInput = 0.0f;
         for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
             int64_t off[kNormOperands];
 #pragma unroll
@@ -127,10 +127,28 @@ __global__ void __launch_bounds__(kThreads) GradientKernel(NormPlan p, Pointers 
             const float x = Read<T>(ptr.at[kNormIn], off[kNormIn]);
             sumGradient += dy;
             sumScaled += dy * (x - mean) * k;
-            StoreAs(static_cast<T*>(ptr.at[kNormOut]) + off[kNormOut], dy * scale * k);
+            sumInput += x;
         }
         sumGradient = BlockSum(sumGradient, shared);
         sumScaled = BlockSum(sumScaled, shared);
+        sumInput = BlockSum(sumInput, shared);
+        // Training: the page's formula with m(g * (x - m(x))) from the sums above (norm_plan.h).
+        const float n = float(p.groupSize);
+        const float meanInput = sumInput / n, meanGradient = sumGradient / n;
+        const float meanCoef1 = (sumScaled / k + (mean - meanInput) * sumGradient) / n;
+        for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
+            int64_t off[kNormOperands];
+#pragma unroll
+            for (int o = 0; o < kNormOperands; ++o) off[o] = base[o];
+            AddOffsets(p, p.groupRank, p.rank, e, off);
+            const float dy = Read<T>(ptr.at[kNormGradient], off[kNormGradient]);
+            float out = dy * scale * k;
+            if (p.training) {
+                const float x = Read<T>(ptr.at[kNormIn], off[kNormIn]);
+                out = scale * k * ((dy - meanGradient) - (x - meanInput) * meanCoef1 * k * k);
+            }
+            StoreAs(static_cast<T*>(ptr.at[kNormOut]) + off[kNormOut], out);
+        }
         if (threadIdx.x == 0) {
             StoreAs(static_cast<T*>(ptr.at[kNormOutScaleGradient]) + base[kNormOutScaleGradient], sumScaled);
             StoreAs(static_cast<T*>(ptr.at[kNormOutBiasGradient]) + base[kNormOutBiasGradient], sumGradient);
