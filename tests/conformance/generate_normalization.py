@@ -23,6 +23,8 @@ Semantics the references encode (the reference pages' formulas; FreeDML's choice
 - LOCAL_RESPONSE_NORMALIZATION: y = x / (bias + alpha / LocalSize * sum(x^2 over the window))^beta,
   the window LocalSize channels (CrossChannel) or LocalSize x LocalSize positions, from
   floor((LocalSize-1)/2) before to ceil((LocalSize-1)/2) after, clipped at the edges.
+- LOCAL_RESPONSE_NORMALIZATION_GRAD: the gradient of that formula with respect to x for the
+  incoming gradient g (the derivative of each output scattered onto its window's inputs).
 - LP_NORMALIZATION: y = x / max(||x||_p along Axis, epsilon).
 - FLOAT16 accumulates in float32: tolerances allow a few ulps.
 """
@@ -323,6 +325,48 @@ for dtype in TYPES:
         cases.append(make_case(name, "LOCAL_RESPONSE_NORMALIZATION", dtype, x, want, {},
                                {"CrossChannel": cross, "LocalSize": size, "Alpha": alpha, "Beta": beta,
                                 "Bias": bias}))
+
+# ---- LOCAL_RESPONSE_NORMALIZATION_GRAD: the vector-Jacobian product of the forward formula -------
+
+
+def lrn_grad_reference(x, g, cross, size, alpha, beta, bias):
+    """Scatters each output's derivative onto the inputs of its window (dy_i/dx_j for j in W(i))."""
+    v, gv = x.astype(np.float64), g.astype(np.float64)
+    n, c, h, w = v.shape
+    before, after = (size - 1) // 2, size // 2
+    dx = np.zeros_like(v)
+    for b in range(n):
+        for ci in range(c):
+            for hi in range(h):
+                for wi in range(w):
+                    if cross:
+                        window = [(k, hi, wi) for k in range(max(0, ci - before), min(c - 1, ci + after) + 1)]
+                    else:
+                        window = [(ci, a, z) for a in range(max(0, hi - before), min(h - 1, hi + after) + 1)
+                                  for z in range(max(0, wi - before), min(w - 1, wi + after) + 1)]
+                    d = bias + alpha / size * sum(v[b, k, a, z] ** 2 for k, a, z in window)
+                    gi, xi = gv[b, ci, hi, wi], v[b, ci, hi, wi]
+                    dx[b, ci, hi, wi] += gi * d ** -beta
+                    for k, a, z in window:
+                        dx[b, k, a, z] -= gi * xi * beta * d ** (-beta - 1) * alpha / size * 2 * v[b, k, a, z]
+    return dx
+
+
+for dtype in TYPES:
+    for cross, size, alpha, beta, bias in [(True, 3, 0.5, 0.75, 1.0), (True, 4, 1.0, 0.5, 2.0),
+                                           (False, 3, 0.2, 0.75, 1.0), (False, 2, 0.5, 1.0, 0.5)]:
+        shape = (2, 4, 3, 3)
+        x = rnd(dtype, shape, 1.5)
+        g = rnd(dtype, shape, 1.0)
+        want = lrn_grad_reference(x, g, cross, size, alpha, beta, bias)
+        name = f"LOCAL_RESPONSE_NORMALIZATION_GRAD_cross{int(cross)}_size{size}"
+        desc = {"type": "DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION_GRAD", "InputTensor": tensor(dtype, shape),
+                "InputGradientTensor": tensor(dtype, shape), "OutputGradientTensor": tensor(dtype, shape),
+                "CrossChannel": cross, "LocalSize": size, "Alpha": alpha, "Beta": beta, "Bias": bias}
+        tol = {"FLOAT32": {"ulps": 16, "absolute": 1e-5}, "FLOAT16": {"ulps": 4, "absolute": 4e-3}}[dtype]
+        cases.append({"name": f"{name}_{dtype}", "operator": desc,
+                      "inputs": {"InputTensor": values(x, dtype), "InputGradientTensor": values(g, dtype)},
+                      "outputs": {"OutputGradientTensor": {"values": values(want.astype(NP[dtype]), dtype), **tol}}})
 
 # ---- LP_NORMALIZATION ------------------------------------------------------------------------------
 for dtype in TYPES:

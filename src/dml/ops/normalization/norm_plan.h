@@ -18,6 +18,7 @@
 //     out = scale * k * ((g - m(g)) - (x - m(x)) * m(g * (x - m(x))) * k^2)
 // LocalResponse (LRN, 4-D, dimensions in the input's order):
 //     y = x / (bias + alpha / localSize * sum of x^2 over the window) ^ beta
+// (with an InputGradient operand, LOCAL_RESPONSE_NORMALIZATION_GRAD: the gradient of that y),
 // the window spanning localSize channels (crossChannel) or localSize x localSize positions of
 // height and width, from floor((localSize - 1) / 2) before the element to ceil((localSize - 1) / 2)
 // after it, clipped to the tensor.

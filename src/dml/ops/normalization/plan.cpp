@@ -9,6 +9,9 @@ void NormSlots(DML_OPERATOR_TYPE type, int (&slots)[kNormOperands]) {
     slots[kNormIn] = 0;
     slots[kNormOut] = 0;
     switch (type) {
+        case DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION_GRAD:
+            slots[kNormGradient] = 1;
+            break;
         case DML_OPERATOR_BATCH_NORMALIZATION_GRAD:
         case DML_OPERATOR_BATCH_NORMALIZATION_TRAINING_GRAD:
             slots[kNormGradient] = 1, slots[kNormMean] = 2, slots[kNormVariance] = 3, slots[kNormScale] = 4;
@@ -107,6 +110,16 @@ Status BuildNormPlan(const OperatorArgs& args, NormPlan* plan, const DML_OPERATO
         }
         case DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION: {
             const auto& d = args.As<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>();
+            p.mode = NormMode::LocalResponse;
+            p.crossChannel = d.CrossChannel;
+            p.localSize = d.LocalSize;
+            p.alpha = d.Alpha;
+            p.beta = d.Beta;
+            p.bias = d.Bias;
+            break;
+        }
+        case DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION_GRAD: {
+            const auto& d = args.As<DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>();
             p.mode = NormMode::LocalResponse;
             p.crossChannel = d.CrossChannel;
             p.localSize = d.LocalSize;

@@ -4,8 +4,8 @@
 // BATCH_NORMALIZATION_TRAINING_GRAD (with the statistics depending on the input), the
 // MEAN_VARIANCE_NORMALIZATION forms (statistics computed over a set of axes: {C,H,W} or {H,W} for
 // the first, Axes for 1 and 2; 2 can skip the mean or the variance), LOCAL_RESPONSE_NORMALIZATION
-// (a window over channels or over height and width) and LP_NORMALIZATION (the L1 or L2 norm along
-// one axis).
+// (a window over channels or over height and width) with its gradient, and LP_NORMALIZATION (the
+// L1 or L2 norm along one axis).
 //
 // Every tensor is FLOAT32 or FLOAT16 and of one data type; the output has the input's sizes. The
 // optional Scale, Bias, Mean and Variance tensors have the input's rank, each dimension 1 (broadcast)
@@ -130,6 +130,19 @@ Status ValidateMeanVarianceNormalization2(const OperatorArgs& args) {
 Status ValidateLocalResponseNormalization(const OperatorArgs& args) {
     const auto& desc = args.As<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>();
     FREEDML_TRY(ValidateCommon(args, 4, 4));
+    INVALID_IF(desc.LocalSize == 0, "LocalSize is 0; it must be at least 1.");
+    return {};
+}
+
+Status ValidateLocalResponseNormalizationGrad(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateCommon(args, 4, 4));
+    const TensorDesc& input = *args.inputs[0];
+    const TensorDesc& gradient = *args.inputs[1];
+    bool same = gradient.rank == input.rank;
+    for (uint32_t d = 0; same && d < input.rank; ++d) same = gradient.sizes[d] == input.sizes[d];
+    INVALID_IF(!same, "InputGradientTensor has sizes %s, but InputTensor has %s; they must match.",
+               SizesToString(gradient).c_str(), SizesToString(input).c_str());
     INVALID_IF(desc.LocalSize == 0, "LocalSize is 0; it must be at least 1.");
     return {};
 }
@@ -281,6 +294,22 @@ const OperatorSchema kLocalResponseNormalization{
     .validate = ValidateLocalResponseNormalization,
 };
 
+const OperatorSchema kLocalResponseNormalizationGrad{
+    .type = DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION_GRAD,
+    .name = "LOCAL_RESPONSE_NORMALIZATION_GRAD",
+    .featureLevel = DML_FEATURE_LEVEL_3_1,
+    .descSize = sizeof(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, InputGradientTensor, InputTensor),
+               DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor),
+               DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, CrossChannel, Bool),
+               DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, LocalSize, UInt),
+               DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, Alpha, Float),
+               DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, Beta, Float),
+               DML_FIELD(DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC, Bias, Float)},
+    .validate = ValidateLocalResponseNormalizationGrad,
+};
+
 const OperatorSchema kLpNormalization{
     .type = DML_OPERATOR_LP_NORMALIZATION,
     .name = "LP_NORMALIZATION",
@@ -297,7 +326,7 @@ const OperatorSchema kLpNormalization{
 const OperatorSchema* const kSchemas[] = {
     &kBatchNormalization,         &kBatchNormalizationTraining, &kBatchNormalizationGrad,
     &kBatchNormalizationTrainingGrad, &kMeanVarianceNormalization,  &kMeanVarianceNormalization1, &kMeanVarianceNormalization2,
-    &kLocalResponseNormalization, &kLpNormalization,
+    &kLocalResponseNormalization, &kLocalResponseNormalizationGrad, &kLpNormalization,
 };
 
 }  // namespace

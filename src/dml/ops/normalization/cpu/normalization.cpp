@@ -234,12 +234,46 @@ void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_
     }
 }
 
-// LRN: one element at a time, the window's squares summed in double.
+// LRN's denominator base at coordinates `c`: bias + alpha / LocalSize * the window's sum of squares.
+template <bool Half>
+double LrnBase(const NormPlan& p, const std::byte* x, const int64_t (&c)[4]) {
+    const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
+    const int64_t* s = p.strides[kNormIn];
+    const int64_t origin = c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
+    double sum = 0.0;
+    if (p.crossChannel) {
+        const int64_t lo = std::max<int64_t>(0, c[1] - before), hi = std::min<int64_t>(p.sizes[1] - 1, c[1] + after);
+        for (int64_t k = lo; k <= hi; ++k) {
+            const double v = Load<Half>(x, origin + (k - c[1]) * s[1]);
+            sum += v * v;
+        }
+    } else {
+        const int64_t h0 = std::max<int64_t>(0, c[2] - before), h1 = std::min<int64_t>(p.sizes[2] - 1, c[2] + after);
+        const int64_t w0 = std::max<int64_t>(0, c[3] - before), w1 = std::min<int64_t>(p.sizes[3] - 1, c[3] + after);
+        for (int64_t h = h0; h <= h1; ++h) {
+            for (int64_t w = w0; w <= w1; ++w) {
+                const double v = Load<Half>(x, origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
+                sum += v * v;
+            }
+        }
+    }
+    return double(p.bias) + double(p.alpha) / p.localSize * sum;
+}
+
+inline int64_t At(const int64_t* s, const int64_t (&c)[4]) { return c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3]; }
+
+// LRN, one element at a time in double; with an InputGradient operand, its gradient:
+//     dx_j = g_j * D_j^-beta - 2 * alpha * beta / LocalSize * x_j * sum over the i whose window holds j
+//            of g_i * x_i * D_i^(-beta-1)
+// (D the denominator base of LrnBase; i runs over the window reflected about j).
 template <bool Half>
 void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
     const std::byte* x = ops.at[kNormIn];
+    const std::byte* g = ops.at[kNormGradient];
     const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
     const int64_t* s = p.strides[kNormIn];
+    const int64_t* sg = p.strides[kNormGradient];
+    const double beta = p.beta;
     for (uint64_t e = first; e < last; ++e) {
         int64_t c[4];
         uint64_t rest = e;
@@ -247,28 +281,29 @@ void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, ui
             c[d] = int64_t(rest % p.sizes[d]);
             rest /= p.sizes[d];
         }
-        const int64_t origin = c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
-        double sum = 0.0;
-        if (p.crossChannel) {
-            const int64_t lo = std::max<int64_t>(0, c[1] - before), hi = std::min<int64_t>(p.sizes[1] - 1, c[1] + after);
-            for (int64_t k = lo; k <= hi; ++k) {
-                const double v = Load<Half>(x, origin + (k - c[1]) * s[1]);
-                sum += v * v;
-            }
-        } else {
-            const int64_t h0 = std::max<int64_t>(0, c[2] - before), h1 = std::min<int64_t>(p.sizes[2] - 1, c[2] + after);
-            const int64_t w0 = std::max<int64_t>(0, c[3] - before), w1 = std::min<int64_t>(p.sizes[3] - 1, c[3] + after);
-            for (int64_t h = h0; h <= h1; ++h) {
-                for (int64_t w = w0; w <= w1; ++w) {
-                    const double v = Load<Half>(x, origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
-                    sum += v * v;
+        const double v = Load<Half>(x, At(s, c));
+        const double base = LrnBase<Half>(p, x, c);
+        double y = v / std::pow(base, beta);
+        if (g) {
+            double acc = 0.0;
+            auto add = [&](const int64_t (&ci)[4]) {
+                acc += double(Load<Half>(g, At(sg, ci))) * Load<Half>(x, At(s, ci)) *
+                       std::pow(LrnBase<Half>(p, x, ci), -beta - 1.0);
+            };
+            if (p.crossChannel) {
+                const int64_t lo = std::max<int64_t>(0, c[1] - after), hi = std::min<int64_t>(p.sizes[1] - 1, c[1] + before);
+                for (int64_t k = lo; k <= hi; ++k) add({c[0], k, c[2], c[3]});
+            } else {
+                const int64_t h0 = std::max<int64_t>(0, c[2] - after), h1 = std::min<int64_t>(p.sizes[2] - 1, c[2] + before);
+                const int64_t w0 = std::max<int64_t>(0, c[3] - after), w1 = std::min<int64_t>(p.sizes[3] - 1, c[3] + before);
+                for (int64_t h = h0; h <= h1; ++h) {
+                    for (int64_t w = w0; w <= w1; ++w) add({c[0], c[1], h, w});
                 }
             }
+            y = double(Load<Half>(g, At(sg, c))) * std::pow(base, -beta) -
+                2.0 * double(p.alpha) * beta / p.localSize * v * acc;
         }
-        const double v = Load<Half>(x, origin);
-        const double denominator = std::pow(double(p.bias) + double(p.alpha) / p.localSize * sum, double(p.beta));
-        const int64_t* so = p.strides[kNormOut];
-        Store<Half>(ops.at[kNormOut], c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3], float(v / denominator));
+        Store<Half>(ops.at[kNormOut], At(p.strides[kNormOut], c), float(y));
     }
 }
 

@@ -170,11 +170,44 @@ __global__ void __launch_bounds__(kThreads) GivenKernel(NormPlan p, ActParams ac
     }
 }
 
+// LRN's denominator base at coordinates `c` (the CPU kernel's LrnBase).
+template <class T>
+__device__ float LrnBase(const NormPlan& p, const void* x, const int64_t (&c)[4]) {
+    const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
+    const int64_t* s = p.strides[kNormIn];
+    const int64_t origin = c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
+    float sum = 0.0f;
+    if (p.crossChannel) {
+        const int64_t lo = max(int64_t(0), c[1] - before), hi = min(int64_t(p.sizes[1]) - 1, c[1] + after);
+        for (int64_t k = lo; k <= hi; ++k) {
+            const float v = Read<T>(x, origin + (k - c[1]) * s[1]);
+            sum += v * v;
+        }
+    } else {
+        const int64_t h0 = max(int64_t(0), c[2] - before), h1 = min(int64_t(p.sizes[2]) - 1, c[2] + after);
+        const int64_t w0 = max(int64_t(0), c[3] - before), w1 = min(int64_t(p.sizes[3]) - 1, c[3] + after);
+        for (int64_t h = h0; h <= h1; ++h) {
+            for (int64_t w = w0; w <= w1; ++w) {
+                const float v = Read<T>(x, origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
+                sum += v * v;
+            }
+        }
+    }
+    return p.bias + p.alpha / float(p.localSize) * sum;
+}
+
+__device__ __forceinline__ int64_t At(const int64_t* s, const int64_t (&c)[4]) {
+    return c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
+}
+
+// LRN, or with an InputGradient operand its gradient (the formula of the CPU kernel).
 template <class T>
 __global__ void __launch_bounds__(kThreads) LocalResponseKernel(NormPlan p, Pointers ptr, uint64_t count) {
     const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
     const int64_t* s = p.strides[kNormIn];
-    const int64_t* so = p.strides[kNormOut];
+    const int64_t* sg = p.strides[kNormGradient];
+    const void* x = ptr.at[kNormIn];
+    const void* g = ptr.at[kNormGradient];
     for (uint64_t e = uint64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += uint64_t(gridDim.x) * kThreads) {
         int64_t c[4];
         uint64_t rest = e;
@@ -182,27 +215,31 @@ __global__ void __launch_bounds__(kThreads) LocalResponseKernel(NormPlan p, Poin
             c[d] = int64_t(rest % p.sizes[d]);
             rest /= p.sizes[d];
         }
-        const int64_t origin = c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
-        float sum = 0.0f;
-        if (p.crossChannel) {
-            const int64_t lo = max(int64_t(0), c[1] - before), hi = min(int64_t(p.sizes[1]) - 1, c[1] + after);
-            for (int64_t k = lo; k <= hi; ++k) {
-                const float v = Read<T>(ptr.at[kNormIn], origin + (k - c[1]) * s[1]);
-                sum += v * v;
-            }
-        } else {
-            const int64_t h0 = max(int64_t(0), c[2] - before), h1 = min(int64_t(p.sizes[2]) - 1, c[2] + after);
-            const int64_t w0 = max(int64_t(0), c[3] - before), w1 = min(int64_t(p.sizes[3]) - 1, c[3] + after);
-            for (int64_t h = h0; h <= h1; ++h) {
-                for (int64_t w = w0; w <= w1; ++w) {
-                    const float v = Read<T>(ptr.at[kNormIn], origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
-                    sum += v * v;
+        const float v = Read<T>(x, At(s, c));
+        const float base = LrnBase<T>(p, x, c);
+        float y = v / powf(base, p.beta);
+        if (g) {
+            float acc = 0.0f;
+            if (p.crossChannel) {
+                const int64_t lo = max(int64_t(0), c[1] - after), hi = min(int64_t(p.sizes[1]) - 1, c[1] + before);
+                for (int64_t k = lo; k <= hi; ++k) {
+                    const int64_t ci[4] = {c[0], k, c[2], c[3]};
+                    acc += Read<T>(g, At(sg, ci)) * Read<T>(x, At(s, ci)) * powf(LrnBase<T>(p, x, ci), -p.beta - 1.0f);
+                }
+            } else {
+                const int64_t h0 = max(int64_t(0), c[2] - after), h1 = min(int64_t(p.sizes[2]) - 1, c[2] + before);
+                const int64_t w0 = max(int64_t(0), c[3] - after), w1 = min(int64_t(p.sizes[3]) - 1, c[3] + before);
+                for (int64_t h = h0; h <= h1; ++h) {
+                    for (int64_t w = w0; w <= w1; ++w) {
+                        const int64_t ci[4] = {c[0], c[1], h, w};
+                        acc += Read<T>(g, At(sg, ci)) * Read<T>(x, At(s, ci)) *
+                               powf(LrnBase<T>(p, x, ci), -p.beta - 1.0f);
+                    }
                 }
             }
+            y = Read<T>(g, At(sg, c)) * powf(base, -p.beta) - 2.0f * p.alpha * p.beta / float(p.localSize) * v * acc;
         }
-        const float v = Read<T>(ptr.at[kNormIn], origin);
-        const float y = v / powf(p.bias + p.alpha / float(p.localSize) * sum, p.beta);
-        StoreAs(static_cast<T*>(ptr.at[kNormOut]) + (c[0] * so[0] + c[1] * so[1] + c[2] * so[2] + c[3] * so[3]), y);
+        StoreAs(static_cast<T*>(ptr.at[kNormOut]) + At(p.strides[kNormOut], c), y);
     }
 }
 
