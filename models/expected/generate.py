@@ -255,6 +255,16 @@ def dml_upsample_2d(m):
     return {"output": w @ grid @ w.T}, {"rtol": 0, "atol": 0}
 
 
+def dml_normalization(m):
+    x = f64(m, "image", (1, 2, 2, 3))
+    stat = {k: f64(m, k, (1, 2, 1, 1)) for k in ("mean", "variance", "scale", "bias")}
+    y = stat["scale"] * (x - stat["mean"]) / np.sqrt(stat["variance"]) + stat["bias"]
+    t = f64(m, "tokens", (3, 4))
+    centered = t - t.mean(axis=1, keepdims=True)
+    z = centered / np.sqrt((centered ** 2).mean(axis=1, keepdims=True) + 1e-5)
+    return {"normalized": np.maximum(y, 0), "layerNorm": z * f64(m, "gamma", (1, 4)) + f64(m, "beta", (1, 4))}
+
+
 def top_k(m):
     x = f64(m, "scores", (4, 4))
     # A stable sort keeps equal values in increasing index, as the TOP_K1 page asks.
@@ -364,6 +374,7 @@ REFERENCES = {
     "dml_gemm_graph": dml_gemm_graph,
     "top_k": top_k,
     "dml_max_pooling": dml_max_pooling,
+    "dml_normalization": dml_normalization,
     "generators": generators,
     "lstm": lstm,
 }

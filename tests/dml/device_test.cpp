@@ -212,11 +212,15 @@ TEST_F(DmlTest, CreateOperatorNamesTheFieldAndRule) {
 }
 
 TEST_F(DmlTest, CreateOperatorRefusesOperatorsFreeDMLCannotRunYet) {
-    // LP_NORMALIZATION is a real DirectML operator that FreeDML does not run yet: refused, never
+    // MULTIHEAD_ATTENTION is a real DirectML operator that FreeDML does not run yet: refused, never
     // accepted and then wrong.
-    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 3});
-    DML_LP_NORMALIZATION_OPERATOR_DESC desc{&t.desc, &t.desc, 3, 1e-5f, 2};
-    DML_OPERATOR_DESC opDesc{DML_OPERATOR_LP_NORMALIZATION, &desc};
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 3});
+    DML_MULTIHEAD_ATTENTION_OPERATOR_DESC desc{};
+    desc.StackedQueryKeyValueTensor = &t.desc;
+    desc.OutputTensor = &t.desc;
+    desc.Scale = 1.0f;
+    desc.HeadCount = 1;
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_MULTIHEAD_ATTENTION, &desc};
     ComPtr<IDMLOperator> op;
     EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
     EXPECT_NE(Messages().find("does not implement yet"), std::string::npos) << Messages();

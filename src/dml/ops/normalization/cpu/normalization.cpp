@@ -1,0 +1,372 @@
+// CPU kernel of the normalization family (norm_plan.h has the formulas). Groups run in parallel;
+// within a group the mean and the variance take two passes over the reduced elements, summed in
+// double, so that neither a large mean nor FLOAT16 storage loses precision. A group that is one
+// row (layer normalization, LP along one axis, batch normalization's inner dimension) runs on
+// packed float copies of its rows; other groups walk their elements through the strides.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "dml/kernel.h"
+#include "dml/kernels/cpu/activation.h"
+#include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/normalization/norm_args.h"
+
+namespace freedml::dml {
+
+namespace {
+
+// Every operand's base address (inputs are only read); null where the operator has none.
+struct Operands {
+    std::byte* at[kNormOperands] = {};
+};
+
+template <bool Half>
+inline float Load(const std::byte* base, int64_t index) {
+    if constexpr (Half) {
+        uint16_t v;
+        std::memcpy(&v, base + index * 2, 2);
+        return cpu::HalfToFloat(v);
+    } else {
+        float v;
+        std::memcpy(&v, base + index * 4, 4);
+        return v;
+    }
+}
+
+template <bool Half>
+inline void Store(std::byte* base, int64_t index, float v) {
+    if constexpr (Half) {
+        const uint16_t h = cpu::FloatToHalf(v);
+        std::memcpy(base + index * 2, &h, 2);
+    } else {
+        std::memcpy(base + index * 4, &v, 4);
+    }
+}
+
+// Adds the offsets of every operand for element `e` of the dimensions [first, last) of the plan.
+inline void Offsets(const NormPlan& p, int first, int last, uint64_t e, int64_t (&off)[kNormOperands]) {
+    if (last - first == 1) {  // one inner dimension (a row): no division
+        for (int o = 0; o < kNormOperands; ++o) off[o] += int64_t(e) * p.strides[o][first];
+        return;
+    }
+    for (int d = last; d-- > first;) {
+        const uint64_t i = e % p.sizes[d];
+        e /= p.sizes[d];
+        for (int o = 0; o < kNormOperands; ++o) off[o] += int64_t(i) * p.strides[o][d];
+    }
+}
+
+// BATCH_NORMALIZATION_TRAINING's OutputMeanTensor and OutputVarianceTensor: one element per group
+// (their strides over the reduced dimensions are 0).
+template <bool Half>
+inline void WriteStatistics(const NormPlan& p, const Operands& ops, const int64_t (&base)[kNormOperands], double mean,
+                            double variance) {
+    if (p.has[kNormOutMean]) Store<Half>(ops.at[kNormOutMean], base[kNormOutMean], float(mean));
+    if (p.has[kNormOutVariance]) Store<Half>(ops.at[kNormOutVariance], base[kNormOutVariance], float(variance));
+}
+
+// A group that is one row (a single reduced or inner dimension): each operand's row is converted
+// to packed floats once, the passes run over those, and the result is stored in one go.
+template <bool Half>
+void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands& ops, uint64_t first, uint64_t last) {
+    const DML_TENSOR_DATA_TYPE type = Half ? DML_TENSOR_DATA_TYPE_FLOAT16 : DML_TENSOR_DATA_TYPE_FLOAT32;
+    const int64_t size = Half ? 2 : 4;
+    const size_t n = p.groupSize;
+    const int inner = p.groupRank;
+    std::vector<float> row[kNormOperands];
+    for (int o = 0; o < kNormOperands; ++o) {
+        if (o == kNormIn || o == kNormOut || (p.has[o] && !NormIsOutput(o))) row[o].resize(n);
+    }
+    int64_t loaded[kNormOperands];  // the row each operand buffer holds (broadcast rows repeat)
+    std::fill(std::begin(loaded), std::end(loaded), int64_t(-1));
+    for (uint64_t g = first; g < last; ++g) {
+        int64_t base[kNormOperands] = {};
+        Offsets(p, 0, p.groupRank, g, base);
+        for (int o = kNormIn; o < kNormOperands; ++o) {
+            if (NormIsOutput(o) || (o != kNormIn && !p.has[o])) continue;
+            if (o != kNormIn && loaded[o] == base[o]) continue;
+            cpu::LoadFloats(type, ops.at[o] + base[o] * size, p.strides[o][inner] * size, row[o].data(), n);
+            loaded[o] = base[o];
+        }
+        const float* x = row[kNormIn].data();
+        float* y = row[kNormOut].data();
+        if (p.mode == NormMode::GivenStatistics) {
+            const float* m = row[kNormMean].data();
+            const float* v = row[kNormVariance].data();
+            for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - m[i]) / std::sqrt(double(v[i]) + p.epsilon));
+        } else {
+            double mean = 0.0, factor = 1.0, variance = 0.0;
+            if (p.useMean) {
+                double sum = 0.0;
+                for (size_t i = 0; i < n; ++i) sum += x[i];
+                mean = sum / double(n);
+            }
+            if (p.p != 0 || p.useVariance) {
+                double acc = 0.0;
+                if (p.p == 1) {
+                    for (size_t i = 0; i < n; ++i) acc += std::fabs(double(x[i]) - mean);
+                    factor = 1.0 / std::max(acc, double(p.epsilon));
+                } else {
+                    for (size_t i = 0; i < n; ++i) acc += (double(x[i]) - mean) * (double(x[i]) - mean);
+                    variance = acc / double(n);
+                    factor = p.p == 2 ? 1.0 / std::max(std::sqrt(acc), double(p.epsilon))
+                                      : 1.0 / std::sqrt(acc / double(n) + double(p.epsilon));
+                }
+            }
+            WriteStatistics<Half>(p, ops, base, mean, variance);
+            const float fm = float(mean), ff = float(factor);
+            for (size_t i = 0; i < n; ++i) y[i] = (x[i] - fm) * ff;
+        }
+        if (p.has[kNormScale]) {
+            const float* sc = row[kNormScale].data();
+            for (size_t i = 0; i < n; ++i) y[i] *= sc[i];
+        }
+        if (p.has[kNormBias]) {
+            const float* b = row[kNormBias].data();
+            for (size_t i = 0; i < n; ++i) y[i] += b[i];
+        }
+        if (p.has[kNormAdd]) {
+            const float* a = row[kNormAdd].data();
+            for (size_t i = 0; i < n; ++i) y[i] += a[i];
+        }
+        if (!act.IsNone()) cpu::ApplyActivation(act, y, n);
+        cpu::StoreFloats(type, y, ops.at[kNormOut] + base[kNormOut] * size, p.strides[kNormOut][inner] * size, n);
+    }
+}
+
+template <bool Half>
+void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operands& ops, uint64_t first,
+               uint64_t last) {
+    const std::byte* x = ops.at[kNormIn];
+    for (uint64_t g = first; g < last; ++g) {
+        int64_t base[kNormOperands] = {};
+        Offsets(p, 0, p.groupRank, g, base);
+        double mean = 0.0, factor = 1.0, variance = 0.0;
+        if (p.mode == NormMode::Statistics) {
+            const double n = double(p.groupSize);
+            if (p.useMean) {
+                double sum = 0.0;
+                for (uint64_t e = 0; e < p.groupSize; ++e) {
+                    int64_t off[kNormOperands] = {};
+                    Offsets(p, p.groupRank, p.rank, e, off);
+                    sum += Load<Half>(x, base[kNormIn] + off[kNormIn]);
+                }
+                mean = sum / n;
+            }
+            if (p.p == 1 || p.p == 2 || p.useVariance) {
+                double acc = 0.0;
+                for (uint64_t e = 0; e < p.groupSize; ++e) {
+                    int64_t off[kNormOperands] = {};
+                    Offsets(p, p.groupRank, p.rank, e, off);
+                    const double v = double(Load<Half>(x, base[kNormIn] + off[kNormIn])) - mean;
+                    acc += p.p == 1 ? std::fabs(v) : v * v;
+                }
+                if (p.p == 1) {
+                    factor = 1.0 / std::max(acc, double(p.epsilon));
+                } else if (p.p == 2) {
+                    factor = 1.0 / std::max(std::sqrt(acc), double(p.epsilon));
+                } else {
+                    variance = acc / n;
+                    factor = 1.0 / std::sqrt(variance + double(p.epsilon));
+                }
+            }
+        }
+        if (p.mode == NormMode::Statistics) WriteStatistics<Half>(p, ops, base, mean, variance);
+        for (uint64_t e = 0; e < p.groupSize; ++e) {
+            int64_t off[kNormOperands];
+            std::copy(std::begin(base), std::end(base), off);
+            Offsets(p, p.groupRank, p.rank, e, off);
+            double m = mean, f = factor;
+            if (p.mode == NormMode::GivenStatistics) {
+                m = Load<Half>(ops.at[kNormMean], off[kNormMean]);
+                f = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], off[kNormVariance])) + p.epsilon);
+            }
+            double y = (double(Load<Half>(x, off[kNormIn])) - m) * f;
+            if (p.has[kNormScale]) y *= Load<Half>(ops.at[kNormScale], off[kNormScale]);
+            if (p.has[kNormBias]) y += Load<Half>(ops.at[kNormBias], off[kNormBias]);
+            if (p.has[kNormAdd]) y += Load<Half>(ops.at[kNormAdd], off[kNormAdd]);
+            Store<Half>(ops.at[kNormOut], off[kNormOut], cpu::ApplyActivation(act, float(y)));
+        }
+    }
+}
+
+// BATCH_NORMALIZATION_GRAD: per group, the output gradient element by element and the two sums.
+template <bool Half>
+void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
+    for (uint64_t g = first; g < last; ++g) {
+        int64_t base[kNormOperands] = {};
+        Offsets(p, 0, p.groupRank, g, base);
+        const double mean = Load<Half>(ops.at[kNormMean], base[kNormMean]);
+        const double k = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], base[kNormVariance])) + p.epsilon);
+        const double scale = Load<Half>(ops.at[kNormScale], base[kNormScale]);
+        double sumGradient = 0.0, sumScaled = 0.0, sumInput = 0.0;
+        for (uint64_t e = 0; e < p.groupSize; ++e) {
+            int64_t off[kNormOperands];
+            std::copy(std::begin(base), std::end(base), off);
+            Offsets(p, p.groupRank, p.rank, e, off);
+            const double dy = Load<Half>(ops.at[kNormGradient], off[kNormGradient]);
+            const double x = Load<Half>(ops.at[kNormIn], off[kNormIn]);
+            sumGradient += dy;
+            sumScaled += dy * (x - mean) * k;
+            sumInput += x;
+        }
+        const double n = double(p.groupSize);
+        // Training: m(x), m(g) and m(g * (x - m(x))) = (sum(g * (x - mean)) + (mean - m(x)) * sum(g)) / n.
+        const double meanInput = sumInput / n, meanGradient = sumGradient / n;
+        const double meanCoef1 = (sumScaled / k + (mean - meanInput) * sumGradient) / n;
+        for (uint64_t e = 0; e < p.groupSize; ++e) {
+            int64_t off[kNormOperands];
+            std::copy(std::begin(base), std::end(base), off);
+            Offsets(p, p.groupRank, p.rank, e, off);
+            const double dy = Load<Half>(ops.at[kNormGradient], off[kNormGradient]);
+            double out = dy * scale * k;
+            if (p.training) {
+                const double x = Load<Half>(ops.at[kNormIn], off[kNormIn]);
+                out = scale * k * ((dy - meanGradient) - (x - meanInput) * meanCoef1 * k * k);
+            }
+            Store<Half>(ops.at[kNormOut], off[kNormOut], float(out));
+        }
+        Store<Half>(ops.at[kNormOutScaleGradient], base[kNormOutScaleGradient], float(sumScaled));
+        Store<Half>(ops.at[kNormOutBiasGradient], base[kNormOutBiasGradient], float(sumGradient));
+    }
+}
+
+// LRN's denominator base at coordinates `c`: bias + alpha / LocalSize * the window's sum of squares.
+template <bool Half>
+double LrnBase(const NormPlan& p, const std::byte* x, const int64_t (&c)[4]) {
+    const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
+    const int64_t* s = p.strides[kNormIn];
+    const int64_t origin = c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3];
+    double sum = 0.0;
+    if (p.crossChannel) {
+        const int64_t lo = std::max<int64_t>(0, c[1] - before), hi = std::min<int64_t>(p.sizes[1] - 1, c[1] + after);
+        for (int64_t k = lo; k <= hi; ++k) {
+            const double v = Load<Half>(x, origin + (k - c[1]) * s[1]);
+            sum += v * v;
+        }
+    } else {
+        const int64_t h0 = std::max<int64_t>(0, c[2] - before), h1 = std::min<int64_t>(p.sizes[2] - 1, c[2] + after);
+        const int64_t w0 = std::max<int64_t>(0, c[3] - before), w1 = std::min<int64_t>(p.sizes[3] - 1, c[3] + after);
+        for (int64_t h = h0; h <= h1; ++h) {
+            for (int64_t w = w0; w <= w1; ++w) {
+                const double v = Load<Half>(x, origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
+                sum += v * v;
+            }
+        }
+    }
+    return double(p.bias) + double(p.alpha) / p.localSize * sum;
+}
+
+inline int64_t At(const int64_t* s, const int64_t (&c)[4]) { return c[0] * s[0] + c[1] * s[1] + c[2] * s[2] + c[3] * s[3]; }
+
+// LRN, one element at a time in double; with an InputGradient operand, its gradient:
+//     dx_j = g_j * D_j^-beta - 2 * alpha * beta / LocalSize * x_j * sum over the i whose window holds j
+//            of g_i * x_i * D_i^(-beta-1)
+// (D the denominator base of LrnBase; i runs over the window reflected about j).
+template <bool Half>
+void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
+    const std::byte* x = ops.at[kNormIn];
+    const std::byte* g = ops.at[kNormGradient];
+    const int64_t before = (int64_t(p.localSize) - 1) / 2, after = int64_t(p.localSize) / 2;
+    const int64_t* s = p.strides[kNormIn];
+    const int64_t* sg = p.strides[kNormGradient];
+    const double beta = p.beta;
+    for (uint64_t e = first; e < last; ++e) {
+        int64_t c[4];
+        uint64_t rest = e;
+        for (int d = 4; d-- > 0;) {
+            c[d] = int64_t(rest % p.sizes[d]);
+            rest /= p.sizes[d];
+        }
+        const double v = Load<Half>(x, At(s, c));
+        const double base = LrnBase<Half>(p, x, c);
+        double y = v / std::pow(base, beta);
+        if (g) {
+            double acc = 0.0;
+            auto add = [&](const int64_t (&ci)[4]) {
+                acc += double(Load<Half>(g, At(sg, ci))) * Load<Half>(x, At(s, ci)) *
+                       std::pow(LrnBase<Half>(p, x, ci), -beta - 1.0);
+            };
+            if (p.crossChannel) {
+                const int64_t lo = std::max<int64_t>(0, c[1] - after), hi = std::min<int64_t>(p.sizes[1] - 1, c[1] + before);
+                for (int64_t k = lo; k <= hi; ++k) add({c[0], k, c[2], c[3]});
+            } else {
+                const int64_t h0 = std::max<int64_t>(0, c[2] - after), h1 = std::min<int64_t>(p.sizes[2] - 1, c[2] + before);
+                const int64_t w0 = std::max<int64_t>(0, c[3] - after), w1 = std::min<int64_t>(p.sizes[3] - 1, c[3] + before);
+                for (int64_t h = h0; h <= h1; ++h) {
+                    for (int64_t w = w0; w <= w1; ++w) add({c[0], c[1], h, w});
+                }
+            }
+            y = double(Load<Half>(g, At(sg, c))) * std::pow(base, -beta) -
+                2.0 * double(p.alpha) * beta / p.localSize * v * acc;
+        }
+        Store<Half>(ops.at[kNormOut], At(p.strides[kNormOut], c), float(y));
+    }
+}
+
+class NormalizationKernel final : public Kernel {
+public:
+    NormalizationKernel(DML_OPERATOR_TYPE type, const NormPlan& plan, const cpu::FusedActivation& act)
+        : plan_(plan), act_(act) {
+        NormSlots(type, slots_);
+    }
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        Operands ops;
+        for (int o = 0; o < kNormOperands; ++o) {
+            if (plan_.has[o]) ops.at[o] = (NormIsOutput(o) ? b.outputs : b.inputs)[size_t(slots_[o])];
+        }
+        const NormPlan& p = plan_;
+        if (p.mode == NormMode::LocalResponse) {
+            const uint64_t count = uint64_t(p.sizes[0]) * p.sizes[1] * p.sizes[2] * p.sizes[3];
+            cpu::ParallelFor(cpu::HostThreads(b), count, 1024, [&](uint64_t first, uint64_t last) {
+                p.half ? RunLocalResponse<true>(p, ops, first, last) : RunLocalResponse<false>(p, ops, first, last);
+            });
+            return;
+        }
+        if (p.mode == NormMode::Gradient) {
+            const uint64_t minGroups = std::max<uint64_t>(1, (uint64_t(1) << 14) / std::max<uint64_t>(1, p.groupSize));
+            cpu::ParallelFor(cpu::HostThreads(b), p.groups, minGroups, [&](uint64_t first, uint64_t last) {
+                p.half ? RunGradient<true>(p, ops, first, last) : RunGradient<false>(p, ops, first, last);
+            });
+            return;
+        }
+        const uint64_t minGroups = std::max<uint64_t>(1, (uint64_t(1) << 14) / std::max<uint64_t>(1, p.groupSize));
+        if (p.rank - p.groupRank == 1) {
+            cpu::ParallelFor(cpu::HostThreads(b), p.groups, minGroups, [&](uint64_t first, uint64_t last) {
+                p.half ? RunRows<true>(p, act_, ops, first, last) : RunRows<false>(p, act_, ops, first, last);
+            });
+            return;
+        }
+        cpu::ParallelFor(cpu::HostThreads(b), p.groups, minGroups, [&](uint64_t first, uint64_t last) {
+            p.half ? RunGroups<true>(p, act_, ops, first, last) : RunGroups<false>(p, act_, ops, first, last);
+        });
+    }
+private:
+    int slots_[kNormOperands] = {};
+    NormPlan plan_;
+    cpu::FusedActivation act_;
+};
+
+}  // namespace
+
+namespace cpu {
+
+Status CreateCpuNormalization(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
+    NormPlan plan;
+    const DML_OPERATOR_DESC* fused = nullptr;
+    FREEDML_TRY(BuildNormPlan(args, &plan, &fused));
+    FusedActivation act;
+    FREEDML_TRY(DecodeFusedActivation(fused, &act));
+    *kernel = std::make_unique<NormalizationKernel>(args.schema.type, plan, act);
+    return {};
+}
+
+}  // namespace cpu
+
+}  // namespace freedml::dml
