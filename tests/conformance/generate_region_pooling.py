@@ -13,7 +13,7 @@ Semantics the references encode (src/dml/ops/region_pooling/region_math.h says t
   (i - OutputPixelOffset) * step + x1 * scale - InputPixelOffset. LINEAR: outside [-1, H] x [-1, W]
   reads OutOfBoundsInputValue, inside clamps to the edge pixels and interpolates (ONNX RoiAlign's
   rule); NEAREST_NEIGHBOR reads pixel floor(c + 0.5), or OutOfBoundsInputValue outside. AVERAGE
-  or MAX of the samples. ROI_ALIGN is ROI_ALIGN1 with offsets 0.5 and -0.5, no corner alignment.
+  or MAX of the samples; a region of infinite size takes Minimum samples. ROI_ALIGN is ROI_ALIGN1 with offsets 0.5 and -0.5, no corner alignment.
 Regions are chosen so that no sample falls within 1e-3 of a rounding tie or a bounds edge, where
 float32 arithmetic in the kernels could legitimately round the other way.
 
@@ -70,6 +70,8 @@ def sample_value(x, b, c, yy, xx, linear, oob):
 
 
 def samples(size, out, lo, hi):
+    if not math.isfinite(size):
+        return lo  # FreeDML's choice: an infinite region takes the minimum, not ~2^32 samples
     want = math.ceil(abs(size) / out)
     return min(max(want, lo), hi)
 
@@ -238,6 +240,11 @@ def align_cases():
     rois = np.array([[5.3, 4.1, 0.7, 0.4], [2.2, 2.2, 2.2, 2.2]], dtype=np.float32)
     cases.append(retry(lambda: align_case("ROI_ALIGN1", dtype, x, rois, batches, 2, 2, "inverted_and_empty",
                                           max=2)))
+    # A region with an infinite corner under the unbounded Maximum ONNX Runtime passes: one sample
+    # per axis, which lands outside the input (OutOfBoundsInputValue).
+    rois = np.array([[0.5, 1.0, np.inf, 3.0], [1.5, 1.0, 4.0, 3.5]], dtype=np.float32)
+    cases.append(retry(lambda: align_case("ROI_ALIGN1", dtype, x, rois, batches, 2, 2, "infinite_region",
+                                          oob=3.25)))
     # The half-pixel choices of ROI_ALIGN1: ONNX's output_half_pixel (input offset 0) and corners.
     cases.append(retry(lambda: align_case("ROI_ALIGN1", dtype, x, random_rois(dtype, 2, 5, 6), batches, 2, 3,
                                           "input_offset_0", in_offset=0.0)))

@@ -96,10 +96,13 @@ FREEDML_RP_HD int64_t OutputOffset(const RegionPlan& p, const OutputIndex& o) {
 
 FREEDML_RP_HD int64_t ClampI(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-// Samples per output element along one axis (see the top of this file).
+// Samples per output element along one axis (see the top of this file). A region of infinite or
+// NaN size takes MinimumSamplesPerOutput (its samples land outside the input or at NaN): with the
+// usual Maximum of UINT32_MAX it would otherwise ask for billions of samples per element.
 FREEDML_RP_HD uint32_t SampleCount(const RegionPlan& p, float size, uint32_t outSize) {
+    if (!(fabsf(size) <= 3.4028234e38f)) return p.minSamples;
     const float want = ceilf(fabsf(size) / float(outSize));
-    if (!(want >= float(p.minSamples))) return p.minSamples;  // also NaN
+    if (!(want >= float(p.minSamples))) return p.minSamples;
     if (want >= float(p.maxSamples)) return p.maxSamples;
     return uint32_t(want);
 }
@@ -176,7 +179,15 @@ FREEDML_RP_HD float AlignValue(const RegionPlan& p, const OutputIndex& o, uint64
     return p.max ? best : sum / float(uint64_t(nx) * ny);
 }
 
-FREEDML_RP_HD int64_t RoundHalfAway(float v) { return int64_t(v < 0 ? -floorf(-v + 0.5f) : floorf(v + 0.5f)); }
+// Rounds half away from zero. A scaled corner beyond +-2^28 is clamped there first (and NaN read as
+// 0) so that the integer bin arithmetic below cannot overflow; the bins then follow from the
+// clamped corner (the page does not consider corners that far outside the input).
+FREEDML_RP_HD int64_t RoundHalfAway(float v) {
+    constexpr float kLimit = 268435456.0f;  // 2^28
+    if (v != v) v = 0.0f;
+    v = v < -kLimit ? -kLimit : (v > kLimit ? kLimit : v);
+    return int64_t(v < 0 ? -floorf(-v + 0.5f) : floorf(v + 0.5f));
+}
 
 // ROI_POOLING's output element `o`; `coord(k)` returns row element k ([batch, x1, y1, x2, y2]).
 template <class Read, class Coord>
