@@ -256,6 +256,10 @@ def align_cases():
     cases.append(retry(lambda: align_case(
         "ROI_ALIGN1", dtype, x, random_rois(dtype, 2, 5, 6), batches, 2, 3, "strided", roi_shape=[1, 1, 2, 4],
         batch_shape=[1, 1, 1, 2], strides_in=strides_in, strides_out=strides_out, batch_type="UINT64")))
+    # Enough output elements (4 x 8 x 7 x 7) for the CPU thread pool to split the work.
+    big = random_input(dtype, (1, 8, 10, 10))
+    cases.append(retry(lambda: align_case("ROI_ALIGN1", dtype, big, random_rois(dtype, 4, 10, 10),
+                                          np.zeros(4, dtype=np.uint64), 7, 7, "split_work")))
     return cases
 
 
