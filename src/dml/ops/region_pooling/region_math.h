@@ -11,7 +11,7 @@
 // to the input, and the same for rows; the result is the largest value there. The page is silent on
 // a bin that the clamping empties and on the batch value: FreeDML writes 0 for an empty bin (as
 // Caffe's and ONNX Runtime's MaxRoiPool do), truncates the batch value to an integer and writes 0
-// for a region whose batch is not in [0, BatchCount).
+// for a region whose batch is not in [0, BatchCount); a NaN in a bin makes the bin's result NaN.
 //
 // ROI_ALIGN and ROI_ALIGN1 (the DML_ROI_ALIGN1_OPERATOR_DESC page's pseudocode; ROI_ALIGN is
 // ROI_ALIGN1 with InputPixelOffset 0.5, OutputPixelOffset -0.5 and no corner alignment, as that
