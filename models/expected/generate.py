@@ -319,6 +319,43 @@ def lstm(m):
     return {"sequence": seq, "hidden": hidden, "cell": cell}
 
 
+def roi_align(m):
+    x = f64(m, "features", (1, 2, 4, 4))
+    # ROI_ALIGN1 with ONNX RoiAlign's half_pixel settings: per axis ceil(size / 2) samples, sample k
+    # of output cell j at x1 + (j * n + k + 0.5) * size / (2 * n) - 0.5, bilinear between pixel
+    # centers at integer coordinates, clamped to the edge pixels (all samples here are inside).
+    def bilinear(img, y, xx):
+        y, xx = max(y, 0.0), max(xx, 0.0)
+        y0, x0 = min(int(np.floor(y)), 3), min(int(np.floor(xx)), 3)
+        y1, x1 = min(y0 + 1, 3), min(x0 + 1, 3)
+        ly, lx = (y - y0 if y0 < 3 else 0.0), (xx - x0 if x0 < 3 else 0.0)
+        return ((1 - ly) * ((1 - lx) * img[y0, x0] + lx * img[y0, x1]) +
+                ly * ((1 - lx) * img[y1, x0] + lx * img[y1, x1]))
+    boxes = f64(m, "boxes", (2, 4))
+    aligned = np.zeros((2, 2, 2, 2))
+    for r, (bx1, by1, bx2, by2) in enumerate(boxes):
+        w, h = bx2 - bx1, by2 - by1
+        nx, ny = int(np.ceil(w / 2)), int(np.ceil(h / 2))
+        for c in range(2):
+            for oy in range(2):
+                for ox in range(2):
+                    got = [bilinear(x[0, c], by1 + (oy * ny + ky + 0.5) * h / (2 * ny) - 0.5,
+                                    bx1 + (ox * nx + kx + 0.5) * w / (2 * nx) - 0.5)
+                           for ky in range(ny) for kx in range(nx)]
+                    aligned[r, c, oy, ox] = np.mean(got)
+    # ROI_POOLING: inclusive integer corners, bin j of a region of size S covers
+    # [floor(j * S / 2), ceil((j + 1) * S / 2)) from the corner; the maximum.
+    pooled = np.zeros((2, 2, 2, 2))
+    for r, (b, bx1, by1, bx2, by2) in enumerate(f64(m, "pooledBoxes", (2, 5)).astype(int)):
+        rw, rh = bx2 - bx1 + 1, by2 - by1 + 1
+        for oy in range(2):
+            ys, ye = by1 + oy * rh // 2, by1 + -(-(oy + 1) * rh // 2)
+            for ox in range(2):
+                xs, xe = bx1 + ox * rw // 2, bx1 + -(-(ox + 1) * rw // 2)
+                pooled[r, :, oy, ox] = x[b, :, ys:ye, xs:xe].max(axis=(1, 2))
+    return {"aligned": aligned, "pooled": pooled}
+
+
 def philox4x32_10(counter, key):
     """Philox 4x32-10 from its paper (Salmon et al., SC 2011): ten rounds, the key bumped between them."""
     mask = 0xFFFFFFFF
@@ -375,6 +412,7 @@ REFERENCES = {
     "top_k": top_k,
     "dml_max_pooling": dml_max_pooling,
     "dml_normalization": dml_normalization,
+    "roi_align": roi_align,
     "generators": generators,
     "lstm": lstm,
 }

@@ -1,0 +1,101 @@
+// The region pooling family (ROI_POOLING, ROI_ALIGN, ROI_ALIGN1) through the public API: invalid
+// descs are refused with messages that name the field and the values, and valid ones are
+// accepted (the computed values are in the conformance suite, cases/region_pooling.json).
+#include "dml_fixture.h"
+
+namespace freedml_test {
+namespace {
+
+class RegionPoolingTest : public DmlTest {
+protected:
+    void Refused(DML_OPERATOR_TYPE type, const void* desc, const char* words) {
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
+        EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
+        ClearMessages();
+    }
+    void Accepted(DML_OPERATOR_TYPE type, const void* desc) {
+        DML_OPERATOR_DESC opDesc{type, desc};
+        ComPtr<IDMLOperator> op;
+        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK) << Messages();
+        ClearMessages();
+    }
+};
+
+TEST_F(RegionPoolingTest, RoiPoolingDescsAreChecked) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 8, 8}), rois(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 4, 5});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 3, 2, 5}), outF16(DML_TENSOR_DATA_TYPE_FLOAT16, {4, 3, 2, 5});
+    Tensor rois4(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 4, 4}), wrongOut(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 3, 5, 2});
+    Tensor inI32(DML_TENSOR_DATA_TYPE_INT32, {2, 3, 8, 8}), in3d(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 8, 8});
+    DML_ROI_POOLING_OPERATOR_DESC d{&in.desc, &rois.desc, &out.desc, 0.5f, {5, 2}};
+    Accepted(DML_OPERATOR_ROI_POOLING, &d);
+    d.PooledSize = {0, 2};
+    Refused(DML_OPERATOR_ROI_POOLING, &d, "PooledSize is {Width 0, Height 2}; both must be at least 1");
+    d = {&in.desc, &rois4.desc, &out.desc, 0.5f, {5, 2}};
+    Refused(DML_OPERATOR_ROI_POOLING, &d, "ROITensor has sizes {1, 1, 4, 4}; it must be {1, 1, NumROIs, 5}");
+    d = {&in.desc, &rois.desc, &wrongOut.desc, 0.5f, {5, 2}};
+    Refused(DML_OPERATOR_ROI_POOLING, &d, "OutputTensor has sizes {4, 3, 5, 2}");
+    d = {&in.desc, &rois.desc, &outF16.desc, 0.5f, {5, 2}};
+    Refused(DML_OPERATOR_ROI_POOLING, &d, "OutputTensor has data type FLOAT16, but InputTensor is FLOAT32");
+    d = {&inI32.desc, &rois.desc, &out.desc, 0.5f, {5, 2}};
+    Refused(DML_OPERATOR_ROI_POOLING, &d, "InputTensor has data type INT32");
+    d = {&in3d.desc, &rois.desc, &out.desc, 0.5f, {5, 2}};
+    Refused(DML_OPERATOR_ROI_POOLING, &d, "InputTensor has DimensionCount 3; it must be 4");
+}
+
+TEST_F(RegionPoolingTest, RoiAlignDescsAreChecked) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 3, 8, 8}), rois(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 4, 4});
+    Tensor batches(DML_TENSOR_DATA_TYPE_UINT64, {1, 4}), out(DML_TENSOR_DATA_TYPE_FLOAT16, {4, 3, 2, 2});
+    Tensor roisF32(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 4}), rois5(DML_TENSOR_DATA_TYPE_FLOAT16, {4, 5});
+    Tensor roisLead(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 4, 4}), batchesI32(DML_TENSOR_DATA_TYPE_INT32, {4});
+    Tensor batches3(DML_TENSOR_DATA_TYPE_UINT32, {3}), out5(DML_TENSOR_DATA_TYPE_FLOAT16, {5, 3, 2, 2});
+    Tensor outChannels(DML_TENSOR_DATA_TYPE_FLOAT16, {4, 2, 2, 2});
+    DML_ROI_ALIGN_OPERATOR_DESC d{&in.desc, &rois.desc, &batches.desc, &out.desc,
+                                  DML_REDUCE_FUNCTION_AVERAGE, DML_INTERPOLATION_MODE_LINEAR, 1.0f, 1.0f, 0.0f, 1, 4};
+    Accepted(DML_OPERATOR_ROI_ALIGN, &d);
+    d.ReductionFunction = DML_REDUCE_FUNCTION_SUM;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "ReductionFunction is DML_REDUCE_FUNCTION_SUM");
+    d.ReductionFunction = DML_REDUCE_FUNCTION_MAX;
+    d.InterpolationMode = static_cast<DML_INTERPOLATION_MODE>(2);
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "InterpolationMode (2) is not a DML_INTERPOLATION_MODE value");
+    d.InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    Accepted(DML_OPERATOR_ROI_ALIGN, &d);
+    d.MinimumSamplesPerOutput = 0;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "MinimumSamplesPerOutput is 0; it must be at least 1");
+    d.MinimumSamplesPerOutput = 5;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "MaximumSamplesPerOutput (4) is less than MinimumSamplesPerOutput (5)");
+    d.MinimumSamplesPerOutput = 1;
+    d.ROITensor = &roisF32.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "ROITensor has data type FLOAT32, but InputTensor is FLOAT16");
+    d.ROITensor = &rois5.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "ROITensor has sizes {4, 5}; with 4 regions it must be {NumROIs, 4}");
+    d.ROITensor = &roisLead.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "ROITensor has sizes {2, 4, 4}");
+    d.ROITensor = &rois.desc;
+    d.BatchIndicesTensor = &batchesI32.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "BatchIndicesTensor has data type INT32");
+    d.BatchIndicesTensor = &batches3.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "BatchIndicesTensor has sizes {3}; with 4 regions");
+    d.BatchIndicesTensor = &batches.desc;
+    d.OutputTensor = &out5.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "OutputTensor has sizes {5, 3, 2, 2}; for 4 regions");
+    d.OutputTensor = &outChannels.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN, &d, "InputTensor's 3 channels");
+}
+
+TEST_F(RegionPoolingTest, RoiAlign1DescsAreChecked) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 5, 5}), rois(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 3, 4});
+    Tensor batches(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 3}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 2, 4, 4});
+    DML_ROI_ALIGN1_OPERATOR_DESC d{&in.desc, &rois.desc, &batches.desc, &out.desc, DML_REDUCE_FUNCTION_MAX,
+                                   DML_INTERPOLATION_MODE_LINEAR, 0.5f, 0.25f, 0.0f, 0.0f, -1.0f, 1, 1, TRUE};
+    Accepted(DML_OPERATOR_ROI_ALIGN1, &d);
+    d.ReductionFunction = DML_REDUCE_FUNCTION_MIN;
+    Refused(DML_OPERATOR_ROI_ALIGN1, &d, "DML_OPERATOR_ROI_ALIGN1 accepts DML_REDUCE_FUNCTION_AVERAGE or");
+    d.ReductionFunction = DML_REDUCE_FUNCTION_AVERAGE;
+    d.MaximumSamplesPerOutput = 0;
+    Refused(DML_OPERATOR_ROI_ALIGN1, &d, "MaximumSamplesPerOutput (0) is less than MinimumSamplesPerOutput (1)");
+}
+
+}  // namespace
+}  // namespace freedml_test
