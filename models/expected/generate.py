@@ -255,6 +255,20 @@ def top_k(m):
             "smallest": np.take_along_axis(x, smallest_at, 0), "smallestAt": smallest_at}
 
 
+def dynamic_quantized_linear(m):
+    """ONNX DynamicQuantizeLinear (UINT8: range widened to include 0, scale (max - min) / 255, zero
+    point and values rounded half to even, saturated), in float32 as the operator computes it, then
+    ONNX MatMulInteger in int64."""
+    x = initial_values(m, "x").astype(np.float32)
+    lo, hi = min(np.float32(0), x.min()), max(np.float32(0), x.max())
+    scale = np.float32((hi - lo) / np.float32(255))
+    zero = np.float32(np.rint(np.clip(np.float32(0) - np.float32(lo / scale), 0, 255)))
+    xq = np.clip(np.rint((x / scale).astype(np.float32)) + zero, 0, 255).astype(np.int64)
+    weights = initial_values(m, "weights").astype(np.int64).reshape(4, 3)
+    sums = (xq.reshape(2, 4) - int(zero)) @ weights
+    return {"xq": xq, "scale": [scale], "zeroPoint": [zero, 0, 0, 0], "sums": sums}, {"rtol": 1e-6, "atol": 0}
+
+
 def philox4x32_10(counter, key):
     """Philox 4x32-10 from its paper (Salmon et al., SC 2011): ten rounds, the key bumped between them."""
     mask = 0xFFFFFFFF
@@ -309,6 +323,7 @@ REFERENCES = {
     "dml_gemm_graph": dml_gemm_graph,
     "top_k": top_k,
     "generators": generators,
+    "dynamic_quantized_linear": dynamic_quantized_linear,
 }
 
 
