@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/int8_gemm.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
 
@@ -119,7 +120,10 @@ struct MatMulKernel {
     MatMulKind kind;
     TensorDesc output;
     uint32_t depth = 0;  // K
-    bool wide = false;  // an input wider than 8 bits: accumulate in int64
+    bool wide = false;
+    // oneDNN's integer GEMM: 8-bit A with unit column stride, INT8 B likewise (row strides in elements).
+    bool oneDnn = false, aSigned = false;
+    int64_t aRowStride = 0, bRowStride = 0;  // an input wider than 8 bits: accumulate in int64
 
     template <class Acc>
     void Run(const std::array<Indexed, 9>& t, TensorView outView) const;
@@ -138,11 +142,82 @@ void MatMulKernel::Run(const std::array<Indexed, 9>& t, TensorView outView) cons
     TensorDesc batchShape = output;
     batchShape.sizes[rank - 2] = batchShape.sizes[rank - 1] = 1;
     const uint32_t depth = this->depth;
-    std::vector<Acc> packedA(size_t(m) * depth), packedB(size_t(n) * depth);
+
+    // Writes one result from its exact integer sum.
+    auto emit = [&](const uint32_t* o, Acc acc) {
+        std::byte* dst = const_cast<std::byte*>(out.At(o));
+        if (kind == MatMulKind::Integer) {
+            const int32_t v = int32_t(uint32_t(uint64_t(acc)));
+            std::memcpy(dst, &v, 4);
+            return;
+        }
+        const float real = float(acc) * aScale.Float(o) * bScale.Float(o);
+        if (kind == MatMulKind::IntegerToFloat) {
+            StoreFloat(out.type, dst, real + bias.Float(o, 0.0f));
+        } else {
+            StoreQuantized(out.type, dst, real / oScale.Float(o), int32_t(oZero.Int(o)));
+        }
+    };
+
+    std::vector<Acc> packedA, packedB;
+    std::vector<int32_t> raw, rowSums, columnSums, aZeros, bZeros;
     ForEachIndex(batchShape, [&](const uint32_t* batch) {
         std::array<uint32_t, kMaxTensorRank> idx{};
         std::copy(batch, batch + rank, idx.begin());
+        if constexpr (sizeof(Acc) == 4) {
+            // oneDNN's integer GEMM without zero points, then exactly (in wrapping int32)
+            // (A - za)(B - zb) = AB - za colsum(B) - zb rowsum(A) + K za zb.
+            if (oneDnn) {
+                raw.resize(size_t(m) * n);
+                if (Int8Gemm(aSigned, m, n, depth, a.At(idx.data()), aRowStride,
+                             reinterpret_cast<const int8_t*>(b.At(idx.data())), bRowStride, raw.data(), n)) {
+                    rowSums.assign(m, 0);
+                    columnSums.assign(n, 0);
+                    aZeros.resize(m);
+                    bZeros.resize(n);
+                    for (uint32_t i = 0; i < m; ++i) {
+                        idx[rank - 2] = i;
+                        idx[rank - 1] = 0;
+                        aZeros[i] = int32_t(aZero.Int(idx.data()));
+                        for (uint32_t kk = 0; kk < depth; ++kk) {
+                            idx[rank - 1] = kk;
+                            rowSums[i] += int32_t(a.Int(idx.data()));
+                        }
+                    }
+                    for (uint32_t kk = 0; kk < depth; ++kk) {
+                        idx[rank - 2] = kk;
+                        for (uint32_t j = 0; j < n; ++j) {
+                            idx[rank - 1] = j;
+                            columnSums[j] += int32_t(b.Int(idx.data()));
+                        }
+                    }
+                    for (uint32_t j = 0; j < n; ++j) {
+                        idx[rank - 2] = 0;
+                        idx[rank - 1] = j;
+                        bZeros[j] = int32_t(bZero.Int(idx.data()));
+                    }
+                    ParallelFor(m, 1, [&](uint64_t first, uint64_t last) {
+                        std::array<uint32_t, kMaxTensorRank> o{};
+                        std::copy(batch, batch + rank, o.begin());
+                        for (uint64_t i = first; i < last; ++i) {
+                            o[rank - 2] = uint32_t(i);
+                            const uint32_t za = uint32_t(aZeros[i]), rs = uint32_t(rowSums[i]);
+                            for (uint32_t j = 0; j < n; ++j) {
+                                const uint32_t zb = uint32_t(bZeros[j]);
+                                const uint32_t v = uint32_t(raw[size_t(i) * n + j]) - za * uint32_t(columnSums[j]) -
+                                                   zb * rs + depth * za * zb;
+                                o[rank - 1] = j;
+                                emit(o.data(), Acc(int32_t(v)));
+                            }
+                        }
+                    });
+                    return;
+                }
+            }
+        }
         // A - AZeroPoint (per row), and B - BZeroPoint (per column) transposed, so both read along K.
+        packedA.resize(size_t(m) * depth);
+        packedB.resize(size_t(n) * depth);
         for (uint32_t i = 0; i < m; ++i) {
             idx[rank - 2] = i;
             idx[rank - 1] = 0;
@@ -172,18 +247,7 @@ void MatMulKernel::Run(const std::array<Indexed, 9>& t, TensorView outView) cons
                     Acc acc = 0;
                     for (uint32_t kk = 0; kk < depth; ++kk) acc += rowA[kk] * colB[kk];
                     o[rank - 1] = j;
-                    std::byte* dst = const_cast<std::byte*>(out.At(o.data()));
-                    if (kind == MatMulKind::Integer) {
-                        const int32_t v = int32_t(uint32_t(uint64_t(acc)));
-                        std::memcpy(dst, &v, 4);
-                        continue;
-                    }
-                    const float real = float(acc) * aScale.Float(o.data()) * bScale.Float(o.data());
-                    if (kind == MatMulKind::IntegerToFloat) {
-                        StoreFloat(out.type, dst, real + bias.Float(o.data(), 0.0f));
-                    } else {
-                        StoreQuantized(out.type, dst, real / oScale.Float(o.data()), int32_t(oZero.Int(o.data())));
-                    }
+                    emit(o.data(), acc);
                 }
             }
         });
@@ -398,6 +462,14 @@ Status CreateCpuQuantizedMatMul(const KernelContext&, const OperatorArgs& args, 
     const TensorDesc& b = *args.inputs[size_t(slots[3])];
     kernel.depth = a.sizes[a.rank - 1];
     kernel.wide = ElementSizeInBytes(a.dataType) > 1 || ElementSizeInBytes(b.dataType) > 1;
+    const uint32_t r = a.rank;
+    const uint32_t m = a.sizes[r - 2], n = b.sizes[r - 1];
+    kernel.aSigned = a.dataType == DML_TENSOR_DATA_TYPE_INT8;
+    kernel.aRowStride = m == 1 ? kernel.depth : a.strides[r - 2];
+    kernel.bRowStride = kernel.depth == 1 ? n : b.strides[r - 2];
+    kernel.oneDnn = !kernel.wide && b.dataType == DML_TENSOR_DATA_TYPE_INT8 &&
+                    (kernel.depth == 1 || a.strides[r - 1] == 1) && (n == 1 || b.strides[r - 1] == 1) &&
+                    kernel.aRowStride >= int64_t(kernel.depth) && kernel.bRowStride >= int64_t(n);
     const OperatorArgs* op = &args;
     *out = MakeStateless(std::move(kernel), [op, slots](const MatMulKernel& k, const KernelBindings& bind) {
         std::array<Indexed, 9> t;
