@@ -175,39 +175,85 @@ void MatMulKernel::Run(const std::array<Indexed, 9>& t, TensorView outView) cons
                     columnSums.assign(n, 0);
                     aZeros.resize(m);
                     bZeros.resize(n);
+                    idx[rank - 2] = idx[rank - 1] = 0;
+                    const std::byte* aBase = a.At(idx.data());
+                    const std::byte* bBase = b.At(idx.data());
+                    // Both 8-bit with unit column strides here (MatMulKernel::oneDnn).
+                    ParallelFor(m, 16, [&](uint64_t first, uint64_t last) {
+                        for (uint64_t i = first; i < last; ++i) {
+                            const std::byte* row = aBase + int64_t(i) * aRowStride;
+                            int32_t sum = 0;
+                            if (aSigned) {
+                                for (uint32_t kk = 0; kk < depth; ++kk) sum += int8_t(row[kk]);
+                            } else {
+                                for (uint32_t kk = 0; kk < depth; ++kk) sum += uint8_t(row[kk]);
+                            }
+                            rowSums[i] = sum;
+                        }
+                    });
+                    for (uint32_t kk = 0; kk < depth; ++kk) {
+                        const std::byte* row = bBase + int64_t(kk) * bRowStride;
+                        for (uint32_t j = 0; j < n; ++j) columnSums[j] += int8_t(row[j]);
+                    }
                     for (uint32_t i = 0; i < m; ++i) {
                         idx[rank - 2] = i;
                         idx[rank - 1] = 0;
                         aZeros[i] = int32_t(aZero.Int(idx.data()));
-                        for (uint32_t kk = 0; kk < depth; ++kk) {
-                            idx[rank - 1] = kk;
-                            rowSums[i] += int32_t(a.Int(idx.data()));
-                        }
-                    }
-                    for (uint32_t kk = 0; kk < depth; ++kk) {
-                        idx[rank - 2] = kk;
-                        for (uint32_t j = 0; j < n; ++j) {
-                            idx[rank - 1] = j;
-                            columnSums[j] += int32_t(b.Int(idx.data()));
-                        }
                     }
                     for (uint32_t j = 0; j < n; ++j) {
                         idx[rank - 2] = 0;
                         idx[rank - 1] = j;
                         bZeros[j] = int32_t(bZero.Int(idx.data()));
                     }
+                    // The scales of A per row and of B per column, and the output's quantization
+                    // when it is per tensor (else read at each element).
+                    std::vector<float> aScales(m, 1.0f), bScales(n, 1.0f);
+                    if (kind != MatMulKind::Integer) {
+                        for (uint32_t i = 0; i < m; ++i) {
+                            idx[rank - 2] = i;
+                            idx[rank - 1] = 0;
+                            aScales[i] = aScale.Float(idx.data());
+                        }
+                        for (uint32_t j = 0; j < n; ++j) {
+                            idx[rank - 2] = 0;
+                            idx[rank - 1] = j;
+                            bScales[j] = bScale.Float(idx.data());
+                        }
+                    }
+                    auto perTensor = [&](const Indexed& q) {
+                        for (uint32_t d = 0; d < rank; ++d) {
+                            if (q.strides[d] != 0) return false;
+                        }
+                        return true;
+                    };
+                    const bool fastOutput = kind == MatMulKind::Integer ||
+                                            (kind == MatMulKind::QuantizedLinear && perTensor(oScale) && perTensor(oZero));
+                    idx[rank - 2] = idx[rank - 1] = 0;
+                    const float outScale = kind == MatMulKind::QuantizedLinear ? oScale.Float(idx.data()) : 1.0f;
+                    const int32_t outZero = kind == MatMulKind::QuantizedLinear ? int32_t(oZero.Int(idx.data())) : 0;
+                    std::byte* outBase = const_cast<std::byte*>(out.At(idx.data()));
+                    const int64_t outRow = out.strides[rank - 2], outColumn = out.strides[rank - 1];
                     ParallelFor(m, 1, [&](uint64_t first, uint64_t last) {
                         std::array<uint32_t, kMaxTensorRank> o{};
                         std::copy(batch, batch + rank, o.begin());
                         for (uint64_t i = first; i < last; ++i) {
                             o[rank - 2] = uint32_t(i);
                             const uint32_t za = uint32_t(aZeros[i]), rs = uint32_t(rowSums[i]);
+                            const int32_t* rawRow = &raw[size_t(i) * n];
+                            std::byte* outRowData = outBase + int64_t(i) * outRow;
                             for (uint32_t j = 0; j < n; ++j) {
                                 const uint32_t zb = uint32_t(bZeros[j]);
-                                const uint32_t v = uint32_t(raw[size_t(i) * n + j]) - za * uint32_t(columnSums[j]) -
-                                                   zb * rs + depth * za * zb;
-                                o[rank - 1] = j;
-                                emit(o.data(), Acc(int32_t(v)));
+                                const int32_t acc = int32_t(uint32_t(rawRow[j]) - za * uint32_t(columnSums[j]) - zb * rs +
+                                                            depth * za * zb);
+                                if (!fastOutput) {
+                                    o[rank - 1] = j;
+                                    emit(o.data(), Acc(acc));
+                                } else if (kind == MatMulKind::Integer) {
+                                    std::memcpy(outRowData + int64_t(j) * outColumn, &acc, 4);
+                                } else {
+                                    const float real = float(acc) * aScales[i] * bScales[j];
+                                    StoreQuantized(out.type, outRowData + int64_t(j) * outColumn, real / outScale, outZero);
+                                }
                             }
                         }
                     });
