@@ -24,6 +24,7 @@ parser.add_argument("--framework", choices=["torch", "ort"], required=True)
 parser.add_argument("--what", default="gemm,conv,elementwise,dispatch")
 parser.add_argument("--device", default="cpu", help="cpu, or cuda (PyTorch only)")
 parser.add_argument("--sizes", default="64,128,256,512,1024,2048")
+parser.add_argument("--int8-sizes", default="1024,4096", help="sizes of --what int8")
 parser.add_argument("--layers", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "resnet50_convs.csv"))
 parser.add_argument("--elements", type=int, default=1 << 24)
 parser.add_argument("--rounds", type=int, default=5)
@@ -209,7 +210,7 @@ def run_ort():
     if "int8" in what:
         # dense_bench --int8's shapes and types: UINT8 A, INT8 B, per-tensor zero points (128, 0)
         # and scales 0.01, every tensor an input (as FreeDML binds them).
-        for n in [int(s) for s in args.sizes.split(",")]:
+        for n in [int(s) for s in args.int8_sizes.split(",")]:
             a = rng.integers(0, 256, (n, n), dtype=np.uint8)
             b = rng.integers(-128, 128, (n, n), dtype=np.int8)
             azp, bzp = np.array(128, np.uint8), np.array(0, np.int8)
