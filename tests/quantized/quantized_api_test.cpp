@@ -1,7 +1,11 @@
 // The quantized family (integer and quantized matrix multiplies and convolutions, quantized average
 // pooling, dynamic quantization) through the public API: invalid descs are refused with messages
 // that name the field and the values, and valid ones are accepted (results are in the conformance
-// suite).
+// suite), and matrix multiplies large enough for the thread pool and oneDNN's integer GEMM give
+// what int64 references computed here say.
+#include <cmath>
+#include <random>
+
 #include "dml_fixture.h"
 
 namespace freedml_test {
@@ -162,6 +166,68 @@ TEST_F(QuantizedTest, DynamicQuantizeLinearDescsAreChecked) {
     Refused(DML_OPERATOR_DYNAMIC_QUANTIZE_LINEAR, &d, "InputTensor has sizes {2, 3}, but OutputTensor has {3, 2}");
     d.OutputTensor = &outI32.desc;
     Refused(DML_OPERATOR_DYNAMIC_QUANTIZE_LINEAR, &d, "OutputTensor has data type INT32");
+}
+
+
+template <class T>
+std::vector<T> RandomIntegers(size_t count, int lo, int hi, uint32_t seed) {
+    std::mt19937 engine(seed);
+    std::uniform_int_distribution<int> uniform(lo, hi);
+    std::vector<T> v(count);
+    for (auto& x : v) x = T(uniform(engine));
+    return v;
+}
+
+// (A - za[m]) x (B - zb[n]) in int64 for A {m, k} with row stride `lda` and B {k, n} packed.
+template <class TA, class TB>
+std::vector<int64_t> Reference(const std::vector<TA>& a, UINT lda, const std::vector<TB>& b, const std::vector<TA>& za,
+                               const std::vector<TB>& zb, UINT m, UINT k, UINT n) {
+    std::vector<int64_t> c(size_t(m) * n);
+    for (UINT i = 0; i < m; ++i)
+        for (UINT j = 0; j < n; ++j) {
+            int64_t sum = 0;
+            for (UINT kk = 0; kk < k; ++kk) {
+                sum += (int64_t(a[size_t(i) * lda + kk]) - za[i]) * (int64_t(b[size_t(kk) * n + j]) - zb[j]);
+            }
+            c[size_t(i) * n + j] = sum;
+        }
+    return c;
+}
+
+// Per-row and per-column zero points, A with padded rows: INT8 B takes oneDNN's integer GEMM and the
+// exact zero-point pass, UINT8 B the plain loops; both must give the int64 reference.
+TEST_F(QuantizedTest, LargeMatrixMultiplyIntegerMatchesInt64) {
+    const UINT m = 67, k = 130, n = 45, lda = 136;
+    const auto a = RandomIntegers<uint8_t>(size_t(m) * lda, 0, 255, 1);
+    const auto za = RandomIntegers<uint8_t>(m, 0, 255, 2);
+    Tensor ta(U8, {1, 1, m, k}, {m * lda, m * lda, lda, 1}), tza(U8, {1, 1, m, 1}), out(I32, {1, 1, m, n});
+    auto aBuffer = Buffer(ta.Bytes()), zaBuffer = Buffer(tza.Bytes() + 4), outBuffer = Buffer(out.Bytes());
+    Upload(aBuffer.Get(), a.data(), ta.Bytes());  // the last row's padding lies past the tensor
+    Upload(zaBuffer.Get(), za);
+    for (const bool signedB : {true, false}) {
+        SCOPED_TRACE(signedB ? "INT8 B" : "UINT8 B");
+        const auto bType = signedB ? I8 : U8;
+        const auto b = signedB ? RandomIntegers<int16_t>(size_t(k) * n, -128, 127, 3)
+                               : RandomIntegers<int16_t>(size_t(k) * n, 0, 255, 3);
+        const auto zb = signedB ? RandomIntegers<int16_t>(n, -128, 127, 4) : RandomIntegers<int16_t>(n, 0, 255, 4);
+        std::vector<uint8_t> bBytes(b.begin(), b.end()), zbBytes(zb.begin(), zb.end());
+        Tensor tb(bType, {1, 1, k, n}), tzb(bType, {1, 1, 1, n});
+        auto bBuffer = Buffer(tb.Bytes()), zbBuffer = Buffer(tzb.Bytes());
+        Upload(bBuffer.Get(), bBytes);
+        Upload(zbBuffer.Get(), zbBytes);
+        DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC desc{&ta.desc, &tza.desc, &tb.desc, &tzb.desc, &out.desc};
+        auto op = Compile(DML_OPERATOR_MATRIX_MULTIPLY_INTEGER, &desc);
+        ASSERT_TRUE(op) << Messages();
+        auto persistent = Initialize(op.Get());
+        DML_BUFFER_BINDING ab{aBuffer.Get(), 0, ta.Bytes()}, zab{zaBuffer.Get(), 0, tza.Bytes()},
+            bb{bBuffer.Get(), 0, tb.Bytes()}, zbb{zbBuffer.Get(), 0, tzb.Bytes()}, ob{outBuffer.Get(), 0, out.Bytes()};
+        Dispatch(op.Get(), {BufferBinding(&ab), BufferBinding(&zab), BufferBinding(&bb), BufferBinding(&zbb)},
+                 {BufferBinding(&ob)}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+        const auto got = ReadbackAs<int32_t>(outBuffer.Get(), size_t(m) * n);
+        const auto expected = Reference(a, lda, b, std::vector<uint8_t>(za.begin(), za.end()), zb, m, k, n);
+        for (size_t e = 0; e < got.size(); ++e) ASSERT_EQ(got[e], int32_t(expected[e])) << e;
+    }
 }
 
 }  // namespace
