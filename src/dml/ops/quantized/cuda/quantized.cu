@@ -1,5 +1,5 @@
-// Device code of the quantized family: one thread per output element for the matrix multiplies,
-// convolutions and pooling (exact integer accumulation; float32 requantization in the order the
+// Device code of the quantized family: 16 x 16 shared-memory tiles for the 8-bit matrix
+// multiplies, one thread per output element for the wider ones, the convolutions and pooling (exact integer accumulation; float32 requantization in the order the
 // CPU kernels use, with explicitly rounded operations so that no contraction changes a result),
 // and DYNAMIC_QUANTIZE_LINEAR as one block that finds the range and writes scale and zero point,
 // then a grid that quantizes with them.
@@ -62,6 +62,28 @@ struct Pointers {
     const void* p[kSlots];
 };
 
+// Writes one matrix multiply result at output index `o` from its exact integer sum.
+template <class Acc>
+__device__ __forceinline__ void StoreMatMulResult(const MatMulPlan& plan, const Pointers& in, void* out,
+                                                  const uint32_t* o, Acc acc) {
+    const int rank = plan.rank;
+    const int64_t dst = Offset(plan.out, o, rank);
+    if (plan.kind == MatMulKind::Integer) {
+        static_cast<int32_t*>(out)[dst] = int32_t(uint32_t(uint64_t(acc)));
+        return;
+    }
+    const float real = __fmul_rn(__fmul_rn(float(acc), FloatAt(plan.in[1], in.p[1], o, rank, 1.0f)),
+                                 FloatAt(plan.in[4], in.p[4], o, rank, 1.0f));
+    if (plan.kind == MatMulKind::IntegerToFloat) {
+        const float v = __fadd_rn(real, FloatAt(plan.in[6], in.p[6], o, rank, 0.0f));
+        if (plan.out.type == ElementType::F16) static_cast<__half*>(out)[dst] = __float2half_rn(v);
+        else static_cast<float*>(out)[dst] = v;
+    } else {
+        StoreQuantized(plan.out.type, out, dst, __fdiv_rn(real, FloatAt(plan.in[7], in.p[7], o, rank, 1.0f)),
+                       int32_t(IntAt(plan.in[8], in.p[8], o, rank)));
+    }
+}
+
 template <class Acc>
 __global__ void MatMulKernel(MatMulPlan plan, Pointers in, void* out, uint64_t count) {
     const int rank = plan.rank;
@@ -89,22 +111,56 @@ __global__ void MatMulKernel(MatMulPlan plan, Pointers in, void* out, uint64_t c
         }
         (void)m;
         (void)n;
-        const int64_t dst = Offset(plan.out, o, rank);
-        if (plan.kind == MatMulKind::Integer) {
-            static_cast<int32_t*>(out)[dst] = int32_t(uint32_t(uint64_t(acc)));
-            continue;
-        }
-        const float real = __fmul_rn(__fmul_rn(float(acc), FloatAt(plan.in[1], in.p[1], o, rank, 1.0f)),
-                                     FloatAt(plan.in[4], in.p[4], o, rank, 1.0f));
-        if (plan.kind == MatMulKind::IntegerToFloat) {
-            const float v = __fadd_rn(real, FloatAt(plan.in[6], in.p[6], o, rank, 0.0f));
-            if (plan.out.type == ElementType::F16) static_cast<__half*>(out)[dst] = __float2half_rn(v);
-            else static_cast<float*>(out)[dst] = v;
-        } else {
-            StoreQuantized(plan.out.type, out, dst, __fdiv_rn(real, FloatAt(plan.in[7], in.p[7], o, rank, 1.0f)),
-                           int32_t(IntAt(plan.in[8], in.p[8], o, rank)));
-        }
+        StoreMatMulResult(plan, in, out, o, acc);
     }
+}
+
+// 16 x 16 outputs per block of 16 x 16 threads, K in tiles of 16 through shared memory, zero points
+// subtracted as the tiles load: the 8-bit case (int32 sums). blockIdx.z is the batch.
+constexpr int kTile = 16;
+
+__global__ void MatMulTiledKernel(MatMulPlan plan, Pointers in, void* out) {
+    __shared__ int32_t tileA[kTile][kTile + 1];
+    __shared__ int32_t tileB[kTile][kTile + 1];
+    const int rank = plan.rank;
+    const uint32_t m = plan.sizes[rank - 2], n = plan.sizes[rank - 1];
+    uint32_t o[kRank] = {};
+    uint64_t rest = blockIdx.z;
+    for (int d = rank - 3; d >= 0; --d) {
+        o[d] = uint32_t(rest % plan.sizes[d]);
+        rest /= plan.sizes[d];
+    }
+    const uint32_t row = blockIdx.y * kTile + threadIdx.y, column = blockIdx.x * kTile + threadIdx.x;
+    // This thread loads A at (row, k0 + threadIdx.x) and B at (k0 + threadIdx.y, column).
+    uint32_t ia[kRank], ib[kRank];
+    for (int d = 0; d < rank; ++d) ia[d] = ib[d] = o[d];
+    ia[rank - 2] = row < m ? row : 0;
+    ia[rank - 1] = 0;
+    ib[rank - 2] = 0;
+    ib[rank - 1] = column < n ? column : 0;
+    const int32_t aZero = int32_t(IntAt(plan.in[2], in.p[2], ia, rank));
+    const int32_t bZero = int32_t(IntAt(plan.in[5], in.p[5], ib, rank));
+    const int64_t aBase = Offset(plan.in[0], ia, rank), bBase = Offset(plan.in[3], ib, rank);
+    const int64_t aStep = plan.in[0].strides[rank - 1], bStep = plan.in[3].strides[rank - 2];
+    int32_t acc = 0;
+    for (uint32_t k0 = 0; k0 < plan.depth; k0 += kTile) {
+        const uint32_t ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
+        tileA[threadIdx.y][threadIdx.x] =
+            row < m && ka < plan.depth
+                ? int32_t(LoadInt(plan.in[0].type, in.p[0], aBase + int64_t(ka) * aStep)) - aZero
+                : 0;
+        tileB[threadIdx.y][threadIdx.x] =
+            column < n && kb < plan.depth
+                ? int32_t(LoadInt(plan.in[3].type, in.p[3], bBase + int64_t(kb) * bStep)) - bZero
+                : 0;
+        __syncthreads();
+        for (int kk = 0; kk < kTile; ++kk) acc += tileA[threadIdx.y][kk] * tileB[kk][threadIdx.x];
+        __syncthreads();
+    }
+    if (row >= m || column >= n) return;
+    o[rank - 2] = row;
+    o[rank - 1] = column;
+    StoreMatMulResult(plan, in, out, o, acc);
 }
 
 __global__ void ConvKernel(ConvPlan plan, Pointers in, void* out, uint64_t count) {
@@ -269,9 +325,18 @@ cudaError_t LaunchQuantizedMatMul(const MatMulPlan& plan, const void* const* in,
     for (int d = 0; d < plan.rank; ++d) count *= plan.sizes[d];
     if (count == 0) return cudaSuccess;
     const Pointers p = Gather(in, kSlots);
-    const int blocks = launch.Blocks(count, kThreads);
-    if (plan.wide) MatMulKernel<int64_t><<<blocks, kThreads, 0, launch.stream>>>(plan, p, out, count);
-    else MatMulKernel<int32_t><<<blocks, kThreads, 0, launch.stream>>>(plan, p, out, count);
+    if (plan.wide) {
+        MatMulKernel<int64_t><<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(plan, p, out, count);
+        return cudaGetLastError();
+    }
+    const uint32_t m = plan.sizes[plan.rank - 2], n = plan.sizes[plan.rank - 1];
+    const uint64_t batches = count / (uint64_t(m) * n);
+    if (batches > 65535 || (m + kTile - 1) / kTile > 65535) {  // grid limits: one thread per output instead
+        MatMulKernel<int32_t><<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(plan, p, out, count);
+        return cudaGetLastError();
+    }
+    const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile, uint32_t(batches));
+    MatMulTiledKernel<<<grid, dim3(kTile, kTile), 0, launch.stream>>>(plan, p, out);
     return cudaGetLastError();
 }
 
