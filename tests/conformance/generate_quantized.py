@@ -86,6 +86,8 @@ def mmi_cases():
     cases.append(mmi_case("MMI_rank2", "UINT8", "INT8", [4, 7], [7, 3], "axis"))
     cases.append(mmi_case("MMI_rank3_batch", "INT8", "INT8", [2, 3, 4], [2, 4, 2], "tensor"))
     cases.append(mmi_case("MMI_batch_broadcast", "INT8", "UINT8", [2, 1, 3, 4], [1, 3, 4, 2], "axis"))
+    # More than one 16-wide tile in M, N and K (the CUDA kernel's tiles).
+    cases.append(mmi_case("MMI_several_tiles", "UINT8", "INT8", [1, 1, 20, 37], [1, 1, 37, 19], "axis"))
     # Extremes: every product at its largest magnitude, K large enough to pass 2^16.
     k = 40
     cases.append(mmi_case("MMI_INT8_extremes", "INT8", "INT8", [1, 1, 2, k], [1, 1, k, 2], "tensor",
@@ -142,6 +144,7 @@ def qlmm_cases():
     cases.append(qlmm_case("QLMM_per_row_column", "UINT8", "INT8", "UINT8", [1, 1, 4, 5], [1, 1, 5, 3], "axis"))
     cases.append(qlmm_case("QLMM_batch_broadcast", "INT8", "INT8", "INT8", [2, 1, 2, 3], [1, 2, 3, 2], "axis"))
     cases.append(qlmm_case("QLMM_rank2", "INT8", "UINT8", "INT8", [3, 4], [4, 5], "tensor"))
+    cases.append(qlmm_case("QLMM_several_tiles", "UINT8", "INT8", "INT8", [2, 17, 33], [2, 33, 18], "axis"))
     # Ties: scales 1, 1 and output scale 2, so an odd sum lands on x.5 and rounds to the even neighbour.
     a = np.array([[1, 3, 5, -1, -3, 7, 0, 2]], np.int8).reshape(1, 1, 8, 1)
     b = np.array([[1]], np.int8).reshape(1, 1, 1, 1)
