@@ -99,6 +99,7 @@ Status CreateCudaQuantizedMatMul(const KernelContext&, const OperatorArgs& args,
     for (uint32_t d = 0; d < output.rank; ++d) plan.sizes[d] = output.sizes[d];
     for (size_t i = 0; i < slots.size(); ++i) {
         if (slots[i] >= 0) FREEDML_TRY(MakeOperand(args.inputs[size_t(slots[i])], &plan.in[i]));
+        if (slots[i] >= 0 && !args.inputs[size_t(slots[i])]) slots[i] = -1;  // absent: the kernel reads a null address
     }
     // A and B keep their K strides even where K is 1 (the loop steps along them).
     const TensorDesc& a = *args.inputs[size_t(slots[0])];
@@ -154,6 +155,7 @@ Status CreateCudaQuantizedConv(const KernelContext&, const OperatorArgs& args, s
     }
     for (size_t i = 0; i < slots.size(); ++i) {
         if (slots[i] >= 0) FREEDML_TRY(MakeOperand(args.inputs[size_t(slots[i])], &plan.in[i]));
+        if (slots[i] >= 0 && !args.inputs[size_t(slots[i])]) slots[i] = -1;  // absent: the kernel reads a null address
     }
     AlignSpatial(input, dims, &plan.in[0]);
     AlignSpatial(filter, dims, &plan.in[3]);
@@ -181,14 +183,18 @@ Status CreateCudaQuantizedPooling(const KernelContext&, const OperatorArgs& args
         plan.dilation[at] = desc.Dilations[i];
         plan.pad[at] = desc.StartPadding[i];
     }
-    for (size_t i = 0; i < 5; ++i) FREEDML_TRY(MakeOperand(args.inputs[i], &plan.in[i]));
+    std::array<int, quantized::kSlots> slots{0, 1, 2, 3, 4, -1, -1, -1, -1};
+    for (size_t i = 0; i < 5; ++i) {
+        FREEDML_TRY(MakeOperand(args.inputs[i], &plan.in[i]));
+        if (!args.inputs[i]) slots[i] = -1;
+    }
     AlignSpatial(input, dims, &plan.in[0]);
     FREEDML_TRY(MakeOperand(args.outputs[0], &plan.out));
     AlignSpatial(output, dims, &plan.out);
     auto launch = [](const quantized::PoolPlan& p, const void* const* in, void* o, LaunchTarget target) {
         return quantized::LaunchQuantizedPool(p, in, o, target);
     };
-    *out = MakeKernel(args.schema.name, plan, {0, 1, 2, 3, 4, -1, -1, -1, -1}, +launch);
+    *out = MakeKernel(args.schema.name, plan, slots, +launch);
     return {};
 }
 
