@@ -324,6 +324,103 @@ struct ConvKernel {
     uint32_t dims = 2, groups = 1;
     std::array<int64_t, 3> stride{1, 1, 1}, dilation{1, 1, 1}, pad{0, 0, 0};
 
+
+    // Through oneDNN's integer GEMM, per batch and group: Col^T {P, K} (the input patches, P output
+    // positions by K = channels x kernel, padding holding the input zero point) x W^T {K, OC/groups}
+    // (the INT8 filter), then zero points applied exactly from row and column sums as in the matrix
+    // multiplies. False when oneDNN is not there (the loops run instead).
+    template <class Emit>
+    bool ExecuteGemm(const Indexed& x, const Indexed& w, const Indexed& wZero, const Indexed& bias, int32_t inputZero,
+                     Emit&& emit) const {
+        const Spatial3 is = SpatialOf(input, dims), fs = SpatialOf(filter, dims), os = SpatialOf(output, dims);
+        const uint32_t cin = input.sizes[1], cout = output.sizes[1], cig = cin / groups, cog = cout / groups;
+        const int64_t kvol = fs.size[0] * fs.size[1] * fs.size[2], depth = int64_t(cig) * kvol;
+        const int64_t positions = os.size[0] * os.size[1] * os.size[2];
+        const int64_t xes = ElementSizeInBytes(input.dataType);
+        const bool inputSigned = input.dataType == DML_TENSOR_DATA_TYPE_INT8;
+        std::vector<uint8_t> patches(static_cast<size_t>(positions * depth));
+        std::vector<int8_t> weights(static_cast<size_t>(depth * cog));
+        std::vector<int32_t> raw(static_cast<size_t>(positions * cog)), patchSums(static_cast<size_t>(positions));
+        std::vector<int32_t> weightSums(cog), filterZeros(cog);
+        for (uint32_t nb = 0; nb < output.sizes[0]; ++nb) {
+            for (uint32_t g = 0; g < groups; ++g) {
+                // W^T: weights[k][ocg], k = icg * kvol + kernel offset.
+                for (uint32_t ocg = 0; ocg < cog; ++ocg) {
+                    const uint32_t oc = g * cog + ocg;
+                    std::array<uint32_t, kMaxTensorRank> channel{};
+                    channel[1] = oc;
+                    filterZeros[ocg] = int32_t(wZero.Int(channel.data()));
+                    int32_t sum = 0;
+                    int64_t kIndex = 0;
+                    for (uint32_t icg = 0; icg < cig; ++icg)
+                        for (int64_t k0 = 0; k0 < fs.size[0]; ++k0)
+                            for (int64_t k1 = 0; k1 < fs.size[1]; ++k1)
+                                for (int64_t k2 = 0; k2 < fs.size[2]; ++k2, ++kIndex) {
+                                    const int8_t v = int8_t(w.data[int64_t(oc) * filter.strides[0] +
+                                                                   int64_t(icg) * filter.strides[1] + k0 * fs.stride[0] +
+                                                                   k1 * fs.stride[1] + k2 * fs.stride[2]]);
+                                    weights[size_t(kIndex * cog + ocg)] = v;
+                                    sum += v;
+                                }
+                    weightSums[ocg] = sum;
+                }
+                // Col^T: one row of K bytes per output position.
+                ParallelFor(uint64_t(positions), 16, [&](uint64_t first, uint64_t last) {
+                    for (uint64_t p = first; p < last; ++p) {
+                        const int64_t o2 = int64_t(p) % os.size[2], o1 = int64_t(p) / os.size[2] % os.size[1],
+                                      o0 = int64_t(p) / (os.size[2] * os.size[1]);
+                        uint8_t* row = &patches[size_t(int64_t(p) * depth)];
+                        int32_t sum = 0;
+                        int64_t kIndex = 0;
+                        for (uint32_t icg = 0; icg < cig; ++icg) {
+                            const std::byte* plane = x.data + (int64_t(nb) * input.strides[0] +
+                                                               int64_t(g * cig + icg) * input.strides[1]) * xes;
+                            for (int64_t k0 = 0; k0 < fs.size[0]; ++k0) {
+                                const int64_t i0 = o0 * stride[0] + k0 * dilation[0] - pad[0];
+                                for (int64_t k1 = 0; k1 < fs.size[1]; ++k1) {
+                                    const int64_t i1 = o1 * stride[1] + k1 * dilation[1] - pad[1];
+                                    for (int64_t k2 = 0; k2 < fs.size[2]; ++k2, ++kIndex) {
+                                        const int64_t i2 = o2 * stride[2] + k2 * dilation[2] - pad[2];
+                                        const bool inside = i0 >= 0 && i0 < is.size[0] && i1 >= 0 && i1 < is.size[1] &&
+                                                            i2 >= 0 && i2 < is.size[2];
+                                        // Padding reads as the zero point: a real value of 0.
+                                        const uint8_t byte =
+                                            inside ? uint8_t(plane[i0 * is.stride[0] + i1 * is.stride[1] + i2 * is.stride[2]])
+                                                   : uint8_t(inputZero);
+                                        row[kIndex] = byte;
+                                        sum += inputSigned ? int32_t(int8_t(byte)) : int32_t(byte);
+                                    }
+                                }
+                            }
+                        }
+                        patchSums[p] = sum;
+                    }
+                });
+                if (!Int8Gemm(inputSigned, positions, cog, depth, patches.data(), depth, weights.data(), cog, raw.data(),
+                              cog)) {
+                    return false;
+                }
+                ParallelFor(uint64_t(positions), 16, [&](uint64_t first, uint64_t last) {
+                    for (uint64_t p = first; p < last; ++p) {
+                        const int64_t o2 = int64_t(p) % os.size[2], o1 = int64_t(p) / os.size[2] % os.size[1],
+                                      o0 = int64_t(p) / (os.size[2] * os.size[1]);
+                        const uint32_t zx = uint32_t(inputZero), ps = uint32_t(patchSums[p]);
+                        for (uint32_t ocg = 0; ocg < cog; ++ocg) {
+                            const uint32_t oc = g * cog + ocg, zw = uint32_t(filterZeros[ocg]);
+                            std::array<uint32_t, kMaxTensorRank> channel{};
+                            channel[1] = oc;
+                            const uint32_t v = uint32_t(raw[size_t(int64_t(p) * cog + ocg)]) - zw * ps -
+                                               zx * uint32_t(weightSums[ocg]) + uint32_t(depth) * zx * zw +
+                                               uint32_t(int32_t(bias.Int(channel.data())));
+                            emit(nb, oc, o0, o1, o2, int32_t(v));
+                        }
+                    }
+                });
+            }
+        }
+        return true;
+    }
+
     // t: Input, InputScale, InputZeroPoint, Filter, FilterScale, FilterZeroPoint, Bias, OutputScale,
     // OutputZeroPoint (absent ones not Present()).
     void Execute(const std::array<Indexed, 9>& t, TensorView outView) const {
@@ -336,6 +433,24 @@ struct ConvKernel {
         const int64_t xes = ElementSizeInBytes(input.dataType), wes = ElementSizeInBytes(filter.dataType);
         const uint32_t zeroIndex[kMaxTensorRank] = {};
         const int32_t inputZero = int32_t(xZero.Int(zeroIndex));
+        // Stores one result from its exact integer sum (bias included).
+        auto emit = [&](uint32_t nb, uint32_t oc, int64_t o0, int64_t o1, int64_t o2, int32_t acc) {
+            std::array<uint32_t, kMaxTensorRank> o{};
+            o[0] = nb;
+            o[1] = oc;
+            const int64_t spatial[3] = {o0, o1, o2};
+            for (uint32_t i = 0; i < dims; ++i) o[2 + i] = uint32_t(spatial[3 - dims + i]);
+            std::byte* dst = const_cast<std::byte*>(out.At(o.data()));
+            if (!quantizedOutput) {
+                std::memcpy(dst, &acc, 4);
+                return;
+            }
+            std::array<uint32_t, kMaxTensorRank> channel{};
+            channel[1] = oc;
+            const float real = float(acc) * (xScale.Float(zeroIndex) * wScale.Float(channel.data()));
+            StoreQuantized(output.dataType, dst, real / oScale.Float(zeroIndex), int32_t(oZero.Int(zeroIndex)));
+        };
+        if (filter.dataType == DML_TENSOR_DATA_TYPE_INT8 && ExecuteGemm(x, w, wZero, bias, inputZero, emit)) return;
         ParallelFor(uint64_t(output.sizes[0]) * cout, 1, [&](uint64_t first, uint64_t last) {
             for (uint64_t job = first; job < last; ++job) {
                 const uint32_t nb = uint32_t(job / cout), oc = uint32_t(job % cout), g = oc / cog;
