@@ -230,5 +230,56 @@ TEST_F(QuantizedTest, LargeMatrixMultiplyIntegerMatchesInt64) {
     }
 }
 
+// A grouped, strided, padded CONVOLUTION_INTEGER with per-channel filter zero points, large enough
+// for the thread pool: UINT8 input and INT8 filter (oneDNN's integer GEMM over patches) against a
+// direct int64 sum.
+TEST_F(QuantizedTest, LargeConvolutionIntegerMatchesInt64) {
+    const UINT n = 2, c = 6, h = 13, w = 11, m = 8, groups = 2, kh = 3, kw = 3, sh = 2, sw = 1, ph = 1, pw = 2;
+    const UINT cig = c / groups, cog = m / groups;
+    const UINT oh = (h + 2 * ph - kh) / sh + 1, ow = (w + 2 * pw - kw) / sw + 1;
+    const auto x = RandomIntegers<uint8_t>(size_t(n) * c * h * w, 0, 255, 5);
+    const auto f = RandomIntegers<int8_t>(size_t(m) * cig * kh * kw, -128, 127, 6);
+    const auto fz = RandomIntegers<int8_t>(m, -128, 127, 7);
+    const uint8_t xz = 131;
+    Tensor tx(U8, {n, c, h, w}), txz(U8, {1, 1, 1, 1}), tf(I8, {m, cig, kh, kw}), tfz(I8, {1, m, 1, 1});
+    Tensor out(I32, {n, m, oh, ow});
+    auto xBuffer = Buffer(tx.Bytes()), xzBuffer = Buffer(4), fBuffer = Buffer(tf.Bytes()), fzBuffer = Buffer(tfz.Bytes());
+    auto outBuffer = Buffer(out.Bytes());
+    Upload(xBuffer.Get(), x);
+    Upload(xzBuffer.Get(), std::vector<uint8_t>{xz, 0, 0, 0});
+    Upload(fBuffer.Get(), f);
+    Upload(fzBuffer.Get(), fz);
+    const UINT strides[] = {sh, sw}, dilations[] = {1, 1}, pads[] = {ph, pw};
+    DML_CONVOLUTION_INTEGER_OPERATOR_DESC desc{&tx.desc, &txz.desc, &tf.desc, &tfz.desc, &out.desc, 2,
+                                               strides,  dilations, pads,     pads,       groups};
+    auto op = Compile(DML_OPERATOR_CONVOLUTION_INTEGER, &desc);
+    ASSERT_TRUE(op) << Messages();
+    auto persistent = Initialize(op.Get());
+    DML_BUFFER_BINDING xb{xBuffer.Get(), 0, tx.Bytes()}, xzb{xzBuffer.Get(), 0, txz.Bytes()},
+        fb{fBuffer.Get(), 0, tf.Bytes()}, fzb{fzBuffer.Get(), 0, tfz.Bytes()}, ob{outBuffer.Get(), 0, out.Bytes()};
+    Dispatch(op.Get(), {BufferBinding(&xb), BufferBinding(&xzb), BufferBinding(&fb), BufferBinding(&fzb)},
+             {BufferBinding(&ob)}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    const auto got = ReadbackAs<int32_t>(outBuffer.Get(), size_t(n) * m * oh * ow);
+    for (UINT b = 0; b < n; ++b)
+        for (UINT oc = 0; oc < m; ++oc)
+            for (UINT y = 0; y < oh; ++y)
+                for (UINT xo = 0; xo < ow; ++xo) {
+                    int64_t sum = 0;
+                    const UINT g = oc / cog;
+                    for (UINT icg = 0; icg < cig; ++icg)
+                        for (UINT ky = 0; ky < kh; ++ky)
+                            for (UINT kx = 0; kx < kw; ++kx) {
+                                const int64_t iy = int64_t(y) * sh + ky - ph, ix = int64_t(xo) * sw + kx - pw;
+                                if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;  // zero padding (real value 0)
+                                const int64_t xv = x[((size_t(b) * c + g * cig + icg) * h + size_t(iy)) * w + size_t(ix)];
+                                const int64_t fv = f[((size_t(oc) * cig + icg) * kh + ky) * kw + kx];
+                                sum += (xv - xz) * (fv - fz[oc]);
+                            }
+                    const size_t e = ((size_t(b) * m + oc) * oh + y) * ow + xo;
+                    ASSERT_EQ(got[e], int32_t(sum)) << b << " " << oc << " " << y << " " << xo;
+                }
+}
+
 }  // namespace
 }  // namespace freedml_test
