@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "dml/kernels/cpu/float16.h"
@@ -290,8 +291,11 @@ void MatMulKernel::Run(const std::array<Indexed, 9>& t, TensorView outView) cons
                 o[rank - 2] = uint32_t(i);
                 for (uint32_t j = 0; j < n; ++j) {
                     const Acc* colB = &packedB[size_t(j) * depth];
-                    Acc acc = 0;
-                    for (uint32_t kk = 0; kk < depth; ++kk) acc += rowA[kk] * colB[kk];
+                    // Sums wrap as int32 (int64) arithmetic does, without signed overflow: unsigned arithmetic.
+                    using Sum = std::make_unsigned_t<Acc>;
+                    Sum sum = 0;
+                    for (uint32_t kk = 0; kk < depth; ++kk) sum += Sum(rowA[kk]) * Sum(colB[kk]);
+                    const Acc acc = Acc(sum);
                     o[rank - 1] = j;
                     emit(o.data(), acc);
                 }
@@ -484,7 +488,7 @@ struct ConvKernel {
                                             const int32_t wv = int32_t(LoadInt(
                                                 filter.dataType,
                                                 fChannel + k0 * fs.stride[0] + k1 * fs.stride[1] + k2 * fs.stride[2]));
-                                            acc += (xv - inputZero) * (wv - filterZero);
+                                            acc = int32_t(uint32_t(acc) + uint32_t((xv - inputZero) * (wv - filterZero)));
                                         }
                                     }
                                 }
