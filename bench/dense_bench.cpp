@@ -6,6 +6,8 @@
 //   gemm:        square M = N = K GEMMs, FLOAT32 and FLOAT16. FreeDML with B OWNED_BY_DML (packed
 //                at initialization, the inference case) and with B bound as an input; oneDNN matmul
 //                with pre-packed weights and with plain B;
+//   int8:        square MATRIX_MULTIPLY_INTEGER and QUANTIZED_LINEAR_MATRIX_MULTIPLY (UINT8 x INT8),
+//                every tensor an input (value: GOP/s), against ONNX Runtime in references.py;
 //   conv:        the ResNet-50 convolution layers at batch 1 (bench/resnet50_convs.csv), with bias.
 //                FreeDML with an owned filter and bias, and with them bound as inputs; oneDNN
 //                convolution_forward with blocked layouts chosen by oneDNN ("best") and with plain
@@ -14,7 +16,7 @@
 // of each FreeDML result names them; none means FreeDML's own reference kernel ran).
 //
 // Prints RESULT lines; value = GFLOP/s. Usage:
-//   dense_bench [--gemm] [--conv] [--peak] [--sizes 64,128,...] [--layers FILE] [--rounds R]
+//   dense_bench [--gemm] [--conv] [--peak] [--int8] [--sizes 64,128,...] [--layers FILE] [--rounds R]
 //               [--sample-seconds S] [--fp16-max-seconds T] [--no-onednn] [--suffix TEXT]
 #include "bench_common.h"
 
@@ -366,6 +368,62 @@ void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predic
 #endif
 }
 
+// ---- Integer matrix multiplies -------------------------------------------------------------------
+
+// MATRIX_MULTIPLY_INTEGER (UINT8 A, INT8 B, per-tensor zero points, INT32 out) and
+// QUANTIZED_LINEAR_MATRIX_MULTIPLY (UINT8 A, INT8 B, UINT8 out, per-tensor scales and zero points),
+// square, every tensor an input: the shapes and types of ONNX Runtime's MatMulInteger and
+// QLinearMatMul in references.py --what int8. Value: GOP/s (2 M N K integer operations).
+// What runs (oneDNN's integer GEMM API, not a primitive, so its verbose log names nothing).
+const char* const kInt8Path = "gemm_u8s8s32 (BLAS-like API) + FreeDML's zero-point and requantization pass";
+
+void Int8Case(Api& api, uint32_t size) {
+    const uint32_t m = size, n = size, k = size;
+    const double ops = 2.0 * m * n * k;
+    const std::string name = std::to_string(size);
+    std::mt19937 random(7);
+    std::vector<unsigned char> aBytes(size_t(m) * k), bBytes(size_t(k) * n);
+    for (auto& v : aBytes) v = static_cast<unsigned char>(random());
+    for (auto& v : bBytes) v = static_cast<unsigned char>(random());
+    Tensor a(DML_TENSOR_DATA_TYPE_UINT8, {1, 1, m, k}), b(DML_TENSOR_DATA_TYPE_INT8, {1, 1, k, n});
+    Tensor azp(DML_TENSOR_DATA_TYPE_UINT8, {1, 1, 1, 1}), bzp(DML_TENSOR_DATA_TYPE_INT8, {1, 1, 1, 1});
+    Tensor scale(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, 1}), ozp(DML_TENSOR_DATA_TYPE_UINT8, {1, 1, 1, 1});
+    Tensor out32(DML_TENSOR_DATA_TYPE_INT32, {1, 1, m, n}), out8(DML_TENSOR_DATA_TYPE_UINT8, {1, 1, m, n});
+    auto upload = [&](const void* data, UINT64 bytes) {
+        auto buffer = api.Buffer(bytes);
+        std::vector<unsigned char> padded(static_cast<const unsigned char*>(data),
+                                          static_cast<const unsigned char*>(data) + bytes);
+        api.Upload(buffer.Get(), padded.data(), padded.size());
+        return buffer;
+    };
+    const unsigned char zeroPoints[4] = {128, 0, 0, 0};
+    const float scaleValue = 0.01f;
+    auto aBuffer = upload(aBytes.data(), a.Bytes()), bBuffer = upload(bBytes.data(), b.Bytes());
+    auto zpBuffer = upload(zeroPoints, 4), scaleBuffer = upload(&scaleValue, 4);
+    auto o32 = api.Buffer(out32.Bytes()), o8 = api.Buffer(out8.Bytes());
+    DML_BUFFER_BINDING aB{aBuffer.Get(), 0, a.Bytes()}, bB{bBuffer.Get(), 0, b.Bytes()}, zpB{zpBuffer.Get(), 0, 4},
+        sB{scaleBuffer.Get(), 0, 4}, o32B{o32.Get(), 0, out32.Bytes()}, o8B{o8.Get(), 0, out8.Bytes()};
+    DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC mmi{&a.desc, &azp.desc, &b.desc, &bzp.desc, &out32.desc};
+    DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC qlmm{&a.desc,     &scale.desc, &azp.desc, &b.desc,   &scale.desc,
+                                                            &bzp.desc,   &scale.desc, &ozp.desc, &out8.desc};
+    BoundOperator integer, quantized;
+    const bool ok1 = integer.Prepare(api, api.Compile(DML_OPERATOR_MATRIX_MULTIPLY_INTEGER, &mmi), {},
+                                     {Bind(&aB), Bind(&zpB), Bind(&bB), Bind(&zpB)}, {Bind(&o32B)});
+    const bool ok2 = quantized.Prepare(api, api.Compile(DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY, &qlmm), {},
+                                       {Bind(&aB), Bind(&sB), Bind(&zpB), Bind(&bB), Bind(&sB), Bind(&zpB), Bind(&sB),
+                                        Bind(&zpB)},
+                                       {Bind(&o8B)});
+    if (!ok1 || !ok2) {
+        std::fprintf(stderr, "dense_bench: integer matrix multiply %u did not prepare\n", size);
+        return;
+    }
+    auto samples = MeasureInterleaved({[&] { integer.Run(); }, [&] { quantized.Run(); }}, gOptions);
+    Result("int8", name, "UINT8xINT8", "FreeDML MATRIX_MULTIPLY_INTEGER" + gSuffix, ops / Median(samples[0]) / 1e9,
+           "GOP/s", FreeDmlNote(kInt8Path, samples[0]));
+    Result("int8", name, "UINT8xINT8", "FreeDML QUANTIZED_LINEAR_MATRIX_MULTIPLY" + gSuffix,
+           ops / Median(samples[1]) / 1e9, "GOP/s", FreeDmlNote(kInt8Path, samples[1]));
+}
+
 // ---- Convolution --------------------------------------------------------------------------------
 
 struct ConvLayer {
@@ -524,7 +582,7 @@ std::vector<uint32_t> ParseList(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    bool gemm = false, conv = false, peak = false;
+    bool gemm = false, conv = false, peak = false, int8 = false;
     std::vector<uint32_t> sizes{64, 128, 256, 512, 1024, 2048};
     std::string layersPath = FREEDML_BENCH_RESNET50_LAYERS;
     std::string types = "FLOAT32,FLOAT16";
@@ -534,6 +592,7 @@ int main(int argc, char** argv) {
         if (arg == "--gemm") gemm = true;
         else if (arg == "--conv") conv = true;
         else if (arg == "--peak") peak = true;
+        else if (arg == "--int8") int8 = true;
         else if (arg == "--sizes") sizes = ParseList(value());
         else if (arg == "--layers") layersPath = value();
         else if (arg == "--types") types = value();
@@ -544,13 +603,13 @@ int main(int argc, char** argv) {
         else if (arg == "--suffix") gSuffix = value();
         else {
             std::fprintf(stderr,
-                         "usage: %s [--gemm] [--conv] [--peak] [--sizes 64,128] [--layers FILE] [--types FLOAT32,FLOAT16]\n"
+                         "usage: %s [--gemm] [--conv] [--peak] [--int8] [--sizes 64,128] [--layers FILE] [--types FLOAT32,FLOAT16]\n"
                          "          [--rounds R] [--sample-seconds S] [--fp16-max-seconds T] [--no-onednn] [--suffix TEXT]\n",
                          argv[0]);
             return 2;
         }
     }
-    if (!gemm && !conv && !peak) gemm = conv = peak = true;
+    if (!gemm && !conv && !peak && !int8) gemm = conv = peak = true;
 #ifndef FREEDML_BENCH_HAVE_DNNL
     gOneDnn = false;
 #endif
@@ -560,7 +619,7 @@ int main(int argc, char** argv) {
 
     if (peak) Peak();
     Api api;
-    if ((gemm || conv) && !api.ok) {
+    if ((gemm || conv || int8) && !api.ok) {
         std::fprintf(stderr, "dense_bench: the D3D12/DirectML device did not start\n");
         return 1;
     }
@@ -569,6 +628,9 @@ int main(int argc, char** argv) {
             double predicted = 0;
             for (uint32_t size : sizes) GemmCase(api, size, type, &predicted);
         }
+    }
+    if (int8) {
+        for (uint32_t size : sizes) Int8Case(api, size);
     }
     if (conv) {
         const auto layers = ReadLayers(layersPath);

@@ -6,7 +6,7 @@ dense_bench (bench/report.py reads them). One framework per process, since Debia
 PyPI's ONNX Runtime live in different Python environments (bench/run.sh picks the interpreter):
 
   references.py --framework torch --what gemm,conv,dispatch       (Debian python3 + python3-torch)
-  references.py --framework ort   --what gemm,conv,elementwise,dispatch   (venv with onnxruntime)
+  references.py --framework ort   --what gemm,conv,elementwise,dispatch,int8   (venv with onnxruntime)
 
 Timing as in bench_common.h: one warm-up call, a batch of iterations calibrated to --sample-seconds,
 --rounds rounds, median seconds per iteration. Threads: --threads (default: every core), the same
@@ -24,6 +24,7 @@ parser.add_argument("--framework", choices=["torch", "ort"], required=True)
 parser.add_argument("--what", default="gemm,conv,elementwise,dispatch")
 parser.add_argument("--device", default="cpu", help="cpu, or cuda (PyTorch only)")
 parser.add_argument("--sizes", default="64,128,256,512,1024,2048")
+parser.add_argument("--int8-sizes", default="1024,4096", help="sizes of --what int8")
 parser.add_argument("--layers", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "resnet50_convs.csv"))
 parser.add_argument("--elements", type=int, default=1 << 24)
 parser.add_argument("--rounds", type=int, default=5)
@@ -205,6 +206,35 @@ def run_ort():
                 except Exception as error:  # a type the CPU provider lacks
                     result("gemm", str(n), name, "ONNX Runtime", 0, "GFLOP/s", f"unavailable: {str(error)[:120]}")
                     break
+
+    if "int8" in what:
+        # dense_bench --int8's shapes and types: UINT8 A, INT8 B, per-tensor zero points (128, 0)
+        # and scales 0.01, every tensor an input (as FreeDML binds them).
+        for n in [int(s) for s in args.int8_sizes.split(",")]:
+            a = rng.integers(0, 256, (n, n), dtype=np.uint8)
+            b = rng.integers(-128, 128, (n, n), dtype=np.int8)
+            azp, bzp = np.array(128, np.uint8), np.array(0, np.int8)
+            scale, ozp = np.array(0.01, np.float32), np.array(128, np.uint8)
+            u8, i8, f32 = TensorProto.UINT8, TensorProto.INT8, TensorProto.FLOAT
+            sess = session([helper.make_node("MatMulInteger", ["A", "B", "AZ", "BZ"], ["Y"])],
+                           [helper.make_tensor_value_info("A", u8, [n, n]), helper.make_tensor_value_info("B", i8, [n, n]),
+                            helper.make_tensor_value_info("AZ", u8, []), helper.make_tensor_value_info("BZ", i8, [])],
+                           [helper.make_tensor_value_info("Y", TensorProto.INT32, [n, n])])
+            out32 = np.empty((n, n), np.int32)
+            seconds, samples = measure(bound(sess, {"A": a, "B": b, "AZ": azp, "BZ": bzp}, "Y", out32))
+            result("int8", str(n), "UINT8xINT8", "ONNX Runtime MatMulInteger", 2.0 * n ** 3 / seconds / 1e9, "GOP/s",
+                   f"every tensor an input; {info}; {spread(samples)}")
+            names = ["A", "AS", "AZ", "B", "BS", "BZ", "YS", "YZ"]
+            types = [u8, f32, u8, i8, f32, i8, f32, u8]
+            shapes = [[n, n], [], [], [n, n], [], [], [], []]
+            sess = session([helper.make_node("QLinearMatMul", names, ["Y"])],
+                           [helper.make_tensor_value_info(nm, t, sh) for nm, t, sh in zip(names, types, shapes)],
+                           [helper.make_tensor_value_info("Y", u8, [n, n])])
+            out8 = np.empty((n, n), np.uint8)
+            feeds = dict(zip(names, [a, scale, azp, b, scale, bzp, scale, ozp]))
+            seconds, samples = measure(bound(sess, feeds, "Y", out8))
+            result("int8", str(n), "UINT8xINT8", "ONNX Runtime QLinearMatMul", 2.0 * n ** 3 / seconds / 1e9, "GOP/s",
+                   f"every tensor an input; {info}; {spread(samples)}")
 
     if "conv" in what:
         for name, (onnx_type, np_type) in onnx_types.items():

@@ -679,6 +679,33 @@ if conv_layers:
 
 # FreeDML alone in its process, with OpenMP's default and passive wait policies
 alone = [r for r in rows if "(alone" in r["impl"]]
+# Integer matrix multiplies
+int8_sizes = sorted({int(r["case"]) for r in rows if r["group"] == "int8"})
+if int8_sizes:
+    w("## Integer matrix multiplies")
+    w("")
+    w("Square `MATRIX_MULTIPLY_INTEGER` (UINT8 A, INT8 B, per-tensor zero points, INT32 out) and")
+    w("`QUANTIZED_LINEAR_MATRIX_MULTIPLY` (the same, UINT8 out, per-tensor scales) through the public API, every")
+    w("tensor an input, against ONNX Runtime's `MatMulInteger` and `QLinearMatMul` on the same shapes and types.")
+    w("FreeDML runs oneDNN's integer GEMM (an OpenMP region) and then its own zero-point and requantization pass")
+    w("on its thread pool, so OpenMP's spinning threads compete with that pass under the default wait policy;")
+    w("the passive rows are the same kernels with `OMP_WAIT_POLICY=passive`. Value: GOP/s (2 M N K).")
+    w("")
+    w("| operator | size | FreeDML GOP/s | vs ONNX Runtime | FreeDML passive GOP/s | passive vs ONNX Runtime |")
+    w("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for op, reference in (("MATRIX_MULTIPLY_INTEGER", "MatMulInteger"), ("QUANTIZED_LINEAR_MATRIX_MULTIPLY", "QLinearMatMul")):
+        for n in int8_sizes:
+            c = str(n)
+            f = value("int8", c, "UINT8xINT8", f"FreeDML {op}")
+            fp = value("int8", c, "UINT8xINT8", f"FreeDML {op} (OMP_WAIT_POLICY=passive)")
+            x = value("int8", c, "UINT8xINT8", f"ONNX Runtime {reference}")
+            w(f"| {op} | {n} | {fmt(f)} | {fmt(ratio(f, x))} | {fmt(fp)} | {fmt(ratio(fp, x))} |")
+            rr = ratio(f, x)
+            if rr is not None and rr < 0.8:
+                behind.append((f"{op} {n}", rr, f"ONNX Runtime {reference}"))
+    w("")
+    commands_block("int8")
+
 if alone:
     w("## FreeDML alone in a process: OpenMP's wait policy")
     w("")

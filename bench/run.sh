@@ -149,6 +149,13 @@ if has dense_bench && [ "$device" = cpu ]; then
   run threading-passive.txt env OMP_WAIT_POLICY=passive "$bin/dense_bench" "${alone[@]}" \
       --suffix " (alone; OMP_WAIT_POLICY=passive)"
 fi
+# The integer matrix multiplies against ONNX Runtime's MatMulInteger and QLinearMatMul (ort.txt).
+int8_sizes=1024,4096; [ "$quick" = 1 ] && int8_sizes=1024
+if has dense_bench && [ "$device" = cpu ]; then
+  run int8.txt "$bin/dense_bench" --int8 --sizes "$int8_sizes" "${common[@]}"
+  run int8-passive.txt env OMP_WAIT_POLICY=passive "$bin/dense_bench" --int8 --sizes "$int8_sizes" "${common[@]}" \
+      --suffix " (OMP_WAIT_POLICY=passive)"
+fi
 torch_device=cpu; [ "$device" = cpu ] || torch_device=cuda
 op_quick=(); [ "$quick" = 1 ] && op_quick=(--quick)
 has operator_bench && run ops-freedml.jsonl "$bin/operator_bench" "${op_quick[@]}"
@@ -157,8 +164,8 @@ run ops-torch.jsonl "$system_python" "$root/bench/operator_torch.py" --device "$
 run torch.txt "$system_python" "$root/bench/references.py" --framework torch --device "$torch_device" \
     --what gemm,conv,dispatch --sizes "$sizes" --layers "$layers" "${common[@]}"
 if [ "$device" = cpu ]; then
-  run ort.txt "$venv/bin/python" "$root/bench/references.py" --framework ort --what gemm,conv,elementwise,dispatch \
-      --sizes "$sizes" --layers "$layers" --elements "$elements" "${common[@]}"
+  run ort.txt "$venv/bin/python" "$root/bench/references.py" --framework ort --what gemm,conv,elementwise,dispatch,int8 \
+      --int8-sizes "$int8_sizes" --sizes "$sizes" --layers "$layers" --elements "$elements" "${common[@]}"
 elif [ -x "$root/bench/run_gpu.sh" ]; then
   # The CUDA backend's own GPU benchmarks (bench/cuda/), kept beside the report's raw files.
   OUT="$raw" run gpu.out "$root/bench/run_gpu.sh" "$build"

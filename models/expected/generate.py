@@ -356,6 +356,20 @@ def roi_align(m):
     return {"aligned": aligned, "pooled": pooled}
 
 
+def dynamic_quantized_linear(m):
+    """ONNX DynamicQuantizeLinear (UINT8: range widened to include 0, scale (max - min) / 255, zero
+    point and values rounded half to even, saturated), in float32 as the operator computes it, then
+    ONNX MatMulInteger in int64."""
+    x = initial_values(m, "x").astype(np.float32)
+    lo, hi = min(np.float32(0), x.min()), max(np.float32(0), x.max())
+    scale = np.float32((hi - lo) / np.float32(255))
+    zero = np.float32(np.rint(np.clip(np.float32(0) - np.float32(lo / scale), 0, 255)))
+    xq = np.clip(np.rint((x / scale).astype(np.float32)) + zero, 0, 255).astype(np.int64)
+    weights = initial_values(m, "weights").astype(np.int64).reshape(4, 3)
+    sums = (xq.reshape(2, 4) - int(zero)) @ weights
+    return {"xq": xq, "scale": [scale], "zeroPoint": [zero, 0, 0, 0], "sums": sums}, {"rtol": 1e-6, "atol": 0}
+
+
 def philox4x32_10(counter, key):
     """Philox 4x32-10 from its paper (Salmon et al., SC 2011): ten rounds, the key bumped between them."""
     mask = 0xFFFFFFFF
@@ -415,6 +429,7 @@ REFERENCES = {
     "roi_align": roi_align,
     "generators": generators,
     "lstm": lstm,
+    "dynamic_quantized_linear": dynamic_quantized_linear,
 }
 
 

@@ -2,7 +2,8 @@
 // change to this file alone: GEMM's matmul and CONVOLUTION's convolution and deconvolution
 // primitives, the recurrent layers' per-step products (how each is planned, how an owned weight is
 // packed into oneDNN's layout at initialization, how the primitive runs), fused activations as oneDNN
-// post-ops, and the pooling primitive of the FLOAT32 average pools. Built
+// post-ops, the pooling primitive of the FLOAT32 average pools, and the integer GEMM of the
+// quantized matrix multiplies. Built
 // without oneDNN (FREEDML_ONEDNN=OFF), the kernels take their own reference paths and say why.
 #include <cstring>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "common/align.h"
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/int8_gemm.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
 #include "dml/ops/pooling/cpu/pooling_onednn.h"
@@ -543,6 +545,22 @@ void PackedMatMul::Run(const float* a, float* c) const {
     stream.wait();
 }
 
+// ---- Integer GEMM (quantized matrix multiplies) ----------------------------------------------------
+
+bool Int8Gemm(bool aSigned, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const int8_t* b, int64_t ldb,
+              int32_t* c, int64_t ldc) {
+    const int32_t zero = 0;
+    dnnl::status status;
+    if (aSigned) {
+        status = dnnl::gemm_s8s8s32('N', 'N', 'F', m, n, k, 1.0f, static_cast<const int8_t*>(a), lda, 0, b, ldb, 0,
+                                    0.0f, c, ldc, &zero);
+    } else {
+        status = dnnl::gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, static_cast<const uint8_t*>(a), lda, 0, b, ldb, 0,
+                                    0.0f, c, ldc, &zero);
+    }
+    return status == dnnl::status::success;
+}
+
 #else  // built without oneDNN: TryOneDnn makes no OneDnnState, so the other members never run.
 
 struct OneDnnPooling::State {};
@@ -561,6 +579,10 @@ void PackedMatMul::Run(const float*, float*) const {}
 
 bool MatMulAccumulateOneDnn(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, int64_t, int64_t,
                             int64_t) {
+    return false;
+}
+
+bool Int8Gemm(bool, int64_t, int64_t, int64_t, const void*, int64_t, const int8_t*, int64_t, int32_t*, int64_t) {
     return false;
 }
 

@@ -1,0 +1,367 @@
+// Device code of the quantized family: 16 x 16 shared-memory tiles for the 8-bit matrix
+// multiplies, one thread per output element for the wider ones, the convolutions and pooling (exact integer accumulation; float32 requantization in the order the
+// CPU kernels use, with explicitly rounded operations so that no contraction changes a result),
+// and DYNAMIC_QUANTIZE_LINEAR as one block that finds the range and writes scale and zero point,
+// then a grid that quantizes with them.
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "dml/ops/quantized/cuda/quantized_plan.h"
+
+namespace freedml::dml::cuda::quantized {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+__device__ __forceinline__ int64_t LoadInt(ElementType type, const void* base, int64_t offset) {
+    switch (type) {
+        case ElementType::I8: return static_cast<const int8_t*>(base)[offset];
+        case ElementType::U8: return static_cast<const uint8_t*>(base)[offset];
+        case ElementType::I16: return static_cast<const int16_t*>(base)[offset];
+        case ElementType::U16: return static_cast<const uint16_t*>(base)[offset];
+        case ElementType::I32: return static_cast<const int32_t*>(base)[offset];
+        case ElementType::U32: return static_cast<const uint32_t*>(base)[offset];
+        default: return 0;
+    }
+}
+
+__device__ __forceinline__ float LoadFloat(ElementType type, const void* base, int64_t offset) {
+    if (type == ElementType::F16) return __half2float(static_cast<const __half*>(base)[offset]);
+    return static_cast<const float*>(base)[offset];
+}
+
+__device__ __forceinline__ void StoreQuantized(ElementType type, void* base, int64_t offset, float value,
+                                               int32_t zeroPoint) {
+    const bool isSigned = type == ElementType::I8;
+    const float lo = isSigned ? -128.0f : 0.0f, hi = isSigned ? 127.0f : 255.0f;
+    const float r = rintf(value);  // half to even
+    float q = r != r ? float(zeroPoint) : __fadd_rn(r, float(zeroPoint));
+    q = fminf(fmaxf(q, lo), hi);
+    if (isSigned) static_cast<int8_t*>(base)[offset] = int8_t(int32_t(q));
+    else static_cast<uint8_t*>(base)[offset] = uint8_t(int32_t(q));
+}
+
+__device__ __forceinline__ int64_t Offset(const Operand& t, const uint32_t* index, int rank) {
+    int64_t o = 0;
+    for (int d = 0; d < rank; ++d) o += int64_t(index[d]) * t.strides[d];
+    return o;
+}
+
+__device__ __forceinline__ int64_t IntAt(const Operand& t, const void* p, const uint32_t* index, int rank) {
+    return p ? LoadInt(t.type, p, Offset(t, index, rank)) : 0;
+}
+
+__device__ __forceinline__ float FloatAt(const Operand& t, const void* p, const uint32_t* index, int rank,
+                                         float absent) {
+    return p ? LoadFloat(t.type, p, Offset(t, index, rank)) : absent;
+}
+
+struct Pointers {
+    const void* p[kSlots];
+};
+
+// Writes one matrix multiply result at output index `o` from its exact integer sum.
+template <class Acc>
+__device__ __forceinline__ void StoreMatMulResult(const MatMulPlan& plan, const Pointers& in, void* out,
+                                                  const uint32_t* o, Acc acc) {
+    const int rank = plan.rank;
+    const int64_t dst = Offset(plan.out, o, rank);
+    if (plan.kind == MatMulKind::Integer) {
+        static_cast<int32_t*>(out)[dst] = int32_t(uint32_t(uint64_t(acc)));
+        return;
+    }
+    const float real = __fmul_rn(__fmul_rn(float(acc), FloatAt(plan.in[1], in.p[1], o, rank, 1.0f)),
+                                 FloatAt(plan.in[4], in.p[4], o, rank, 1.0f));
+    if (plan.kind == MatMulKind::IntegerToFloat) {
+        const float v = __fadd_rn(real, FloatAt(plan.in[6], in.p[6], o, rank, 0.0f));
+        if (plan.out.type == ElementType::F16) static_cast<__half*>(out)[dst] = __float2half_rn(v);
+        else static_cast<float*>(out)[dst] = v;
+    } else {
+        StoreQuantized(plan.out.type, out, dst, __fdiv_rn(real, FloatAt(plan.in[7], in.p[7], o, rank, 1.0f)),
+                       int32_t(IntAt(plan.in[8], in.p[8], o, rank)));
+    }
+}
+
+template <class Acc>
+__global__ void MatMulKernel(MatMulPlan plan, Pointers in, void* out, uint64_t count) {
+    const int rank = plan.rank;
+    for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < count; e += uint64_t(gridDim.x) * blockDim.x) {
+        uint32_t o[kRank];
+        uint64_t rest = e;
+        for (int d = rank - 1; d >= 0; --d) {
+            o[d] = uint32_t(rest % plan.sizes[d]);
+            rest /= plan.sizes[d];
+        }
+        const uint32_t m = o[rank - 2], n = o[rank - 1];
+        uint32_t ia[kRank], ib[kRank];
+        for (int d = 0; d < rank; ++d) ia[d] = ib[d] = o[d];
+        ia[rank - 1] = 0;
+        ib[rank - 2] = 0;
+        const Acc aZero = Acc(IntAt(plan.in[2], in.p[2], ia, rank));
+        const Acc bZero = Acc(IntAt(plan.in[5], in.p[5], ib, rank));
+        const int64_t aBase = Offset(plan.in[0], ia, rank), bBase = Offset(plan.in[3], ib, rank);
+        const int64_t aStep = plan.in[0].strides[rank - 1], bStep = plan.in[3].strides[rank - 2];
+        Acc acc = 0;
+        for (uint32_t k = 0; k < plan.depth; ++k) {
+            const Acc a = Acc(LoadInt(plan.in[0].type, in.p[0], aBase + int64_t(k) * aStep)) - aZero;
+            const Acc b = Acc(LoadInt(plan.in[3].type, in.p[3], bBase + int64_t(k) * bStep)) - bZero;
+            acc += a * b;
+        }
+        (void)m;
+        (void)n;
+        StoreMatMulResult(plan, in, out, o, acc);
+    }
+}
+
+// 16 x 16 outputs per block of 16 x 16 threads, K in tiles of 16 through shared memory, zero points
+// subtracted as the tiles load: the 8-bit case (int32 sums). blockIdx.z is the batch.
+constexpr int kTile = 16;
+
+__global__ void MatMulTiledKernel(MatMulPlan plan, Pointers in, void* out) {
+    __shared__ int32_t tileA[kTile][kTile + 1];
+    __shared__ int32_t tileB[kTile][kTile + 1];
+    const int rank = plan.rank;
+    const uint32_t m = plan.sizes[rank - 2], n = plan.sizes[rank - 1];
+    uint32_t o[kRank] = {};
+    uint64_t rest = blockIdx.z;
+    for (int d = rank - 3; d >= 0; --d) {
+        o[d] = uint32_t(rest % plan.sizes[d]);
+        rest /= plan.sizes[d];
+    }
+    const uint32_t row = blockIdx.y * kTile + threadIdx.y, column = blockIdx.x * kTile + threadIdx.x;
+    // This thread loads A at (row, k0 + threadIdx.x) and B at (k0 + threadIdx.y, column).
+    uint32_t ia[kRank], ib[kRank];
+    for (int d = 0; d < rank; ++d) ia[d] = ib[d] = o[d];
+    ia[rank - 2] = row < m ? row : 0;
+    ia[rank - 1] = 0;
+    ib[rank - 2] = 0;
+    ib[rank - 1] = column < n ? column : 0;
+    const int32_t aZero = int32_t(IntAt(plan.in[2], in.p[2], ia, rank));
+    const int32_t bZero = int32_t(IntAt(plan.in[5], in.p[5], ib, rank));
+    const int64_t aBase = Offset(plan.in[0], ia, rank), bBase = Offset(plan.in[3], ib, rank);
+    const int64_t aStep = plan.in[0].strides[rank - 1], bStep = plan.in[3].strides[rank - 2];
+    int32_t acc = 0;
+    for (uint32_t k0 = 0; k0 < plan.depth; k0 += kTile) {
+        const uint32_t ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
+        tileA[threadIdx.y][threadIdx.x] =
+            row < m && ka < plan.depth
+                ? int32_t(LoadInt(plan.in[0].type, in.p[0], aBase + int64_t(ka) * aStep)) - aZero
+                : 0;
+        tileB[threadIdx.y][threadIdx.x] =
+            column < n && kb < plan.depth
+                ? int32_t(LoadInt(plan.in[3].type, in.p[3], bBase + int64_t(kb) * bStep)) - bZero
+                : 0;
+        __syncthreads();
+        for (int kk = 0; kk < kTile; ++kk) acc += tileA[threadIdx.y][kk] * tileB[kk][threadIdx.x];
+        __syncthreads();
+    }
+    if (row >= m || column >= n) return;
+    o[rank - 2] = row;
+    o[rank - 1] = column;
+    StoreMatMulResult(plan, in, out, o, acc);
+}
+
+__global__ void ConvKernel(ConvPlan plan, Pointers in, void* out, uint64_t count) {
+    const uint32_t zero[kRank] = {};
+    for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < count; e += uint64_t(gridDim.x) * blockDim.x) {
+        uint64_t rest = e;
+        const int64_t o2 = int64_t(rest % plan.outSize[2]);
+        rest /= plan.outSize[2];
+        const int64_t o1 = int64_t(rest % plan.outSize[1]);
+        rest /= plan.outSize[1];
+        const int64_t o0 = int64_t(rest % plan.outSize[0]);
+        rest /= plan.outSize[0];
+        const uint32_t oc = uint32_t(rest % plan.outChannels);
+        const uint32_t nb = uint32_t(rest / plan.outChannels);
+        const uint32_t cig = plan.inChannels / plan.groups, cog = plan.outChannels / plan.groups, g = oc / cog;
+        uint32_t channel[kRank] = {};
+        channel[1] = oc;
+        const Operand &x = plan.in[0], &w = plan.in[3];
+        const int32_t inZero = int32_t(IntAt(plan.in[2], in.p[2], zero, 5));
+        const int32_t filterZero = int32_t(IntAt(plan.in[5], in.p[5], channel, 5));
+        int32_t acc = int32_t(IntAt(plan.in[6], in.p[6], channel, 5));
+        for (uint32_t icg = 0; icg < cig; ++icg) {
+            const int64_t xBase = int64_t(nb) * x.strides[0] + int64_t(g * cig + icg) * x.strides[1];
+            const int64_t wBase = int64_t(oc) * w.strides[0] + int64_t(icg) * w.strides[1];
+            for (int64_t k0 = 0; k0 < plan.kernelSize[0]; ++k0) {
+                const int64_t i0 = o0 * plan.stride[0] + k0 * plan.dilation[0] - plan.pad[0];
+                if (i0 < 0 || i0 >= plan.inSize[0]) continue;
+                for (int64_t k1 = 0; k1 < plan.kernelSize[1]; ++k1) {
+                    const int64_t i1 = o1 * plan.stride[1] + k1 * plan.dilation[1] - plan.pad[1];
+                    if (i1 < 0 || i1 >= plan.inSize[1]) continue;
+                    for (int64_t k2 = 0; k2 < plan.kernelSize[2]; ++k2) {
+                        const int64_t i2 = o2 * plan.stride[2] + k2 * plan.dilation[2] - plan.pad[2];
+                        if (i2 < 0 || i2 >= plan.inSize[2]) continue;
+                        const int32_t xv = int32_t(LoadInt(
+                            x.type, in.p[0], xBase + i0 * x.strides[2] + i1 * x.strides[3] + i2 * x.strides[4]));
+                        const int32_t wv = int32_t(LoadInt(
+                            w.type, in.p[3], wBase + k0 * w.strides[2] + k1 * w.strides[3] + k2 * w.strides[4]));
+                        acc += (xv - inZero) * (wv - filterZero);
+                    }
+                }
+            }
+        }
+        const int64_t dst = int64_t(nb) * plan.out.strides[0] + int64_t(oc) * plan.out.strides[1] +
+                            o0 * plan.out.strides[2] + o1 * plan.out.strides[3] + o2 * plan.out.strides[4];
+        if (!plan.quantizedOutput) {
+            static_cast<int32_t*>(out)[dst] = acc;
+            continue;
+        }
+        const float multiplier = __fmul_rn(FloatAt(plan.in[1], in.p[1], zero, 5, 1.0f),
+                                           FloatAt(plan.in[4], in.p[4], channel, 5, 1.0f));
+        const float real = __fmul_rn(float(acc), multiplier);
+        StoreQuantized(plan.out.type, out, dst, __fdiv_rn(real, FloatAt(plan.in[7], in.p[7], zero, 5, 1.0f)),
+                       int32_t(IntAt(plan.in[8], in.p[8], zero, 5)));
+    }
+}
+
+__global__ void PoolKernel(PoolPlan plan, Pointers in, void* out, uint64_t count) {
+    for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < count; e += uint64_t(gridDim.x) * blockDim.x) {
+        uint64_t rest = e;
+        const int64_t o2 = int64_t(rest % plan.outSize[2]);
+        rest /= plan.outSize[2];
+        const int64_t o1 = int64_t(rest % plan.outSize[1]);
+        rest /= plan.outSize[1];
+        const int64_t o0 = int64_t(rest % plan.outSize[0]);
+        rest /= plan.outSize[0];
+        uint32_t index[kRank] = {};
+        index[1] = uint32_t(rest % plan.channels);
+        index[0] = uint32_t(rest / plan.channels);
+        const Operand& x = plan.in[0];
+        const int32_t inZero = int32_t(IntAt(plan.in[2], in.p[2], index, 5));
+        const float inScale = FloatAt(plan.in[1], in.p[1], index, 5, 1.0f);
+        const float outScale = FloatAt(plan.in[3], in.p[3], index, 5, 1.0f);
+        const int32_t outZero = int32_t(IntAt(plan.in[4], in.p[4], index, 5));
+        const int64_t base = int64_t(index[0]) * x.strides[0] + int64_t(index[1]) * x.strides[1];
+        int64_t sum = 0, counted = 0;
+        for (int64_t k0 = 0; k0 < plan.window[0]; ++k0) {
+            const int64_t i0 = o0 * plan.stride[0] + k0 * plan.dilation[0] - plan.pad[0];
+            for (int64_t k1 = 0; k1 < plan.window[1]; ++k1) {
+                const int64_t i1 = o1 * plan.stride[1] + k1 * plan.dilation[1] - plan.pad[1];
+                for (int64_t k2 = 0; k2 < plan.window[2]; ++k2) {
+                    const int64_t i2 = o2 * plan.stride[2] + k2 * plan.dilation[2] - plan.pad[2];
+                    const bool inside = i0 >= 0 && i0 < plan.inSize[0] && i1 >= 0 && i1 < plan.inSize[1] && i2 >= 0 &&
+                                        i2 < plan.inSize[2];
+                    if (inside) {
+                        sum += LoadInt(x.type, in.p[0], base + i0 * x.strides[2] + i1 * x.strides[3] + i2 * x.strides[4]) -
+                               inZero;
+                        ++counted;
+                    } else if (plan.includePadding) {
+                        ++counted;
+                    }
+                }
+            }
+        }
+        const float average = counted ? __fdiv_rn(__fmul_rn(float(sum), inScale), float(counted)) : 0.0f;
+        const int64_t dst = int64_t(index[0]) * plan.out.strides[0] + int64_t(index[1]) * plan.out.strides[1] +
+                            o0 * plan.out.strides[2] + o1 * plan.out.strides[3] + o2 * plan.out.strides[4];
+        StoreQuantized(plan.out.type, out, dst, __fdiv_rn(average, outScale), outZero);
+    }
+}
+
+__device__ __forceinline__ int64_t ElementOffset(const DynamicQuantizePlan& plan, const Operand& t, uint64_t e) {
+    int64_t o = 0;
+    for (int d = plan.rank - 1; d >= 0; --d) {
+        o += int64_t(e % plan.sizes[d]) * t.strides[d];
+        e /= plan.sizes[d];
+    }
+    return o;
+}
+
+// One block: the range (always including 0), then scale and zero point as the CPU kernel computes them.
+__global__ void RangeKernel(DynamicQuantizePlan plan, const void* in, float* scaleOut, void* zeroOut) {
+    __shared__ float los[kThreads], his[kThreads];
+    float lo = 0.0f, hi = 0.0f;
+    for (uint64_t e = threadIdx.x; e < plan.count; e += blockDim.x) {
+        const float v = LoadFloat(plan.in.type, in, ElementOffset(plan, plan.in, e));
+        lo = fminf(lo, v);
+        hi = fmaxf(hi, v);
+    }
+    los[threadIdx.x] = lo;
+    his[threadIdx.x] = hi;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if (int(threadIdx.x) < s) {
+            los[threadIdx.x] = fminf(los[threadIdx.x], los[threadIdx.x + s]);
+            his[threadIdx.x] = fmaxf(his[threadIdx.x], his[threadIdx.x + s]);
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        const bool isSigned = plan.out.type == ElementType::I8;
+        const float qmin = isSigned ? -128.0f : 0.0f, qmax = isSigned ? 127.0f : 255.0f;
+        const float scale = __fdiv_rn(__fsub_rn(his[0], los[0]), qmax - qmin);
+        const float shift = scale != 0.0f ? __fdiv_rn(los[0], scale) : 0.0f;
+        const float zero = rintf(fminf(fmaxf(__fsub_rn(qmin, shift), qmin), qmax));
+        *scaleOut = scale;
+        StoreQuantized(plan.out.type, zeroOut, 0, 0.0f, int32_t(zero));
+    }
+}
+
+__global__ void QuantizeKernel(DynamicQuantizePlan plan, const void* in, void* out, const float* scaleIn,
+                               const void* zeroIn) {
+    const float scale = *scaleIn;
+    const int32_t zero = int32_t(LoadInt(plan.out.type, zeroIn, 0));
+    for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < plan.count;
+         e += uint64_t(gridDim.x) * blockDim.x) {
+        const float v = LoadFloat(plan.in.type, in, ElementOffset(plan, plan.in, e));
+        const float q = scale != 0.0f ? __fdiv_rn(v, scale) : 0.0f;
+        StoreQuantized(plan.out.type, out, ElementOffset(plan, plan.out, e), q, zero);
+    }
+}
+
+Pointers Gather(const void* const* in, int count) {
+    Pointers p{};
+    for (int i = 0; i < count; ++i) p.p[i] = in[i];
+    return p;
+}
+
+}  // namespace
+
+cudaError_t LaunchQuantizedMatMul(const MatMulPlan& plan, const void* const* in, void* out, LaunchTarget launch) {
+    uint64_t count = 1;
+    for (int d = 0; d < plan.rank; ++d) count *= plan.sizes[d];
+    if (count == 0) return cudaSuccess;
+    const Pointers p = Gather(in, kSlots);
+    if (plan.wide) {
+        MatMulKernel<int64_t><<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(plan, p, out, count);
+        return cudaGetLastError();
+    }
+    const uint32_t m = plan.sizes[plan.rank - 2], n = plan.sizes[plan.rank - 1];
+    const uint64_t batches = count / (uint64_t(m) * n);
+    if (batches > 65535 || (m + kTile - 1) / kTile > 65535) {  // grid limits: one thread per output instead
+        MatMulKernel<int32_t><<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(plan, p, out, count);
+        return cudaGetLastError();
+    }
+    const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile, uint32_t(batches));
+    MatMulTiledKernel<<<grid, dim3(kTile, kTile), 0, launch.stream>>>(plan, p, out);
+    return cudaGetLastError();
+}
+
+cudaError_t LaunchQuantizedConv(const ConvPlan& plan, const void* const* in, void* out, LaunchTarget launch) {
+    const uint64_t count = uint64_t(plan.batch) * plan.outChannels * plan.outSize[0] * plan.outSize[1] * plan.outSize[2];
+    if (count == 0) return cudaSuccess;
+    ConvKernel<<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(plan, Gather(in, kSlots), out, count);
+    return cudaGetLastError();
+}
+
+cudaError_t LaunchQuantizedPool(const PoolPlan& plan, const void* const* in, void* out, LaunchTarget launch) {
+    const uint64_t count = uint64_t(plan.batch) * plan.channels * plan.outSize[0] * plan.outSize[1] * plan.outSize[2];
+    if (count == 0) return cudaSuccess;
+    PoolKernel<<<launch.Blocks(count, kThreads), kThreads, 0, launch.stream>>>(plan, Gather(in, 5), out, count);
+    return cudaGetLastError();
+}
+
+cudaError_t LaunchDynamicQuantize(const DynamicQuantizePlan& plan, const void* in, void* out, void* scale,
+                                  void* zeroPoint, LaunchTarget launch) {
+    RangeKernel<<<1, kThreads, 0, launch.stream>>>(plan, in, static_cast<float*>(scale), zeroPoint);
+    cudaError_t status = cudaGetLastError();
+    if (status != cudaSuccess || plan.count == 0) return status;
+    QuantizeKernel<<<launch.Blocks(plan.count, kThreads), kThreads, 0, launch.stream>>>(
+        plan, in, out, static_cast<const float*>(scale), zeroPoint);
+    return cudaGetLastError();
+}
+
+}  // namespace freedml::dml::cuda::quantized
