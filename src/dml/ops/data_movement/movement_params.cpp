@@ -308,4 +308,90 @@ GatherMap DecodeGatherMap(const OperatorArgs& args) {
     return map;
 }
 
+std::vector<GatherDim> ScatterUpdateDims(const OperatorArgs& args) {
+    // The GATHER operators' dimensions, with the output standing where GATHER's input stands (it
+    // has InputTensor's sizes, but its own strides).
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    std::vector<GatherDim> dims;
+    if (args.schema.type == DML_OPERATOR_SCATTER_ELEMENTS) {
+        const uint32_t axis = args.As<DML_SCATTER_ELEMENTS_OPERATOR_DESC>().Axis;
+        for (uint32_t d = 0; d < out.rank; ++d) {
+            dims.push_back({idx.sizes[d], d == axis ? 0 : int64_t(out.strides[d]), idx.strides[d]});
+        }
+    } else if (args.schema.type == DML_OPERATOR_SCATTER_ND) {
+        const auto& desc = args.As<DML_SCATTER_ND_OPERATOR_DESC>();
+        dims = GatherNdDims(out, idx, desc.InputDimensionCount, desc.IndicesDimensionCount, 0);
+    }
+    return dims;
+}
+
+ScatterPlan DecodeScatterPlan(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    const TensorDesc& out = *args.outputs[0];
+    ScatterPlan plan;
+    plan.copy.rank = out.rank;
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        plan.copy.sizes[d] = out.sizes[d];
+        plan.copy.inStrides[d] = in.strides[d];
+        plan.copy.outStrides[d] = out.strides[d];
+    }
+    GatherMap& map = plan.map;
+    std::vector<GatherDim> dims = ScatterUpdateDims(args);
+    while (dims.size() > upd.rank) dims.erase(dims.begin());
+    while (dims.size() < upd.rank) dims.insert(dims.begin(), GatherDim{1, 0, 0});
+    map.rank = upd.rank;
+    map.count = 1;
+    for (uint32_t d = 0; d < upd.rank; ++d) {
+        map.outSizes[d] = upd.sizes[d];
+        map.outStrides[d] = upd.strides[d];
+        map.inStrides[d] = dims[d].inStride;
+        map.idxStrides[d] = dims[d].idxStride;
+        map.count *= upd.sizes[d];
+    }
+    auto component = [&](uint32_t k, uint32_t dim) {
+        map.componentSizes[k] = out.sizes[dim];
+        map.componentStrides[k] = out.strides[dim];
+    };
+    const uint32_t r = out.rank;
+    if (args.schema.type == DML_OPERATOR_SCATTER_ELEMENTS) {
+        component(0, args.As<DML_SCATTER_ELEMENTS_OPERATOR_DESC>().Axis);
+    } else {
+        const uint32_t inCount = args.As<DML_SCATTER_ND_OPERATOR_DESC>().InputDimensionCount;
+        map.tupleSize = idx.sizes[r - 1];
+        map.tupleStride = idx.strides[r - 1];
+        for (uint32_t k = 0; k < map.tupleSize; ++k) component(k, r - inCount + k);
+    }
+    return plan;
+}
+
+SliceGradPlan DecodeSliceGrad(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SLICE_GRAD_OPERATOR_DESC>();
+    const TensorDesc& dy = *args.inputs[0];
+    const TensorDesc& dx = *args.outputs[0];
+    SliceGradPlan plan;
+    // Every coordinate maps to the constant 0: an input dimension of 0 elements has none inside.
+    plan.zero.rank = dx.rank;
+    plan.zero.mode = MapMode::Constant;
+    plan.zero.count = 1;
+    for (uint32_t d = 0; d < dx.rank; ++d) {
+        plan.zero.outSizes[d] = dx.sizes[d];
+        plan.zero.outStrides[d] = dx.strides[d];
+        plan.zero.count *= dx.sizes[d];
+    }
+    // SLICE1's window read backwards for a negative stride: it starts at its last element.
+    plan.copy.rank = dy.rank;
+    for (uint32_t d = 0; d < dy.rank; ++d) {
+        const int64_t step = desc.InputWindowStrides[d];
+        const int64_t start = int64_t(desc.InputWindowOffsets[d]) + (step < 0 ? desc.InputWindowSizes[d] - 1 : 0);
+        plan.copy.sizes[d] = dy.sizes[d];
+        plan.copy.inStrides[d] = dy.strides[d];
+        plan.copy.outStrides[d] = step * int64_t(dx.strides[d]);
+        plan.outOffset += start * int64_t(dx.strides[d]);
+    }
+    return plan;
+}
+
 }  // namespace freedml::dml

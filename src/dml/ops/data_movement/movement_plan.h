@@ -120,4 +120,38 @@ FREEDML_MOVEMENT_HD inline int64_t ClampIndexOf(I v, int64_t n) {
     }
 }
 
+// The scatter operators (SCATTER_ELEMENTS, SCATTER_ND) write through the same map as the GATHER
+// operators with the roles of the tensors exchanged: the map walks UpdatesTensor (outSizes,
+// outStrides are the updates') and the index tuples pick coordinates of OutputTensor (inStrides and
+// componentStrides are the output's). The output first receives a copy of InputTensor (`copy`).
+struct ScatterPlan {
+    MovementCopy copy;  // InputTensor into OutputTensor, element for element
+    GatherMap map;
+};
+
+// SLICE_GRAD: `zero` fills OutputGradientTensor with zeros (an IndexMap whose every coordinate is
+// the constant), then `copy` writes InputGradientTensor into the window: its `in` side is the
+// input gradient, its `out` side the output gradient's window, which starts `outOffset` elements
+// into the output gradient and may walk it backwards (negative strides).
+struct SliceGradPlan {
+    IndexMap zero;
+    MovementCopy copy;
+    int64_t outOffset = 0;
+};
+
+// A scatter index: negative values count from the end as for the GATHER operators, but an index
+// still outside [0, n) gives -1 and its update is skipped. DirectML leaves such an index undefined;
+// skipping it writes nothing outside the output and leaves the output's valid elements alone.
+template <class I>
+FREEDML_MOVEMENT_HD inline int64_t ScatterIndexOf(I v, int64_t n) {
+    int64_t i;
+    if constexpr (I(-1) < I(0)) {
+        i = int64_t(v);
+        if (i < 0) i += n;
+    } else {
+        i = uint64_t(v) >= uint64_t(n) ? -1 : int64_t(v);
+    }
+    return i < 0 || i >= n ? -1 : i;
+}
+
 }  // namespace freedml::dml

@@ -517,10 +517,156 @@ const OperatorSchema kGatherNd1{
 };
 #undef FREEDML_GATHER_FIELDS
 
+// ---- SCATTER_ELEMENTS, SCATTER_ND and SLICE_GRAD ----------------------------------------------------
+
+// InputTensor, UpdatesTensor and OutputTensor of one value type, IndicesTensor of an index type,
+// all four of one DimensionCount; OutputTensor has InputTensor's sizes.
+Status ValidateScatterTensors(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    const TensorDesc& out = *args.outputs[0];
+    bool known = false;
+    for (auto t : kAllTypes) known |= t == in.dataType;
+    INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in.dataType),
+               args.schema.name, DataTypeListToString(kAllTypes).c_str());
+    INVALID_IF(upd.dataType != in.dataType || out.dataType != in.dataType,
+               "InputTensor, UpdatesTensor and OutputTensor have data types %s, %s and %s; they must match.",
+               DataTypeName(in.dataType), DataTypeName(upd.dataType), DataTypeName(out.dataType));
+    bool index = false;
+    for (auto t : kIndexTypes) index |= t == idx.dataType;
+    INVALID_IF(!index, "IndicesTensor has data type %s; DML_OPERATOR_%s takes indices as %s.",
+               DataTypeName(idx.dataType), args.schema.name, DataTypeListToString(kIndexTypes).c_str());
+    INVALID_IF(idx.rank != in.rank || upd.rank != in.rank || out.rank != in.rank,
+               "InputTensor, IndicesTensor, UpdatesTensor and OutputTensor have %u, %u, %u and %u dimensions; they "
+               "must match.",
+               in.rank, idx.rank, upd.rank, out.rank);
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        INVALID_IF(out.sizes[d] != in.sizes[d], "OutputTensor has sizes %s; they must be InputTensor's %s.",
+                   SizesToString(out).c_str(), SizesToString(in).c_str());
+    }
+    return {};
+}
+
+Status ValidateScatterElements(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SCATTER_ELEMENTS_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateScatterTensors(args));
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    INVALID_IF(desc.Axis >= in.rank, "Axis (%u) must be below OutputTensor's DimensionCount (%u).", desc.Axis,
+               in.rank);
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        // The page: IndicesTensor's sizes match InputTensor's in every dimension but Axis.
+        INVALID_IF(d != desc.Axis && idx.sizes[d] != in.sizes[d],
+                   "IndicesTensor has sizes %s; they must equal InputTensor's %s in dimension %u, which is not the "
+                   "Axis (%u).",
+                   SizesToString(idx).c_str(), SizesToString(in).c_str(), d, desc.Axis);
+        INVALID_IF(upd.sizes[d] != idx.sizes[d], "UpdatesTensor has sizes %s; they must equal IndicesTensor's %s.",
+                   SizesToString(upd).c_str(), SizesToString(idx).c_str());
+    }
+    return {};
+}
+
+Status ValidateScatterNd(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SCATTER_ND_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateScatterTensors(args));
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    FREEDML_TRY(ValidateLeadingOnes(in, "InputTensor", desc.InputDimensionCount, "InputDimensionCount"));
+    FREEDML_TRY(ValidateLeadingOnes(idx, "IndicesTensor", desc.IndicesDimensionCount, "IndicesDimensionCount"));
+    const uint32_t q = idx.sizes[in.rank - 1];
+    INVALID_IF(q == 0 || q > desc.InputDimensionCount,
+               "IndicesTensor's last dimension (%u, the coordinates per index tuple) must be 1 to "
+               "InputDimensionCount (%u).",
+               q, desc.InputDimensionCount);
+    // The page: UpdatesTensor's sizes are IndicesTensor's but the last, then InputTensor's after the
+    // indexed ones, right-aligned (leading ones added or dropped).
+    std::vector<GatherDim> dims = ScatterUpdateDims(args);
+    std::string want = "{";
+    for (size_t i = 0; i < dims.size(); ++i) want += (i ? ", " : "") + std::to_string(dims[i].size);
+    want += "}";
+    while (dims.size() > upd.rank && dims.front().size == 1) dims.erase(dims.begin());
+    while (dims.size() < upd.rank) dims.insert(dims.begin(), GatherDim{1, 0, 0});
+    bool match = dims.size() == upd.rank;
+    for (uint32_t d = 0; match && d < upd.rank; ++d) match = upd.sizes[d] == dims[d].size;
+    INVALID_IF(!match, "UpdatesTensor has sizes %s; DML_OPERATOR_SCATTER_ND needs %s (right-aligned to %u dimensions).",
+               SizesToString(upd).c_str(), want.c_str(), upd.rank);
+    return {};
+}
+
+Status ValidateSliceGrad(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SLICE_GRAD_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateInOut(args, kAllTypes, "DimensionCount", desc.DimensionCount));
+    // SLICE1's rules with the tensors exchanged: the window lies in OutputGradientTensor (the
+    // sliced tensor's shape), InputGradientTensor has the slice's shape.
+    const TensorDesc& dy = *args.inputs[0];
+    const TensorDesc& dx = *args.outputs[0];
+    for (uint32_t d = 0; d < dx.rank; ++d) {
+        const int64_t stride = desc.InputWindowStrides[d];
+        const uint64_t size = desc.InputWindowSizes[d];
+        INVALID_IF(stride == 0, "InputWindowStrides[%u] is 0; a stride must be nonzero.", d);
+        INVALID_IF(size == 0, "InputWindowSizes[%u] is 0; the window must not be empty.", d);
+        INVALID_IF(uint64_t(desc.InputWindowOffsets[d]) + size > dx.sizes[d],
+                   "The window of dimension %u (InputWindowOffsets %u, InputWindowSizes %llu) extends beyond "
+                   "OutputGradientTensor's size there (%u).",
+                   d, desc.InputWindowOffsets[d], (unsigned long long)size, dx.sizes[d]);
+        const uint64_t reachable = 1 + (size - 1) / uint64_t(std::llabs(stride));
+        INVALID_IF(dy.sizes[d] > reachable,
+                   "InputGradientTensor's size in dimension %u (%u) exceeds the %llu elements the window "
+                   "(InputWindowSizes %llu, InputWindowStrides %lld) reaches.",
+                   d, dy.sizes[d], (unsigned long long)reachable, (unsigned long long)size, (long long)stride);
+    }
+    return {};
+}
+
+#define FREEDML_SCATTER_FIELDS(Desc)                                                                   \
+    DML_FIELD(Desc, InputTensor, InputTensor), DML_FIELD(Desc, IndicesTensor, InputTensor),           \
+        DML_FIELD(Desc, UpdatesTensor, InputTensor), DML_FIELD(Desc, OutputTensor, OutputTensor)
+
+// DML_OPERATOR_SCATTER is the same value as SCATTER_ELEMENTS (its older name), so one schema.
+const OperatorSchema kScatterElements{
+    .type = DML_OPERATOR_SCATTER_ELEMENTS,
+    .name = "SCATTER_ELEMENTS",
+    .featureLevel = DML_FEATURE_LEVEL_2_0,
+    .descSize = sizeof(DML_SCATTER_ELEMENTS_OPERATOR_DESC),
+    .fields = {FREEDML_SCATTER_FIELDS(DML_SCATTER_ELEMENTS_OPERATOR_DESC),
+               DML_FIELD(DML_SCATTER_ELEMENTS_OPERATOR_DESC, Axis, UInt)},
+    .validate = ValidateScatterElements,
+};
+
+const OperatorSchema kScatterNd{
+    .type = DML_OPERATOR_SCATTER_ND,
+    .name = "SCATTER_ND",
+    .featureLevel = DML_FEATURE_LEVEL_2_1,
+    .descSize = sizeof(DML_SCATTER_ND_OPERATOR_DESC),
+    .fields = {FREEDML_SCATTER_FIELDS(DML_SCATTER_ND_OPERATOR_DESC),
+               DML_FIELD(DML_SCATTER_ND_OPERATOR_DESC, InputDimensionCount, UInt),
+               DML_FIELD(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount, UInt)},
+    .validate = ValidateScatterNd,
+};
+#undef FREEDML_SCATTER_FIELDS
+
+const OperatorSchema kSliceGrad{
+    .type = DML_OPERATOR_SLICE_GRAD,
+    .name = "SLICE_GRAD",
+    .featureLevel = DML_FEATURE_LEVEL_3_0,
+    .descSize = sizeof(DML_SLICE_GRAD_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputGradientTensor, InputTensor),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, DimensionCount, UInt),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowOffsets, UIntArray, .countField = "DimensionCount"),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowSizes, UIntArray, .countField = "DimensionCount"),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowStrides, IntArray, .countField = "DimensionCount")},
+    .validate = ValidateSliceGrad,
+};
+
 const OperatorSchema* const kSchemas[] = {&kSlice,         &kSplit,         &kJoin,          &kPadding,
                                           &kSpaceToDepth,  &kDepthToSpace,  &kTile,          &kSlice1,
                                           &kDepthToSpace1, &kSpaceToDepth1, &kPadding1,    &kGather,
-                                          &kGatherElements, &kGatherNd,    &kGatherNd1};
+                                          &kGatherElements, &kGatherNd,    &kGatherNd1,
+                                          &kScatterElements, &kScatterNd, &kSliceGrad};
 
 }  // namespace
 

@@ -26,13 +26,17 @@ class CopyKernel {
 public:
     Status Create(const OperatorArgs& args) {
         FREEDML_TRY(ElementBytesOf(args, &bytes_));
-        const MovementCopy copy = DecodeMovementCopy(args);
-        plan_ = MakeLoopPlan<2, int64_t>(copy.sizes, copy.rank, {copy.outStrides, copy.inStrides}, {bytes_, bytes_});
-        inOffsetBytes_ = copy.inOffset * int64_t(bytes_);
+        Plan(DecodeMovementCopy(args), bytes_);
         return {};
     }
-    void Execute(TensorView input, TensorView output) const {
-        ParallelLoop(plan_, {output.data, input.data + inOffsetBytes_}, CopyRowOf(bytes_));
+    void Plan(const MovementCopy& copy, uint32_t bytes) {
+        bytes_ = bytes;
+        plan_ = MakeLoopPlan<2, int64_t>(copy.sizes, copy.rank, {copy.outStrides, copy.inStrides}, {bytes_, bytes_});
+        inOffsetBytes_ = copy.inOffset * int64_t(bytes_);
+    }
+    void Execute(TensorView input, TensorView output) const { Run(input.data, output.data); }
+    void Run(const std::byte* in, std::byte* out) const {
+        ParallelLoop(plan_, {out, const_cast<std::byte*>(in) + inOffsetBytes_}, CopyRowOf(bytes_));
     }
 
 private:
@@ -47,7 +51,11 @@ class IndexMapKernel {
 public:
     Status Create(const OperatorArgs& args) {
         FREEDML_TRY(ElementBytesOf(args, &bytes_));
-        const IndexMap map = DecodeIndexMap(args);
+        Plan(DecodeIndexMap(args), bytes_);
+        return {};
+    }
+    void Plan(const IndexMap& map, uint32_t bytes) {
+        bytes_ = bytes;
         rank_ = map.rank;
         constantBits_ = map.constantBits;
         for (uint32_t d = 0; d < rank_; ++d) {
@@ -60,14 +68,14 @@ public:
                 table[o] = i < 0 ? -1 : i * map.inStrides[d] * bytes_;
             }
         }
-        return {};
     }
-    void Execute(TensorView input, TensorView output) const {
+    void Execute(TensorView input, TensorView output) const { Execute(input.data, output.data); }
+    void Execute(const std::byte* in, std::byte* out) const {
         switch (bytes_) {
-            case 1: return Run<uint8_t>(input.data, output.data);
-            case 2: return Run<uint16_t>(input.data, output.data);
-            case 4: return Run<uint32_t>(input.data, output.data);
-            default: return Run<uint64_t>(input.data, output.data);
+            case 1: return Run<uint8_t>(in, out);
+            case 2: return Run<uint16_t>(in, out);
+            case 4: return Run<uint32_t>(in, out);
+            default: return Run<uint64_t>(in, out);
         }
     }
 
@@ -126,6 +134,10 @@ int64_t IndexAt(const std::byte* p, int64_t n) {
 
 // The GATHER operators: per output element, the index tuple's offset and the pass-through part of
 // the input offset follow the output coordinate; each index then adds its dimension's stride.
+// With `scatter` the same map runs backwards (SCATTER_ELEMENTS, SCATTER_ND): the map's output side
+// is UpdatesTensor, read, and its input side OutputTensor, written; an index outside the output
+// skips its update. The scatter runs on one thread in the updates' order, so that of duplicate
+// indices (undefined in DirectML) the last update in that order wins, the same on every run.
 class GatherKernel {
 public:
     Status Create(const OperatorArgs& args) {
@@ -134,12 +146,23 @@ public:
         indexType_ = args.inputs[1]->dataType;
         return {};
     }
+    Status CreateScatter(const OperatorArgs& args, const GatherMap& map) {
+        FREEDML_TRY(ElementBytesOf(args, &bytes_));
+        map_ = map;
+        indexType_ = args.inputs[1]->dataType;
+        scatter_ = true;
+        return {};
+    }
     void Execute(TensorView input, TensorView indices, TensorView output) const {
+        Execute(input.data, indices.data, output.data);
+    }
+    // For a scatter `in` is UpdatesTensor and `out` OutputTensor.
+    void Execute(const std::byte* in, const std::byte* idx, std::byte* out) const {
         switch (indexType_) {
-            case DML_TENSOR_DATA_TYPE_INT64: return RunIndex<int64_t>(input.data, indices.data, output.data);
-            case DML_TENSOR_DATA_TYPE_INT32: return RunIndex<int32_t>(input.data, indices.data, output.data);
-            case DML_TENSOR_DATA_TYPE_UINT64: return RunIndex<uint64_t>(input.data, indices.data, output.data);
-            default: return RunIndex<uint32_t>(input.data, indices.data, output.data);
+            case DML_TENSOR_DATA_TYPE_INT64: return RunIndex<int64_t>(in, idx, out);
+            case DML_TENSOR_DATA_TYPE_INT32: return RunIndex<int32_t>(in, idx, out);
+            case DML_TENSOR_DATA_TYPE_UINT64: return RunIndex<uint64_t>(in, idx, out);
+            default: return RunIndex<uint32_t>(in, idx, out);
         }
     }
 
@@ -155,6 +178,7 @@ private:
     }
     template <class T, class I>
     void Run(const std::byte* in, const std::byte* idx, std::byte* out) const {
+        if (scatter_) return Scatter<T, I>(in, idx, out);
         const GatherMap& m = map_;
         ParallelFor(m.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
             for (uint64_t i = begin; i < end; ++i) {
@@ -176,9 +200,80 @@ private:
         });
     }
 
+    template <class T, class I>
+    void Scatter(const std::byte* upd, const std::byte* idx, std::byte* out) const {
+        const GatherMap& m = map_;
+        for (uint64_t i = 0; i < m.count; ++i) {
+            uint64_t rest = i;
+            int64_t outOffset = 0, idxOffset = 0, updOffset = 0;
+            for (uint32_t d = m.rank; d-- > 0;) {
+                const int64_t c = int64_t(rest % m.outSizes[d]);
+                rest /= m.outSizes[d];
+                outOffset += c * m.inStrides[d];
+                idxOffset += c * m.idxStrides[d];
+                updOffset += c * m.outStrides[d];
+            }
+            bool skip = false;
+            for (uint32_t k = 0; k < m.tupleSize; ++k) {
+                I v;
+                std::memcpy(&v, idx + (idxOffset + int64_t(k) * m.tupleStride) * int64_t(sizeof(I)), sizeof(I));
+                const int64_t j = ScatterIndexOf(v, m.componentSizes[k]);
+                skip |= j < 0;
+                outOffset += j * m.componentStrides[k];
+            }
+            if (!skip) {
+                std::memcpy(out + outOffset * int64_t(sizeof(T)), upd + updOffset * int64_t(sizeof(T)), sizeof(T));
+            }
+        }
+    }
+
     GatherMap map_;
     DML_TENSOR_DATA_TYPE indexType_ = DML_TENSOR_DATA_TYPE_UINT32;
     uint32_t bytes_ = 0;
+    bool scatter_ = false;
+};
+
+// SCATTER_ELEMENTS and SCATTER_ND: the input copied into the output, then the updates written.
+class ScatterKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        uint32_t bytes = 0;
+        FREEDML_TRY(ElementBytesOf(args, &bytes));
+        const ScatterPlan plan = DecodeScatterPlan(args);
+        copy_.Plan(plan.copy, bytes);
+        return scatter_.CreateScatter(args, plan.map);
+    }
+    void Execute(TensorView input, TensorView indices, TensorView updates, TensorView output) const {
+        copy_.Run(input.data, output.data);
+        scatter_.Execute(updates.data, indices.data, output.data);
+    }
+
+private:
+    CopyKernel copy_;
+    GatherKernel scatter_;
+};
+
+// SLICE_GRAD: zeros everywhere, then the input gradient copied into the window.
+class SliceGradKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        uint32_t bytes = 0;
+        FREEDML_TRY(ElementBytesOf(args, &bytes));
+        const SliceGradPlan plan = DecodeSliceGrad(args);
+        zero_.Plan(plan.zero, bytes);
+        copy_.Plan(plan.copy, bytes);
+        outOffsetBytes_ = plan.outOffset * int64_t(bytes);
+        return {};
+    }
+    void Execute(TensorView input, TensorView output) const {
+        zero_.Execute(nullptr, output.data);  // every element is the constant: nothing is read
+        copy_.Run(input.data, output.data + outOffsetBytes_);
+    }
+
+private:
+    IndexMapKernel zero_;
+    CopyKernel copy_;
+    int64_t outOffsetBytes_ = 0;
 };
 
 template <class Impl>
@@ -211,6 +306,21 @@ Status CreateCpuGather(const KernelContext&, const OperatorArgs& args, std::uniq
         k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
     });
     return {};
+}
+
+Status CreateCpuScatter(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    ScatterKernel kernel;
+    FREEDML_TRY(kernel.Create(args));
+    const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
+    *out = MakeStateless(std::move(kernel), [a](const ScatterKernel& k, const KernelBindings& b) {
+        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->inputs, b.inputs, 2),
+                  ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
+}
+
+Status CreateCpuSliceGrad(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    return CreateUnaryMovement<SliceGradKernel>(args, out);
 }
 
 }  // namespace freedml::dml::cpu

@@ -115,4 +115,83 @@ Status CreateCudaGather(const KernelContext&, const OperatorArgs& args, std::uni
     return {};
 }
 
+namespace {
+
+EwPlan<2> CopyPlanOf(const MovementCopy& copy) {
+    int64_t strides[2][kMaxDims] = {};
+    for (uint32_t d = 0; d < copy.rank; ++d) {
+        strides[0][d] = copy.outStrides[d];
+        strides[1][d] = copy.inStrides[d];
+    }
+    return MakeEwPlan<2>(copy.sizes, copy.rank, strides);
+}
+
+// SCATTER_ELEMENTS and SCATTER_ND: the input copied into the output, then the updates written on
+// the same stream.
+class ScatterKernel final : public Kernel {
+public:
+    ScatterKernel(const char* name, const ScatterPlan& plan, uint32_t bytes, uint32_t indexBytes, bool indexSigned)
+        : name_(name), copy_(CopyPlanOf(plan.copy)), map_(plan.map), bytes_(bytes), indexBytes_(indexBytes),
+          indexSigned_(indexSigned) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchCopy(copy_, bytes_, b.outputs[0], b.inputs[0], stream.Launch()), name_);
+        stream.Check(LaunchScatter(map_, bytes_, indexBytes_, indexSigned_, b.outputs[0], b.inputs[2], b.inputs[1],
+                                   stream.Launch()),
+                     name_);
+    }
+
+private:
+    const char* name_;
+    EwPlan<2> copy_;
+    GatherMap map_;
+    uint32_t bytes_, indexBytes_;
+    bool indexSigned_;
+};
+
+// SLICE_GRAD: zeros, then the input gradient copied into the window.
+class SliceGradKernel final : public Kernel {
+public:
+    SliceGradKernel(const char* name, const SliceGradPlan& plan, uint32_t bytes)
+        : name_(name), zero_(plan.zero), copy_(CopyPlanOf(plan.copy)), outOffsetBytes_(plan.outOffset * bytes),
+          bytes_(bytes) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchIndexMap(zero_, bytes_, b.outputs[0], nullptr, stream.Launch()), name_);
+        stream.Check(LaunchCopy(copy_, bytes_, b.outputs[0] + outOffsetBytes_, b.inputs[0], stream.Launch()), name_);
+    }
+
+private:
+    const char* name_;
+    IndexMap zero_;
+    EwPlan<2> copy_;
+    int64_t outOffsetBytes_;
+    uint32_t bytes_;
+};
+
+}  // namespace
+
+Status CreateCudaScatter(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    uint32_t bytes = 0;
+    FREEDML_TRY(ElementBytesOf(args, &bytes));
+    const DML_TENSOR_DATA_TYPE indexType = args.inputs[1]->dataType;
+    const bool indexSigned = indexType == DML_TENSOR_DATA_TYPE_INT64 || indexType == DML_TENSOR_DATA_TYPE_INT32;
+    *out = std::make_unique<ScatterKernel>(args.schema.name, DecodeScatterPlan(args), bytes,
+                                           ElementSizeInBytes(indexType), indexSigned);
+    return {};
+}
+
+Status CreateCudaSliceGrad(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    uint32_t bytes = 0;
+    FREEDML_TRY(ElementBytesOf(args, &bytes));
+    *out = std::make_unique<SliceGradKernel>(args.schema.name, DecodeSliceGrad(args), bytes);
+    return {};
+}
+
 }  // namespace freedml::dml::cuda

@@ -20,4 +20,9 @@ cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out
 cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
                          const void* in, const void* indices, LaunchTarget launch);
 
+// SCATTER_ELEMENTS and SCATTER_ND (after the input's copy): the map of a ScatterPlan, writing
+// `updates` into `out`.
+cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned,
+                          void* out, const void* updates, const void* indices, LaunchTarget launch);
+
 }  // namespace freedml::dml::cuda

@@ -1,5 +1,5 @@
-// Device code of the data movement index map (PADDING, PADDING1, TILE) and of the GATHER
-// operators: one thread per output
+// Device code of the data movement index map (PADDING, PADDING1, TILE, SLICE_GRAD's zeros) and
+// of the GATHER and SCATTER operators: one thread per output
 // element in a grid-stride loop, the input coordinate found dimension by dimension by
 // MapCoordinate, the same function the CPU kernel builds its tables with.
 #include "dml/ops/data_movement/cuda/movement_launch.h"
@@ -60,37 +60,79 @@ __global__ void __launch_bounds__(kMapThreads) GatherKernel(GatherMap map, T* ou
     }
 }
 
+// The scatter: one thread per update element; the map's output side is UpdatesTensor, its input
+// side OutputTensor. Of duplicate indices (undefined in DirectML) any one update may win.
 template <class T, class I>
-cudaError_t LaunchGatherTyped(const GatherMap& map, void* out, const void* in, const void* indices,
+__global__ void __launch_bounds__(kMapThreads) ScatterKernel(GatherMap map, T* out, const T* updates,
+                                                             const I* indices) {
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        uint64_t rest = i;
+        int64_t outOffset = 0, idxOffset = 0, updOffset = 0;
+        for (int d = int(map.rank) - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            outOffset += c * map.inStrides[d];
+            idxOffset += c * map.idxStrides[d];
+            updOffset += c * map.outStrides[d];
+        }
+        bool skip = false;
+        for (uint32_t k = 0; k < map.tupleSize; ++k) {
+            const int64_t j = ScatterIndexOf(indices[idxOffset + int64_t(k) * map.tupleStride], map.componentSizes[k]);
+            skip |= j < 0;
+            outOffset += j * map.componentStrides[k];
+        }
+        if (!skip) out[outOffset] = updates[updOffset];
+    }
+}
+
+template <class T, class I>
+cudaError_t LaunchGatherTyped(const GatherMap& map, bool scatter, void* out, const void* in, const void* indices,
                               LaunchTarget launch) {
     if (map.count == 0) return cudaSuccess;
-    GatherKernel<T, I><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
-        map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const I*>(indices));
+    if (scatter) {
+        ScatterKernel<T, I><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const I*>(indices));
+    } else {
+        GatherKernel<T, I><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const I*>(indices));
+    }
     return cudaGetLastError();
 }
 
 template <class I>
-cudaError_t LaunchGatherIndexed(const GatherMap& map, uint32_t elementBytes, void* out, const void* in,
+cudaError_t LaunchGatherIndexed(const GatherMap& map, bool scatter, uint32_t elementBytes, void* out, const void* in,
                                 const void* indices, LaunchTarget launch) {
     switch (elementBytes) {
-        case 1: return LaunchGatherTyped<uint8_t, I>(map, out, in, indices, launch);
-        case 2: return LaunchGatherTyped<uint16_t, I>(map, out, in, indices, launch);
-        case 4: return LaunchGatherTyped<uint32_t, I>(map, out, in, indices, launch);
-        case 8: return LaunchGatherTyped<uint64_t, I>(map, out, in, indices, launch);
+        case 1: return LaunchGatherTyped<uint8_t, I>(map, scatter, out, in, indices, launch);
+        case 2: return LaunchGatherTyped<uint16_t, I>(map, scatter, out, in, indices, launch);
+        case 4: return LaunchGatherTyped<uint32_t, I>(map, scatter, out, in, indices, launch);
+        case 8: return LaunchGatherTyped<uint64_t, I>(map, scatter, out, in, indices, launch);
         default: return cudaErrorInvalidValue;
     }
+}
+
+cudaError_t LaunchGatherOrScatter(const GatherMap& map, bool scatter, uint32_t elementBytes, uint32_t indexBytes,
+                                  bool indexSigned, void* out, const void* in, const void* indices,
+                                  LaunchTarget launch) {
+    if (indexBytes == 8) {
+        return indexSigned ? LaunchGatherIndexed<int64_t>(map, scatter, elementBytes, out, in, indices, launch)
+                           : LaunchGatherIndexed<uint64_t>(map, scatter, elementBytes, out, in, indices, launch);
+    }
+    return indexSigned ? LaunchGatherIndexed<int32_t>(map, scatter, elementBytes, out, in, indices, launch)
+                       : LaunchGatherIndexed<uint32_t>(map, scatter, elementBytes, out, in, indices, launch);
 }
 
 }  // namespace
 
 cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
                          const void* in, const void* indices, LaunchTarget launch) {
-    if (indexBytes == 8) {
-        return indexSigned ? LaunchGatherIndexed<int64_t>(map, elementBytes, out, in, indices, launch)
-                           : LaunchGatherIndexed<uint64_t>(map, elementBytes, out, in, indices, launch);
-    }
-    return indexSigned ? LaunchGatherIndexed<int32_t>(map, elementBytes, out, in, indices, launch)
-                       : LaunchGatherIndexed<uint32_t>(map, elementBytes, out, in, indices, launch);
+    return LaunchGatherOrScatter(map, false, elementBytes, indexBytes, indexSigned, out, in, indices, launch);
+}
+
+cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned,
+                          void* out, const void* updates, const void* indices, LaunchTarget launch) {
+    return LaunchGatherOrScatter(map, true, elementBytes, indexBytes, indexSigned, out, updates, indices, launch);
 }
 
 cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
