@@ -1,6 +1,6 @@
 """Conformance cases of the data movement operators SLICE, SLICE1, PADDING, PADDING1, TILE,
 SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, SCATTER_ELEMENTS,
-SCATTER_ND and SLICE_GRAD, computed with numpy (slicing, np.pad, np.tile, reshapes and
+SCATTER_ND, SLICE_GRAD and REVERSE_SUBSEQUENCES, computed with numpy (slicing, np.pad, np.tile, reshapes and
 transposes, np.take, np.take_along_axis, ONNX's GatherND and ScatterND written out as loops, and
 fancy-index assignment), plus the examples of the DirectML reference pages.
 
@@ -511,6 +511,54 @@ def slice_grad_cases():
     return cases
 
 
+# ---- REVERSE_SUBSEQUENCES -------------------------------------------------------------------------
+
+def reverse_subsequences_cases():
+    cases = []
+
+    def add(name, dtype, x, axis, lengths, length_type, in_strides=None, out_strides=None):
+        n = x.shape[axis]
+        expected = x.copy()
+        moved = np.moveaxis(expected, axis, -1)  # a view: writes land in expected
+        src = np.moveaxis(x, axis, -1)
+        lens = np.moveaxis(lengths, axis, -1)[..., 0]
+        for p in np.ndindex(*moved.shape[:-1]):
+            k = min(int(lens[p]), n)  # the page: a length beyond the axis acts as the axis size
+            moved[p][:k] = src[p][:k][::-1]
+        if in_strides:
+            in_desc, in_values = stored(dtype, x, in_strides)
+        else:
+            in_desc, in_values = tensor(dtype, x.shape), values(x, dtype)
+        op = {"type": "DML_OPERATOR_REVERSE_SUBSEQUENCES", "InputTensor": in_desc,
+              "SequenceLengthsTensor": tensor(length_type, lengths.shape),
+              "OutputTensor": tensor(dtype, x.shape, out_strides), "Axis": axis}
+        cases.append({"name": name, "operator": op,
+                      "inputs": {"InputTensor": in_values, "SequenceLengthsTensor": values(lengths, length_type)},
+                      "outputs": {"OutputTensor": {"values": values(expected, dtype)}}})
+
+    def lengths_for(shape, axis, length_type):
+        lshape = list(shape)
+        lshape[axis] = 1
+        # 0 to one past the axis size (clamped), so empty, partial, whole and too-long subsequences.
+        return rng.integers(0, shape[axis] + 2, size=lshape).astype(NP[length_type])
+
+    for dtype in ALL:
+        add(f"REVERSE_SUBSEQUENCES_{dtype}", dtype, random(dtype, (3, 5)), 1, lengths_for((3, 5), 1, "UINT32"),
+            "UINT32")
+    for length_type in ["UINT32", "UINT64"]:
+        add(f"REVERSE_SUBSEQUENCES_FLOAT32_axis0_{length_type}", "FLOAT32", random("FLOAT32", (6, 2, 3)), 0,
+            lengths_for((6, 2, 3), 0, length_type), length_type)
+    add("REVERSE_SUBSEQUENCES_FLOAT16_strided_views", "FLOAT16", random("FLOAT16", (4, 3)), 0,
+        lengths_for((4, 3), 0, "UINT64"), "UINT64", in_strides=[1, 4], out_strides=[4, 1])
+    # The reference page's two examples.
+    page = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 3, 4)
+    add("REVERSE_SUBSEQUENCES_page_axis3", "FLOAT32", page, 3, np.array([2, 4, 3], dtype=np.uint32).reshape(1, 1, 3, 1),
+        "UINT32")
+    add("REVERSE_SUBSEQUENCES_page_axis2", "FLOAT32", page, 2, np.array([2, 3, 1, 0], dtype=np.uint32).reshape(1, 1, 1, 4),
+        "UINT32")
+    return cases
+
+
 write_cases(__file__, "data_movement_slice", slice_cases())
 write_cases(__file__, "data_movement_padding", padding_cases())
 write_cases(__file__, "data_movement_tile", tile_cases())
@@ -518,3 +566,4 @@ write_cases(__file__, "data_movement_depth_space", depth_space_cases())
 write_cases(__file__, "data_movement_gather", gather_cases())
 write_cases(__file__, "data_movement_scatter", scatter_cases())
 write_cases(__file__, "data_movement_slice_grad", slice_grad_cases())
+write_cases(__file__, "data_movement_reverse", reverse_subsequences_cases())

@@ -1,5 +1,5 @@
 // SLICE, SLICE1, PADDING, PADDING1, TILE, the space/depth operators, the GATHER and SCATTER
-// operators and SLICE_GRAD
+// operators, SLICE_GRAD and REVERSE_SUBSEQUENCES
 // through the public API: invalid descs are refused with messages that name the field and the
 // values, and tensors large enough that the thread pool splits the work give what the index
 // arithmetic written out here says.
@@ -114,7 +114,7 @@ TEST_F(DataMovementTest, InvalidDepthSpaceAndGathersAreRefused) {
     Refused(DML_OPERATOR_GATHER_ND1, &n, "leading dimension 1 is padding and must be 1");
 }
 
-TEST_F(DataMovementTest, InvalidScattersAndSliceGradsAreRefused) {
+TEST_F(DataMovementTest, InvalidScattersSliceGradsAndReversesAreRefused) {
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4});
     Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {2, 4});
     Tensor upd(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
@@ -160,6 +160,15 @@ TEST_F(DataMovementTest, InvalidScattersAndSliceGradsAreRefused) {
     Refused(DML_OPERATOR_SLICE_GRAD, &g, "InputGradientTensor's size in dimension 1 (2) exceeds the 1 elements");
     g = {&dy.desc, &dx.desc, 1, offsets, sizes, strides};
     Refused(DML_OPERATOR_SLICE_GRAD, &g, "DimensionCount (1) must equal");
+
+    Tensor lengths(DML_TENSOR_DATA_TYPE_UINT32, {3, 1});
+    Tensor i32lengths(DML_TENSOR_DATA_TYPE_INT32, {3, 1});
+    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC r{&in.desc, &lengths.desc, &out.desc, 0};
+    Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "SequenceLengthsTensor has sizes {3, 1}; with Axis 0 it must have InputTensor's sizes {3, 4} with 1 in dimension 0");
+    r = {&in.desc, &i32lengths.desc, &out.desc, 1};
+    Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "SequenceLengthsTensor has data type INT32");
+    r = {&in.desc, &lengths.desc, &out.desc, 2};
+    Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "Axis (2) must be below");
 }
 
 // Indices DirectML leaves undefined: one past either end skips its update (FreeDML writes nothing

@@ -394,4 +394,22 @@ SliceGradPlan DecodeSliceGrad(const OperatorArgs& args) {
     return plan;
 }
 
+ReverseMap DecodeReverseMap(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& len = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    ReverseMap map;
+    map.rank = out.rank;
+    map.axis = args.As<DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC>().Axis;
+    map.count = 1;
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        map.sizes[d] = out.sizes[d];
+        map.inStrides[d] = in.strides[d];
+        map.outStrides[d] = out.strides[d];
+        map.lenStrides[d] = d == map.axis ? 0 : int64_t(len.strides[d]);
+        map.count *= out.sizes[d];
+    }
+    return map;
+}
+
 }  // namespace freedml::dml

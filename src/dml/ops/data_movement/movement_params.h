@@ -31,6 +31,8 @@ GatherMap DecodeGatherMap(const OperatorArgs& args);
 // validation, used by DecodeScatterPlan); not right-aligned.
 std::vector<GatherDim> ScatterUpdateDims(const OperatorArgs& args);
 ScatterPlan DecodeScatterPlan(const OperatorArgs& args);
+// REVERSE_SUBSEQUENCES.
+ReverseMap DecodeReverseMap(const OperatorArgs& args);
 // SLICE_GRAD.
 SliceGradPlan DecodeSliceGrad(const OperatorArgs& args);
 // True for the types DecodeMovementCopy handles.

@@ -139,6 +139,27 @@ struct SliceGradPlan {
     int64_t outOffset = 0;
 };
 
+// REVERSE_SUBSEQUENCES: output coordinate c reads the input at c, except along `axis`, where the
+// first `length` elements are read in reverse; length is the SequenceLengthsTensor element at c
+// (its axis dimension has one element: lenStrides[axis] is 0), clamped to the axis size as the
+// page says.
+struct ReverseMap {
+    uint32_t rank = 0;
+    uint32_t axis = 0;
+    uint64_t count = 0;  // output elements
+    uint32_t sizes[kMovementMaxDims] = {};
+    int64_t inStrides[kMovementMaxDims] = {};
+    int64_t outStrides[kMovementMaxDims] = {};
+    int64_t lenStrides[kMovementMaxDims] = {};
+};
+
+// The input coordinate along the axis for output coordinate `i` of a subsequence of `length`
+// elements (of an axis of `n`).
+FREEDML_MOVEMENT_HD inline int64_t ReversedCoordinate(int64_t i, uint64_t length, int64_t n) {
+    const int64_t len = length > uint64_t(n) ? n : int64_t(length);
+    return i < len ? len - 1 - i : i;
+}
+
 // A scatter index: negative values count from the end as for the GATHER operators, but an index
 // still outside [0, n) gives -1 and its update is skipped. DirectML leaves such an index undefined;
 // skipping it writes nothing outside the output and leaves the output's valid elements alone.

@@ -621,6 +621,49 @@ Status ValidateSliceGrad(const OperatorArgs& args) {
     return {};
 }
 
+Status ValidateReverseSubsequences(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC>();
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& len = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    bool known = false;
+    for (auto t : kAllTypes) known |= t == in.dataType;
+    INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_REVERSE_SUBSEQUENCES accepts %s.",
+               DataTypeName(in.dataType), DataTypeListToString(kAllTypes).c_str());
+    INVALID_IF(out.dataType != in.dataType, "OutputTensor has data type %s, but InputTensor is %s; they must match.",
+               DataTypeName(out.dataType), DataTypeName(in.dataType));
+    INVALID_IF(out.rank != in.rank, "OutputTensor has %u dimensions, but InputTensor has %u; they must match.",
+               out.rank, in.rank);
+    INVALID_IF(len.dataType != DML_TENSOR_DATA_TYPE_UINT32 && len.dataType != DML_TENSOR_DATA_TYPE_UINT64,
+               "SequenceLengthsTensor has data type %s; DML_OPERATOR_REVERSE_SUBSEQUENCES takes UINT32 or UINT64.",
+               DataTypeName(len.dataType));
+    INVALID_IF(desc.Axis >= in.rank, "Axis (%u) must be below InputTensor's DimensionCount (%u).", desc.Axis, in.rank);
+    INVALID_IF(len.rank != in.rank, "SequenceLengthsTensor has %u dimensions; InputTensor has %u, they must match.",
+               len.rank, in.rank);
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        INVALID_IF(out.sizes[d] != in.sizes[d], "OutputTensor has sizes %s; they must be InputTensor's %s.",
+                   SizesToString(out).c_str(), SizesToString(in).c_str());
+        const uint32_t want = d == desc.Axis ? 1 : in.sizes[d];
+        INVALID_IF(len.sizes[d] != want,
+                   "SequenceLengthsTensor has sizes %s; with Axis %u it must have InputTensor's sizes %s with 1 in "
+                   "dimension %u.",
+                   SizesToString(len).c_str(), desc.Axis, SizesToString(in).c_str(), desc.Axis);
+    }
+    return {};
+}
+
+const OperatorSchema kReverseSubsequences{
+    .type = DML_OPERATOR_REVERSE_SUBSEQUENCES,
+    .name = "REVERSE_SUBSEQUENCES",
+    .featureLevel = DML_FEATURE_LEVEL_2_1,
+    .descSize = sizeof(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, SequenceLengthsTensor, InputTensor),
+               DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, OutputTensor, OutputTensor),
+               DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, Axis, UInt)},
+    .validate = ValidateReverseSubsequences,
+};
+
 #define FREEDML_SCATTER_FIELDS(Desc)                                                                   \
     DML_FIELD(Desc, InputTensor, InputTensor), DML_FIELD(Desc, IndicesTensor, InputTensor),           \
         DML_FIELD(Desc, UpdatesTensor, InputTensor), DML_FIELD(Desc, OutputTensor, OutputTensor)
@@ -666,7 +709,8 @@ const OperatorSchema* const kSchemas[] = {&kSlice,         &kSplit,         &kJo
                                           &kSpaceToDepth,  &kDepthToSpace,  &kTile,          &kSlice1,
                                           &kDepthToSpace1, &kSpaceToDepth1, &kPadding1,    &kGather,
                                           &kGatherElements, &kGatherNd,    &kGatherNd1,
-                                          &kScatterElements, &kScatterNd, &kSliceGrad};
+                                          &kScatterElements, &kScatterNd, &kSliceGrad,
+                                          &kReverseSubsequences};
 
 }  // namespace
 

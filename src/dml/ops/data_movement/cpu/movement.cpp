@@ -276,6 +276,62 @@ private:
     int64_t outOffsetBytes_ = 0;
 };
 
+// REVERSE_SUBSEQUENCES: per output element, its subsequence's length and the reversed coordinate.
+class ReverseKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        FREEDML_TRY(ElementBytesOf(args, &bytes_));
+        map_ = DecodeReverseMap(args);
+        wideLengths_ = args.inputs[1]->dataType == DML_TENSOR_DATA_TYPE_UINT64;
+        return {};
+    }
+    void Execute(TensorView input, TensorView lengths, TensorView output) const {
+        switch (bytes_) {
+            case 1: return Run<uint8_t>(input.data, lengths.data, output.data);
+            case 2: return Run<uint16_t>(input.data, lengths.data, output.data);
+            case 4: return Run<uint32_t>(input.data, lengths.data, output.data);
+            default: return Run<uint64_t>(input.data, lengths.data, output.data);
+        }
+    }
+
+private:
+    template <class T>
+    void Run(const std::byte* in, const std::byte* lengths, std::byte* out) const {
+        const ReverseMap& m = map_;
+        ParallelFor(m.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) {
+                uint64_t rest = i;
+                int64_t inOffset = 0, outOffset = 0, lenOffset = 0, along = 0;
+                for (uint32_t d = m.rank; d-- > 0;) {
+                    const int64_t c = int64_t(rest % m.sizes[d]);
+                    rest /= m.sizes[d];
+                    if (d == m.axis) {
+                        along = c;
+                    } else {
+                        inOffset += c * m.inStrides[d];
+                    }
+                    outOffset += c * m.outStrides[d];
+                    lenOffset += c * m.lenStrides[d];
+                }
+                uint64_t length;
+                if (wideLengths_) {
+                    std::memcpy(&length, lengths + lenOffset * 8, 8);
+                } else {
+                    uint32_t narrow;
+                    std::memcpy(&narrow, lengths + lenOffset * 4, 4);
+                    length = narrow;
+                }
+                inOffset += ReversedCoordinate(along, length, m.sizes[m.axis]) * m.inStrides[m.axis];
+                std::memcpy(out + outOffset * int64_t(sizeof(T)), in + inOffset * int64_t(sizeof(T)), sizeof(T));
+            }
+        });
+    }
+
+    ReverseMap map_;
+    uint32_t bytes_ = 0;
+    bool wideLengths_ = false;
+};
+
 template <class Impl>
 Status CreateUnaryMovement(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     Impl kernel;
@@ -321,6 +377,16 @@ Status CreateCpuScatter(const KernelContext&, const OperatorArgs& args, std::uni
 
 Status CreateCpuSliceGrad(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     return CreateUnaryMovement<SliceGradKernel>(args, out);
+}
+
+Status CreateCpuReverseSubsequences(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    ReverseKernel kernel;
+    FREEDML_TRY(kernel.Create(args));
+    const OperatorArgs* a = &args;  // the operator outlives its compiled kernels
+    *out = MakeStateless(std::move(kernel), [a](const ReverseKernel& k, const KernelBindings& b) {
+        k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
+    });
+    return {};
 }
 
 }  // namespace freedml::dml::cpu

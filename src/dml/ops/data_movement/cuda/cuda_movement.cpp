@@ -175,7 +175,35 @@ private:
     uint32_t bytes_;
 };
 
+class ReverseKernel final : public Kernel {
+public:
+    ReverseKernel(const char* name, const ReverseMap& map, uint32_t bytes, bool wideLengths)
+        : name_(name), map_(map), bytes_(bytes), wideLengths_(wideLengths) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(LaunchReverse(map_, bytes_, wideLengths_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Launch()),
+                     name_);
+    }
+
+private:
+    const char* name_;
+    ReverseMap map_;
+    uint32_t bytes_;
+    bool wideLengths_;
+};
+
 }  // namespace
+
+Status CreateCudaReverseSubsequences(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    uint32_t bytes = 0;
+    FREEDML_TRY(ElementBytesOf(args, &bytes));
+    *out = std::make_unique<ReverseKernel>(args.schema.name, DecodeReverseMap(args), bytes,
+                                           args.inputs[1]->dataType == DML_TENSOR_DATA_TYPE_UINT64);
+    return {};
+}
 
 Status CreateCudaScatter(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     uint32_t bytes = 0;

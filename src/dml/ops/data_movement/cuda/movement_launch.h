@@ -25,4 +25,8 @@ cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t i
 cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned,
                           void* out, const void* updates, const void* indices, LaunchTarget launch);
 
+// REVERSE_SUBSEQUENCES, with UINT64 lengths where `wideLengths`, UINT32 otherwise.
+cudaError_t LaunchReverse(const ReverseMap& map, uint32_t elementBytes, bool wideLengths, void* out, const void* in,
+                          const void* lengths, LaunchTarget launch);
+
 }  // namespace freedml::dml::cuda

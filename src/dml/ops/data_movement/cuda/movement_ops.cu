@@ -123,7 +123,55 @@ cudaError_t LaunchGatherOrScatter(const GatherMap& map, bool scatter, uint32_t e
                        : LaunchGatherIndexed<uint32_t>(map, scatter, elementBytes, out, in, indices, launch);
 }
 
+template <class T, class L>
+__global__ void __launch_bounds__(kMapThreads) ReverseKernel(ReverseMap map, T* out, const T* in, const L* lengths) {
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        uint64_t rest = i;
+        int64_t inOffset = 0, outOffset = 0, lenOffset = 0, along = 0;
+        for (int d = int(map.rank) - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.sizes[d]);
+            rest /= map.sizes[d];
+            if (uint32_t(d) == map.axis) {
+                along = c;
+            } else {
+                inOffset += c * map.inStrides[d];
+            }
+            outOffset += c * map.outStrides[d];
+            lenOffset += c * map.lenStrides[d];
+        }
+        inOffset += ReversedCoordinate(along, uint64_t(lengths[lenOffset]), map.sizes[map.axis]) *
+                    map.inStrides[map.axis];
+        out[outOffset] = in[inOffset];
+    }
+}
+
+template <class T>
+cudaError_t LaunchReverseTyped(const ReverseMap& map, bool wideLengths, void* out, const void* in,
+                               const void* lengths, LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    if (wideLengths) {
+        ReverseKernel<T, uint64_t><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const uint64_t*>(lengths));
+    } else {
+        ReverseKernel<T, uint32_t><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const uint32_t*>(lengths));
+    }
+    return cudaGetLastError();
+}
+
 }  // namespace
+
+cudaError_t LaunchReverse(const ReverseMap& map, uint32_t elementBytes, bool wideLengths, void* out, const void* in,
+                          const void* lengths, LaunchTarget launch) {
+    switch (elementBytes) {
+        case 1: return LaunchReverseTyped<uint8_t>(map, wideLengths, out, in, lengths, launch);
+        case 2: return LaunchReverseTyped<uint16_t>(map, wideLengths, out, in, lengths, launch);
+        case 4: return LaunchReverseTyped<uint32_t>(map, wideLengths, out, in, lengths, launch);
+        case 8: return LaunchReverseTyped<uint64_t>(map, wideLengths, out, in, lengths, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
 
 cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
                          const void* in, const void* indices, LaunchTarget launch) {
