@@ -1,6 +1,6 @@
 """Conformance cases of the data movement operators SLICE, SLICE1, PADDING, PADDING1, TILE,
 SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, SCATTER_ELEMENTS,
-SCATTER_ND, SLICE_GRAD and REVERSE_SUBSEQUENCES, computed with numpy (slicing, np.pad, np.tile, reshapes and
+SCATTER_ND, SLICE_GRAD, REVERSE_SUBSEQUENCES, FOLD and UNFOLD, computed with numpy (slicing, np.pad, np.tile, reshapes and
 transposes, np.take, np.take_along_axis, ONNX's GatherND and ScatterND written out as loops, and
 fancy-index assignment), plus the examples of the DirectML reference pages.
 
@@ -559,6 +559,104 @@ def reverse_subsequences_cases():
     return cases
 
 
+# ---- FOLD and UNFOLD -----------------------------------------------------------------------------
+
+FOLD_SUM_TOLERANCE = {"FLOAT64": {"ulps": 4, "absolute": 1e-12}, "FLOAT32": {"ulps": 4, "absolute": 1e-5},
+                      "FLOAT16": {"ulps": 1, "absolute": 1e-3}}
+FOLD_TYPES = ["FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "UINT64", "UINT32"]
+
+
+def window_geometry(spatial, window, strides, dilations, start, end):
+    blocks = [(n + s + e - d * (w - 1) - 1) // st + 1
+              for n, w, st, d, s, e in zip(spatial, window, strides, dilations, start, end)]
+    return blocks
+
+
+def unfold_reference(x, window, strides, dilations, start, end):
+    """im2col by loops over a zero-padded copy: column (n, c * P + w, l)."""
+    n_, c_ = x.shape[:2]
+    spatial = x.shape[2:]
+    padded = np.pad(x.astype(np.float64) if x.dtype.kind == "f" else x,
+                    [(0, 0), (0, 0)] + [(s, e) for s, e in zip(start, end)])
+    blocks = window_geometry(spatial, window, strides, dilations, start, end)
+    P, L = int(np.prod(window)), int(np.prod(blocks))
+    out = np.zeros((n_, c_ * P, L), dtype=padded.dtype)
+    for l, b in enumerate(np.ndindex(*blocks)):
+        for w, wd in enumerate(np.ndindex(*window)):
+            pos = tuple(bb * st + ww * d for bb, st, ww, d in zip(b, strides, wd, dilations))
+            for c in range(c_):
+                out[:, c * P + w, l] = padded[(slice(None), c) + pos]
+    return out
+
+
+def fold_reference(cols, image_shape, window, strides, dilations, start, end):
+    """col2im by loops that add every column element into a zero-padded image, then crop."""
+    n_, c_ = image_shape[:2]
+    spatial = image_shape[2:]
+    acc = np.float64 if cols.dtype.kind == "f" else cols.dtype
+    padded = np.zeros([n_, c_] + [n + s + e for n, s, e in zip(spatial, start, end)], dtype=acc)
+    blocks = window_geometry(spatial, window, strides, dilations, start, end)
+    P = int(np.prod(window))
+    for l, b in enumerate(np.ndindex(*blocks)):
+        for w, wd in enumerate(np.ndindex(*window)):
+            pos = tuple(bb * st + ww * d for bb, st, ww, d in zip(b, strides, wd, dilations))
+            for c in range(c_):
+                padded[(slice(None), c) + pos] += cols[:, c * P + w, l].astype(acc)
+    return padded[(slice(None), slice(None)) + tuple(slice(s, s + n) for s, n in zip(start, spatial))]
+
+
+def small(dtype, shape):
+    """Values whose sums stay exact in every FOLD type (integers: no overflow)."""
+    t = NP[dtype]
+    if np.issubdtype(t, np.floating):
+        return (rng.standard_normal(shape) * 4).astype(t)
+    low = 0 if dtype.startswith("U") else -100
+    return rng.integers(low, 100, size=shape).astype(t)
+
+
+def fold_cases():
+    cases = []
+
+    def add(name, op_type, dtype, x, expected, fields, in_strides=None, out_strides=None):
+        if in_strides:
+            in_desc, in_values = stored(dtype, x, in_strides)
+        else:
+            in_desc, in_values = tensor(dtype, x.shape), values(x, dtype)
+        op = {"type": op_type, "InputTensor": in_desc, "OutputTensor": tensor(dtype, expected.shape, out_strides)}
+        op.update(fields)
+        c = case(name, op, in_values, expected.astype(NP[dtype]), dtype)
+        if op_type == "DML_OPERATOR_FOLD" and dtype in FOLD_SUM_TOLERANCE:
+            # Sums of up to a few dozen terms in the element type (FLOAT16 in float32), against a
+            # float64 reference: a few ulps, or an absolute bound where terms cancel near zero.
+            c["outputs"]["OutputTensor"].update(FOLD_SUM_TOLERANCE[dtype])
+        cases.append(c)
+
+    def both(name, dtype, image_shape, window, strides, dilations, start, end, unfold=True, fold=True, **views):
+        fields = {"DimensionCount": len(window), "WindowSizes": window, "Strides": strides, "Dilations": dilations,
+                  "StartPadding": start, "EndPadding": end}
+        if unfold:
+            x = random(dtype, image_shape)
+            add(f"UNFOLD_{name}", "DML_OPERATOR_UNFOLD", dtype, x,
+                unfold_reference(x, window, strides, dilations, start, end), fields, **views)
+        if fold:
+            blocks = window_geometry(image_shape[2:], window, strides, dilations, start, end)
+            cols = small(dtype, (image_shape[0], image_shape[1] * int(np.prod(window)), int(np.prod(blocks))))
+            add(f"FOLD_{name}", "DML_OPERATOR_FOLD", dtype, cols,
+                fold_reference(cols, image_shape, window, strides, dilations, start, end), fields)
+
+    for dtype in FOLD_TYPES:
+        # Overlapping 3x3 windows with stride 1 and padding 1: every image element in several.
+        both(f"{dtype}_3x3_overlap", dtype, (1, 2, 4, 5), [3, 3], [1, 1], [1, 1], [1, 1], [1, 1])
+    for dtype in ["INT8", "UINT16"]:
+        both(f"{dtype}_2x2", dtype, (2, 1, 4, 4), [2, 2], [2, 2], [1, 1], [0, 0], [0, 0], fold=False)
+    both("FLOAT32_dilated_strided", "FLOAT32", (1, 3, 7, 6), [2, 3], [2, 1], [2, 2], [1, 0], [0, 2])
+    both("FLOAT32_1d", "FLOAT32", (2, 2, 9), [3], [2], [1], [2], [1])
+    both("FLOAT16_3d", "FLOAT16", (1, 1, 3, 4, 3), [2, 2, 2], [1, 2, 1], [1, 1, 2], [0, 1, 0], [1, 0, 0])
+    both("FLOAT32_strided_views", "FLOAT32", (1, 2, 3, 4), [2, 2], [1, 1], [1, 1], [0, 0], [0, 0], fold=False,
+         in_strides=[24, 1, 8, 2], out_strides=[40, 7, 1])
+    return cases
+
+
 write_cases(__file__, "data_movement_slice", slice_cases())
 write_cases(__file__, "data_movement_padding", padding_cases())
 write_cases(__file__, "data_movement_tile", tile_cases())
@@ -567,3 +665,4 @@ write_cases(__file__, "data_movement_gather", gather_cases())
 write_cases(__file__, "data_movement_scatter", scatter_cases())
 write_cases(__file__, "data_movement_slice_grad", slice_grad_cases())
 write_cases(__file__, "data_movement_reverse", reverse_subsequences_cases())
+write_cases(__file__, "data_movement_fold", fold_cases())

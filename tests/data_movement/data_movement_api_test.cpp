@@ -1,5 +1,5 @@
 // SLICE, SLICE1, PADDING, PADDING1, TILE, the space/depth operators, the GATHER and SCATTER
-// operators, SLICE_GRAD and REVERSE_SUBSEQUENCES
+// operators, SLICE_GRAD, REVERSE_SUBSEQUENCES, FOLD and UNFOLD
 // through the public API: invalid descs are refused with messages that name the field and the
 // values, and tensors large enough that the thread pool splits the work give what the index
 // arithmetic written out here says.
@@ -114,7 +114,7 @@ TEST_F(DataMovementTest, InvalidDepthSpaceAndGathersAreRefused) {
     Refused(DML_OPERATOR_GATHER_ND1, &n, "leading dimension 1 is padding and must be 1");
 }
 
-TEST_F(DataMovementTest, InvalidScattersSliceGradsAndReversesAreRefused) {
+TEST_F(DataMovementTest, InvalidScattersSliceGradsReversesAndFoldsAreRefused) {
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4});
     Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {2, 4});
     Tensor upd(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
@@ -169,6 +169,26 @@ TEST_F(DataMovementTest, InvalidScattersSliceGradsAndReversesAreRefused) {
     Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "SequenceLengthsTensor has data type INT32");
     r = {&in.desc, &lengths.desc, &out.desc, 2};
     Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "Axis (2) must be below");
+
+    // UNFOLD of a {1, 2, 4, 5} image with 3x3 windows, stride 1, padding 1: {1, 18, 20} columns.
+    Tensor image(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 4, 5});
+    Tensor columns(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 18, 20});
+    Tensor wrongColumns(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 18, 12});
+    Tensor i8image(DML_TENSOR_DATA_TYPE_INT8, {1, 2, 4, 5});
+    Tensor i8columns(DML_TENSOR_DATA_TYPE_INT8, {1, 18, 20});
+    UINT window[] = {3, 3}, ones[] = {1, 1}, zeros[] = {0, 0}, noStride[] = {1, 0}, big[] = {3, 9};
+    DML_UNFOLD_OPERATOR_DESC u{&image.desc, &wrongColumns.desc, 2, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_UNFOLD, &u, "OutputTensor has sizes {1, 18, 12}; DML_OPERATOR_UNFOLD needs {1, 18, 20}");
+    u = {&image.desc, &columns.desc, 2, window, noStride, ones, ones, ones};
+    Refused(DML_OPERATOR_UNFOLD, &u, "Strides[1] is 0");
+    u = {&image.desc, &columns.desc, 2, big, ones, ones, zeros, zeros};
+    Refused(DML_OPERATOR_UNFOLD, &u, "spans 9 elements, more than the 5");
+    u = {&image.desc, &columns.desc, 3, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_UNFOLD, &u, "with DimensionCount 3 it must have 5");
+    DML_FOLD_OPERATOR_DESC f{&i8columns.desc, &i8image.desc, 2, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_FOLD, &f, "InputTensor has data type INT8; DML_OPERATOR_FOLD accepts");
+    f = {&columns.desc, &image.desc, 0, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_FOLD, &f, "DimensionCount (0) must be 1 to 6");
 }
 
 // Indices DirectML leaves undefined: one past either end skips its update (FreeDML writes nothing

@@ -295,8 +295,12 @@ constexpr CatalogRow kRows[] = {
     FREEDML_OP(DEQUANTIZE, 6_3, false,
                "InputTensor: i8 i4 u8 u4; QuantizationTensors: f32 f16 i8 i4 u8 u4; OutputTensor: f32 f16"),
     FREEDML_OP(RESAMPLE3, 6_4, false, "InputTensor OutputTensor: f32 f16 i8 u8"),
-    FREEDML_OP(FOLD, 6_4, false, nullptr, "The reference page leaves the data type column empty."),
-    FREEDML_OP(UNFOLD, 6_4, false, nullptr, "The reference page leaves the data type column empty."),
+    FREEDML_OP(FOLD, 6_4, false, nullptr,
+               "The reference page leaves the data type column empty; FreeDML accepts f64 f32 f16 i64 i32 u64 u32 "
+               "(the types its window sums can add)."),
+    FREEDML_OP(UNFOLD, 6_4, false, nullptr,
+               "The reference page leaves the data type column empty; FreeDML accepts every 8- to 64-bit type (it "
+               "only moves elements)."),
 };
 // clang-format on
 #undef FREEDML_OP

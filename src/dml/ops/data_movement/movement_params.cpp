@@ -412,4 +412,54 @@ ReverseMap DecodeReverseMap(const OperatorArgs& args) {
     return map;
 }
 
+WindowMap DecodeWindowMap(const OperatorArgs& args) {
+    // FOLD and UNFOLD have one layout of desc.
+    static_assert(sizeof(DML_FOLD_OPERATOR_DESC) == sizeof(DML_UNFOLD_OPERATOR_DESC));
+    const auto& desc = args.As<DML_FOLD_OPERATOR_DESC>();
+    const bool fold = args.schema.type == DML_OPERATOR_FOLD;
+    const TensorDesc& image = fold ? *args.outputs[0] : *args.inputs[0];
+    const TensorDesc& columns = fold ? *args.inputs[0] : *args.outputs[0];
+    WindowMap m;
+    m.spatial = desc.DimensionCount;
+    m.batch = image.sizes[0];
+    m.channels = image.sizes[1];
+    m.imageStrides[0] = image.strides[0];
+    m.imageStrides[1] = image.strides[1];
+    m.windowCount = 1;
+    m.blockCount = 1;
+    for (uint32_t d = 0; d < m.spatial; ++d) {
+        m.imageSizes[d] = image.sizes[d + 2];
+        m.imageStrides[d + 2] = image.strides[d + 2];
+        m.window[d] = desc.WindowSizes[d];
+        m.strides[d] = desc.Strides[d];
+        m.dilations[d] = desc.Dilations[d];
+        m.startPadding[d] = desc.StartPadding[d];
+        const int64_t span = int64_t(m.imageSizes[d]) + desc.StartPadding[d] + desc.EndPadding[d] -
+                             int64_t(m.dilations[d]) * (m.window[d] - 1) - 1;
+        m.blocks[d] = uint32_t(span / m.strides[d] + 1);
+        m.windowCount *= m.window[d];
+        m.blockCount *= m.blocks[d];
+    }
+    const uint32_t r = columns.rank;  // its last three dimensions: N, C * P, L
+    m.columnStrides[0] = columns.strides[r - 3];
+    m.columnStrides[1] = columns.strides[r - 2];
+    m.columnStrides[2] = columns.strides[r - 1];
+    uint64_t imageCount = 1;
+    for (uint32_t d = 0; d < image.rank; ++d) imageCount *= image.sizes[d];
+    m.count = fold ? imageCount : uint64_t(m.batch) * m.channels * m.windowCount * m.blockCount;
+    return m;
+}
+
+FoldType FoldTypeOf(DML_TENSOR_DATA_TYPE type) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT64: return FoldType::F64;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return FoldType::F16;
+        case DML_TENSOR_DATA_TYPE_INT64: return FoldType::I64;
+        case DML_TENSOR_DATA_TYPE_INT32: return FoldType::I32;
+        case DML_TENSOR_DATA_TYPE_UINT64: return FoldType::U64;
+        case DML_TENSOR_DATA_TYPE_UINT32: return FoldType::U32;
+        default: return FoldType::F32;
+    }
+}
+
 }  // namespace freedml::dml

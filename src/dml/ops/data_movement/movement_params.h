@@ -33,6 +33,10 @@ std::vector<GatherDim> ScatterUpdateDims(const OperatorArgs& args);
 ScatterPlan DecodeScatterPlan(const OperatorArgs& args);
 // REVERSE_SUBSEQUENCES.
 ReverseMap DecodeReverseMap(const OperatorArgs& args);
+// FOLD and UNFOLD (validated first: BlocksPerDimension as the pages give it).
+WindowMap DecodeWindowMap(const OperatorArgs& args);
+// FOLD's element type (one of the types its validation accepts).
+FoldType FoldTypeOf(DML_TENSOR_DATA_TYPE type);
 // SLICE_GRAD.
 SliceGradPlan DecodeSliceGrad(const OperatorArgs& args);
 // True for the types DecodeMovementCopy handles.

@@ -664,6 +664,89 @@ const OperatorSchema kReverseSubsequences{
     .validate = ValidateReverseSubsequences,
 };
 
+// ---- FOLD and UNFOLD -------------------------------------------------------------------------------
+
+// The pages give no data types. UNFOLD only moves elements: every 8- to 64-bit type. FOLD sums
+// overlapping windows: the float types and the 32- and 64-bit integers (FreeDML's choice).
+constexpr Types kFoldTypes = {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                              DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_UINT64,
+                              DML_TENSOR_DATA_TYPE_UINT32};
+
+// The image tensor is {N, C, spatial...} with DimensionCount spatial dimensions; the column tensor
+// is {N, C * prod(WindowSizes), BlockCount} (leading dimensions of 1 before those three allowed),
+// with BlocksPerDimension as the pages give it.
+Status ValidateFoldUnfold(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_FOLD_OPERATOR_DESC>();  // UNFOLD's desc has the same fields
+    const bool fold = args.schema.type == DML_OPERATOR_FOLD;
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& out = *args.outputs[0];
+    const Types allowed = fold ? kFoldTypes : kAllTypes;
+    bool known = false;
+    for (auto t : allowed) known |= t == in.dataType;
+    INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in.dataType),
+               args.schema.name, DataTypeListToString(allowed).c_str());
+    INVALID_IF(out.dataType != in.dataType, "OutputTensor has data type %s, but InputTensor is %s; they must match.",
+               DataTypeName(out.dataType), DataTypeName(in.dataType));
+    const TensorDesc& image = fold ? out : in;
+    const TensorDesc& columns = fold ? in : out;
+    const char* imageName = fold ? "OutputTensor" : "InputTensor";
+    const char* columnsName = fold ? "InputTensor" : "OutputTensor";
+    const uint32_t n = desc.DimensionCount;
+    INVALID_IF(n == 0 || n > kWindowMaxDims, "DimensionCount (%u) must be 1 to %u.", n, kWindowMaxDims);
+    INVALID_IF(image.rank != n + 2,
+               "%s has %u dimensions; with DimensionCount %u it must have %u ({N, C} and the spatial ones).",
+               imageName, image.rank, n, n + 2);
+    INVALID_IF(columns.rank < 3, "%s has %u dimensions; it must have 3 ({N, C * window elements, blocks}).",
+               columnsName, columns.rank);
+    for (uint32_t d = 0; d + 3 < columns.rank; ++d) {
+        INVALID_IF(columns.sizes[d] != 1, "%s has sizes %s; dimensions before its last three must be 1.", columnsName,
+                   SizesToString(columns).c_str());
+    }
+    uint64_t window = 1, blocks = 1;
+    for (uint32_t d = 0; d < n; ++d) {
+        INVALID_IF(desc.WindowSizes[d] == 0, "WindowSizes[%u] is 0; it must be at least 1.", d);
+        INVALID_IF(desc.Strides[d] == 0, "Strides[%u] is 0; it must be at least 1.", d);
+        INVALID_IF(desc.Dilations[d] == 0, "Dilations[%u] is 0; it must be at least 1.", d);
+        const int64_t padded = int64_t(image.sizes[d + 2]) + desc.StartPadding[d] + desc.EndPadding[d];
+        const int64_t reach = int64_t(desc.Dilations[d]) * (desc.WindowSizes[d] - 1) + 1;
+        INVALID_IF(reach > padded,
+                   "The window of spatial dimension %u (WindowSizes %u, Dilations %u) spans %lld elements, more than "
+                   "the %lld of %s's size %u plus StartPadding %u and EndPadding %u.",
+                   d, desc.WindowSizes[d], desc.Dilations[d], (long long)reach, (long long)padded, imageName,
+                   image.sizes[d + 2], desc.StartPadding[d], desc.EndPadding[d]);
+        window *= desc.WindowSizes[d];
+        blocks *= uint64_t((padded - reach) / desc.Strides[d] + 1);
+    }
+    const uint32_t r = columns.rank;
+    const uint64_t want[3] = {image.sizes[0], uint64_t(image.sizes[1]) * window, blocks};
+    INVALID_IF(columns.sizes[r - 3] != want[0] || columns.sizes[r - 2] != want[1] || columns.sizes[r - 1] != want[2],
+               "%s has sizes %s; DML_OPERATOR_%s needs {%llu, %llu, %llu} (N, C * the window's %llu elements, the "
+               "BlockCount).",
+               columnsName, SizesToString(columns).c_str(), args.schema.name, (unsigned long long)want[0],
+               (unsigned long long)want[1], (unsigned long long)want[2], (unsigned long long)window);
+    return {};
+}
+
+#define FREEDML_FOLD_SCHEMA(var, TYPE, Desc)                                                                   \
+    const OperatorSchema var{                                                                                  \
+        .type = DML_OPERATOR_##TYPE,                                                                           \
+        .name = #TYPE,                                                                                         \
+        .featureLevel = DML_FEATURE_LEVEL_6_4,                                                                 \
+        .descSize = sizeof(Desc),                                                                              \
+        .fields = {DML_FIELD(Desc, InputTensor, InputTensor), DML_FIELD(Desc, OutputTensor, OutputTensor),      \
+                   DML_FIELD(Desc, DimensionCount, UInt),                                                      \
+                   DML_FIELD(Desc, WindowSizes, UIntArray, .countField = "DimensionCount"),                    \
+                   DML_FIELD(Desc, Strides, UIntArray, .countField = "DimensionCount"),                        \
+                   DML_FIELD(Desc, Dilations, UIntArray, .countField = "DimensionCount"),                      \
+                   DML_FIELD(Desc, StartPadding, UIntArray, .countField = "DimensionCount"),                   \
+                   DML_FIELD(Desc, EndPadding, UIntArray, .countField = "DimensionCount")},                    \
+        .validate = ValidateFoldUnfold,                                                                        \
+    }
+
+FREEDML_FOLD_SCHEMA(kFold, FOLD, DML_FOLD_OPERATOR_DESC);
+FREEDML_FOLD_SCHEMA(kUnfold, UNFOLD, DML_UNFOLD_OPERATOR_DESC);
+#undef FREEDML_FOLD_SCHEMA
+
 #define FREEDML_SCATTER_FIELDS(Desc)                                                                   \
     DML_FIELD(Desc, InputTensor, InputTensor), DML_FIELD(Desc, IndicesTensor, InputTensor),           \
         DML_FIELD(Desc, UpdatesTensor, InputTensor), DML_FIELD(Desc, OutputTensor, OutputTensor)
@@ -710,7 +793,7 @@ const OperatorSchema* const kSchemas[] = {&kSlice,         &kSplit,         &kJo
                                           &kDepthToSpace1, &kSpaceToDepth1, &kPadding1,    &kGather,
                                           &kGatherElements, &kGatherNd,    &kGatherNd1,
                                           &kScatterElements, &kScatterNd, &kSliceGrad,
-                                          &kReverseSubsequences};
+                                          &kReverseSubsequences, &kFold,    &kUnfold};
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/half.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/data_movement/cpu/strided_copy.h"
@@ -332,6 +333,93 @@ private:
     bool wideLengths_ = false;
 };
 
+// UNFOLD: each column element copies its image element, or zero in the padding.
+class UnfoldKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        FREEDML_TRY(ElementBytesOf(args, &bytes_));
+        map_ = DecodeWindowMap(args);
+        return {};
+    }
+    void Execute(TensorView input, TensorView output) const {
+        switch (bytes_) {
+            case 1: return Run<uint8_t>(input.data, output.data);
+            case 2: return Run<uint16_t>(input.data, output.data);
+            case 4: return Run<uint32_t>(input.data, output.data);
+            default: return Run<uint64_t>(input.data, output.data);
+        }
+    }
+
+private:
+    template <class T>
+    void Run(const std::byte* in, std::byte* out) const {
+        ParallelFor(map_.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) {
+                int64_t column, image;
+                UnfoldOffsets(map_, i, &column, &image);
+                T v{};  // zero bits: zero of every type
+                if (image >= 0) std::memcpy(&v, in + image * int64_t(sizeof(T)), sizeof(T));
+                std::memcpy(out + column * int64_t(sizeof(T)), &v, sizeof(T));
+            }
+        });
+    }
+
+    WindowMap map_;
+    uint32_t bytes_ = 0;
+};
+
+// FOLD: each image element sums the column elements that land on it, in window order (FLOAT16 in
+// float, the others in their own type).
+class FoldKernel {
+public:
+    Status Create(const OperatorArgs& args) {
+        map_ = DecodeWindowMap(args);
+        type_ = FoldTypeOf(args.outputs[0]->dataType);
+        return {};
+    }
+    void Execute(TensorView input, TensorView output) const {
+        switch (type_) {
+            case FoldType::F64: return Run<double, double>(input.data, output.data);
+            case FoldType::F32: return Run<float, float>(input.data, output.data);
+            case FoldType::F16: return Run<uint16_t, float>(input.data, output.data);
+            case FoldType::I64: return Run<int64_t, int64_t>(input.data, output.data);
+            case FoldType::I32: return Run<int32_t, int32_t>(input.data, output.data);
+            case FoldType::U64: return Run<uint64_t, uint64_t>(input.data, output.data);
+            case FoldType::U32: return Run<uint32_t, uint32_t>(input.data, output.data);
+        }
+    }
+
+private:
+    template <class T, class Acc>
+    void Run(const std::byte* in, std::byte* out) const {
+        constexpr bool kHalf = std::is_same_v<T, uint16_t>;
+        ParallelFor(map_.count, 1u << 11, [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) {
+                Acc sum{};
+                const int64_t image = FoldGather(map_, i, [&](int64_t column) {
+                    T v;
+                    std::memcpy(&v, in + column * int64_t(sizeof(T)), sizeof(T));
+                    if constexpr (kHalf) {
+                        sum += HalfToFloat(v);
+                    } else {
+                        sum += v;
+                    }
+                });
+                T result;
+                if constexpr (kHalf) {
+                    result = FloatToHalf(sum);
+                } else {
+                    result = sum;
+                }
+                std::memcpy(out + image * int64_t(sizeof(T)), &result, sizeof(T));
+            }
+        });
+    }
+
+    WindowMap map_;
+    FoldType type_ = FoldType::F32;
+};
+
 template <class Impl>
 Status CreateUnaryMovement(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     Impl kernel;
@@ -387,6 +475,14 @@ Status CreateCpuReverseSubsequences(const KernelContext&, const OperatorArgs& ar
         k.Execute(ViewOf(a->inputs, b.inputs, 0), ViewOf(a->inputs, b.inputs, 1), ViewOf(a->outputs, b.outputs, 0));
     });
     return {};
+}
+
+Status CreateCpuFold(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    return CreateUnaryMovement<FoldKernel>(args, out);
+}
+
+Status CreateCpuUnfold(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    return CreateUnaryMovement<UnfoldKernel>(args, out);
 }
 
 }  // namespace freedml::dml::cpu

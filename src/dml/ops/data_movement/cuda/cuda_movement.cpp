@@ -195,7 +195,42 @@ private:
     bool wideLengths_;
 };
 
+class WindowKernel final : public Kernel {
+public:
+    WindowKernel(const char* name, const WindowMap& map, bool fold, FoldType type, uint32_t bytes)
+        : name_(name), map_(map), fold_(fold), type_(type), bytes_(bytes) {}
+    uint64_t PersistentResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return 0; }
+    void Initialize(const KernelBindings&) override {}
+    void Execute(const KernelBindings& b) override {
+        CudaStream& stream = StreamOf(b);
+        stream.Check(fold_ ? LaunchFold(map_, type_, b.outputs[0], b.inputs[0], stream.Launch())
+                           : LaunchUnfold(map_, bytes_, b.outputs[0], b.inputs[0], stream.Launch()),
+                     name_);
+    }
+
+private:
+    const char* name_;
+    WindowMap map_;
+    bool fold_;
+    FoldType type_;
+    uint32_t bytes_;
+};
+
 }  // namespace
+
+Status CreateCudaFold(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    *out = std::make_unique<WindowKernel>(args.schema.name, DecodeWindowMap(args), true,
+                                          FoldTypeOf(args.outputs[0]->dataType), 0);
+    return {};
+}
+
+Status CreateCudaUnfold(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
+    uint32_t bytes = 0;
+    FREEDML_TRY(ElementBytesOf(args, &bytes));
+    *out = std::make_unique<WindowKernel>(args.schema.name, DecodeWindowMap(args), false, FoldType::F32, bytes);
+    return {};
+}
 
 Status CreateCudaReverseSubsequences(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     uint32_t bytes = 0;

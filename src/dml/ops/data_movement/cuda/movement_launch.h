@@ -29,4 +29,8 @@ cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t 
 cudaError_t LaunchReverse(const ReverseMap& map, uint32_t elementBytes, bool wideLengths, void* out, const void* in,
                           const void* lengths, LaunchTarget launch);
 
+// UNFOLD and FOLD (movement_plan.h's WindowMap).
+cudaError_t LaunchUnfold(const WindowMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch);
+cudaError_t LaunchFold(const WindowMap& map, FoldType type, void* out, const void* in, LaunchTarget launch);
+
 }  // namespace freedml::dml::cuda

@@ -2,6 +2,8 @@
 // of the GATHER and SCATTER operators: one thread per output
 // element in a grid-stride loop, the input coordinate found dimension by dimension by
 // MapCoordinate, the same function the CPU kernel builds its tables with.
+#include <cuda_fp16.h>
+
 #include "dml/ops/data_movement/cuda/movement_launch.h"
 
 namespace freedml::dml::cuda {
@@ -160,7 +162,71 @@ cudaError_t LaunchReverseTyped(const ReverseMap& map, bool wideLengths, void* ou
     return cudaGetLastError();
 }
 
+template <class T>
+__global__ void __launch_bounds__(kMapThreads) UnfoldKernel(WindowMap map, T* out, const T* in) {
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        int64_t column, image;
+        UnfoldOffsets(map, i, &column, &image);
+        out[column] = image >= 0 ? in[image] : T(0);
+    }
+}
+
+template <class T>
+cudaError_t LaunchUnfoldTyped(const WindowMap& map, void* out, const void* in, LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    UnfoldKernel<T><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+        map, static_cast<T*>(out), static_cast<const T*>(in));
+    return cudaGetLastError();
+}
+
+template <class T> struct FoldAcc { using type = T; };
+template <> struct FoldAcc<__half> { using type = float; };
+
+// One thread per image element, summing in window order: no atomics, the same result every run.
+template <class T>
+__global__ void __launch_bounds__(kMapThreads) FoldKernel(WindowMap map, T* out, const T* in) {
+    using Acc = typename FoldAcc<T>::type;
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        Acc sum = Acc(0);
+        const int64_t image = FoldGather(map, i, [&](int64_t column) { sum += Acc(in[column]); });
+        out[image] = T(sum);
+    }
+}
+
+template <class T>
+cudaError_t LaunchFoldTyped(const WindowMap& map, void* out, const void* in, LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    FoldKernel<T><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+        map, static_cast<T*>(out), static_cast<const T*>(in));
+    return cudaGetLastError();
+}
+
 }  // namespace
+
+cudaError_t LaunchUnfold(const WindowMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
+    switch (elementBytes) {
+        case 1: return LaunchUnfoldTyped<uint8_t>(map, out, in, launch);
+        case 2: return LaunchUnfoldTyped<uint16_t>(map, out, in, launch);
+        case 4: return LaunchUnfoldTyped<uint32_t>(map, out, in, launch);
+        case 8: return LaunchUnfoldTyped<uint64_t>(map, out, in, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t LaunchFold(const WindowMap& map, FoldType type, void* out, const void* in, LaunchTarget launch) {
+    switch (type) {
+        case FoldType::F64: return LaunchFoldTyped<double>(map, out, in, launch);
+        case FoldType::F32: return LaunchFoldTyped<float>(map, out, in, launch);
+        case FoldType::F16: return LaunchFoldTyped<__half>(map, out, in, launch);
+        case FoldType::I64: return LaunchFoldTyped<int64_t>(map, out, in, launch);
+        case FoldType::I32: return LaunchFoldTyped<int32_t>(map, out, in, launch);
+        case FoldType::U64: return LaunchFoldTyped<uint64_t>(map, out, in, launch);
+        case FoldType::U32: return LaunchFoldTyped<uint32_t>(map, out, in, launch);
+    }
+    return cudaErrorInvalidValue;
+}
 
 cudaError_t LaunchReverse(const ReverseMap& map, uint32_t elementBytes, bool wideLengths, void* out, const void* in,
                           const void* lengths, LaunchTarget launch) {
