@@ -68,7 +68,7 @@ say "building a Release FreeDML in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
 jobs=$(nproc)
 targets=()
-for target in dispatch_bench graph_bench dense_bench elementwise_bench binding_bench binding_rules_bench; do
+for target in dispatch_bench graph_bench dense_bench elementwise_bench data_movement_bench binding_bench binding_rules_bench; do
   if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
     targets+=("$target")
   else
@@ -121,6 +121,7 @@ fi
 has dispatch_bench && run dispatch.txt "$bin/dispatch_bench" "${common[@]}"
 graph_quick=(); [ "$quick" = 1 ] && graph_quick=(--quick)
 has graph_bench && run graph.txt "$bin/graph_bench" "${common[@]}" "${graph_quick[@]}"
+has data_movement_bench && run data_movement.txt "$bin/data_movement_bench" "${common[@]}" "${graph_quick[@]}"
 if has binding_bench; then
   run binding.out "$bin/binding_bench" --benchmark_min_time=0.05 \
       --benchmark_out="$raw/binding.json" --benchmark_out_format=json
