@@ -2,9 +2,11 @@
 // SLICE and SLICE1 (a strided window of the input), PADDING and PADDING1 (the input surrounded by
 // a constant or by mirrored or repeated edges), TILE (the input repeated along each dimension),
 // the space/depth permutations SPACE_TO_DEPTH(1) and DEPTH_TO_SPACE(1), and GATHER,
-// GATHER_ELEMENTS, GATHER_ND and GATHER_ND1 (elements or blocks picked by an indices tensor). Each moves elements
+// GATHER_ELEMENTS, GATHER_ND and GATHER_ND1 (elements or blocks picked by an indices tensor), their
+// inverses SCATTER_ELEMENTS (also named SCATTER) and SCATTER_ND, SLICE_GRAD (SLICE1's adjoint),
+// REVERSE_SUBSEQUENCES, and UNFOLD and FOLD (im2col and col2im). All but FOLD move elements
 // without looking at their values; the data types follow the reference pages' tables at the
-// highest feature level (dml/schema/catalog.cpp has them).
+// highest feature level (dml/schema/catalog.cpp has them; FOLD's and UNFOLD's pages give none).
 #include <cstdlib>
 
 #include "dml/ops/data_movement/movement_params.h"

@@ -1,8 +1,10 @@
 // CPU kernels of SLICE, SLICE1, the space/depth operators (one strided copy through a view of the
 // input that movement_params.cpp computes), PADDING, PADDING1 and TILE (an index map: each output
 // coordinate reads an input coordinate chosen per dimension, or the padding constant), and the
-// GATHER operators (GatherMap: index tuples read per output element). Every data
-// type of 8 to 64 bits, any strides: they move elements by size.
+// GATHER operators (GatherMap: index tuples read per output element), the SCATTER operators (the
+// input copied, then the same map walked backwards), SLICE_GRAD, REVERSE_SUBSEQUENCES, UNFOLD and
+// FOLD (WindowMap). Every data type of 8 to 64 bits, any strides: they move elements by size
+// (FOLD, which sums, by type).
 #include <cstring>
 #include <vector>
 

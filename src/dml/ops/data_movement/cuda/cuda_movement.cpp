@@ -1,7 +1,8 @@
 // CUDA kernels of SLICE, SLICE1 and the space/depth operators (one strided copy, LaunchCopy,
 // through the view of the input movement_params.cpp computes; negative strides read backwards)
 // and of PADDING, PADDING1 and TILE (the index map of movement_ops.cu) and the GATHER operators
-// (LaunchGather). Every 8- to 64-bit data type, any strides.
+// (LaunchGather), and of the SCATTER operators, SLICE_GRAD, REVERSE_SUBSEQUENCES, UNFOLD and FOLD.
+// Every 8- to 64-bit data type, any strides.
 #include "dml/kernels/cuda/cuda_common.h"
 #include "dml/ops/data_movement/cuda/movement_launch.h"
 #include "dml/ops/data_movement/movement_params.h"
