@@ -183,6 +183,11 @@ private:
     void Run(const std::byte* in, const std::byte* idx, std::byte* out) const {
         if (scatter_) return Scatter<T, I>(in, idx, out);
         const GatherMap& m = map_;
+        const uint32_t last = m.rank - 1;
+        if (m.rank > 0 && m.outSizes[last] > 1 && m.idxStrides[last] == 0 && m.inStrides[last] == 1 &&
+            m.outStrides[last] == 1) {
+            return GatherRows<T, I>(in, idx, out);
+        }
         ParallelFor(m.count, 1u << 13, [&](uint64_t begin, uint64_t end) {
             for (uint64_t i = begin; i < end; ++i) {
                 uint64_t rest = i;
@@ -199,6 +204,35 @@ private:
                     inOffset += IndexAt<I>(p, m.componentSizes[k]) * m.componentStrides[k];
                 }
                 std::memcpy(out + outOffset * int64_t(sizeof(T)), in + inOffset * int64_t(sizeof(T)), sizeof(T));
+            }
+        });
+    }
+
+    // The innermost dimension passes through packed on both sides (an embedding lookup): one index
+    // tuple per row, the row one memcpy.
+    template <class T, class I>
+    void GatherRows(const std::byte* in, const std::byte* idx, std::byte* out) const {
+        const GatherMap& m = map_;
+        const uint32_t last = m.rank - 1;
+        const uint64_t width = m.outSizes[last];
+        const uint64_t rows = m.count / width;
+        ParallelFor(rows, std::max<uint64_t>(1, (1u << 13) / width), [&](uint64_t begin, uint64_t end) {
+            for (uint64_t row = begin; row < end; ++row) {
+                uint64_t rest = row;
+                int64_t inOffset = 0, idxOffset = 0, outOffset = 0;
+                for (uint32_t d = last; d-- > 0;) {
+                    const int64_t c = int64_t(rest % m.outSizes[d]);
+                    rest /= m.outSizes[d];
+                    inOffset += c * m.inStrides[d];
+                    idxOffset += c * m.idxStrides[d];
+                    outOffset += c * m.outStrides[d];
+                }
+                for (uint32_t k = 0; k < m.tupleSize; ++k) {
+                    const std::byte* p = idx + (idxOffset + int64_t(k) * m.tupleStride) * int64_t(sizeof(I));
+                    inOffset += IndexAt<I>(p, m.componentSizes[k]) * m.componentStrides[k];
+                }
+                std::memcpy(out + outOffset * int64_t(sizeof(T)), in + inOffset * int64_t(sizeof(T)),
+                            width * sizeof(T));
             }
         });
     }
