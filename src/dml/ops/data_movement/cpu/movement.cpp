@@ -5,6 +5,7 @@
 // input copied, then the same map walked backwards), SLICE_GRAD, REVERSE_SUBSEQUENCES, UNFOLD and
 // FOLD (WindowMap). Every data type of 8 to 64 bits, any strides: they move elements by size
 // (FOLD, which sums, by type).
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -71,6 +72,15 @@ public:
                 table[o] = i < 0 ? -1 : i * map.inStrides[d] * bytes_;
             }
         }
+        // Output coordinates [start, start + n) of the innermost dimension read the input in order;
+        // where both sides are packed there, that run is one memcpy per row.
+        if (rank_ > 0) {
+            const uint32_t last = rank_ - 1;
+            const int64_t width = map.outSizes[last];
+            interiorLo_ = std::clamp<int64_t>(map.start[last], 0, width);
+            interiorHi_ = std::clamp<int64_t>(map.start[last] + map.inSizes[last], 0, width);
+            packedInterior_ = map.inStrides[last] == 1 && map.outStrides[last] == 1 && interiorHi_ > interiorLo_;
+        }
     }
     void Execute(TensorView input, TensorView output) const { Execute(input.data, output.data); }
     void Execute(const std::byte* in, std::byte* out) const {
@@ -108,13 +118,23 @@ private:
                     inOffset += t;
                     outOffset += int64_t(c) * outStrideBytes_[d];
                 }
-                std::byte* o = out + outOffset;
-                for (uint64_t j = 0; j < width; ++j, o += lastStride) {
-                    const int64_t t = lastTable[j];
-                    T v = constant;
-                    if (!constantRow && t >= 0) std::memcpy(&v, in + inOffset + t, sizeof(T));
-                    std::memcpy(o, &v, sizeof(T));
+                auto elements = [&](uint64_t from, uint64_t to) {
+                    std::byte* o = out + outOffset + int64_t(from) * lastStride;
+                    for (uint64_t j = from; j < to; ++j, o += lastStride) {
+                        const int64_t t = lastTable[j];
+                        T v = constant;
+                        if (!constantRow && t >= 0) std::memcpy(&v, in + inOffset + t, sizeof(T));
+                        std::memcpy(o, &v, sizeof(T));
+                    }
+                };
+                if (constantRow || !packedInterior_) {
+                    elements(0, width);
+                    continue;
                 }
+                elements(0, uint64_t(interiorLo_));
+                std::memcpy(out + outOffset + interiorLo_ * lastStride, in + inOffset + lastTable[interiorLo_],
+                            uint64_t(interiorHi_ - interiorLo_) * sizeof(T));
+                elements(uint64_t(interiorHi_), width);
             }
         });
     }
@@ -125,6 +145,8 @@ private:
     std::array<uint64_t, kMovementMaxDims> sizes_{};
     std::array<int64_t, kMovementMaxDims> outStrideBytes_{};
     std::array<std::vector<int64_t>, kMovementMaxDims> tables_;
+    int64_t interiorLo_ = 0, interiorHi_ = 0;
+    bool packedInterior_ = false;
 };
 
 // Loads an index of the IndicesTensor's type, signed or unsigned as that type is.
