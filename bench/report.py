@@ -487,6 +487,26 @@ if resample_rows:
     w("")
     commands_block("resample")
 
+# Data movement (issue 18)
+movement_rows = [r for r in rows if r["group"] == "data_movement"]
+if movement_rows:
+    w("## Data movement")
+    w("")
+    w("GATHER of embedding rows (a 32000 x 4096 FLOAT16 table, 512 indices), SLICE and PADDING of a 64 MiB")
+    w("FLOAT32 tensor through the API (`bench/data_movement_bench.cpp`), each interleaved with")
+    w("ELEMENT_WISE_IDENTITY over the same bytes on the same adapter: GB/s of bytes read plus written.")
+    w("Issue 18's goal: at least 0.8 of the copy.")
+    w("")
+    w("| case | type | FreeDML GB/s | copy GB/s | FreeDML / copy |")
+    w("| --- | --- | ---: | ---: | ---: |")
+    for r in movement_rows:
+        if r["impl"] != "freedml":
+            continue
+        copy = value("data_movement", r["case"], r["dtype"], "copy")
+        w(f"| {r['case']} | {r['dtype']} | {fmt(r['value'])} | {fmt(copy)} | {fmt(ratio(r['value'], copy))} |")
+    w("")
+    commands_block("data_movement")
+
 # Binding
 if binding_rows:
     w("## Binding")

@@ -69,7 +69,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev
 jobs=$(nproc)
 targets=()
 for target in dispatch_bench graph_bench dense_bench elementwise_bench operator_bench pooling_bench resample_bench \
-              binding_bench binding_rules_bench; do
+              data_movement_bench binding_bench binding_rules_bench; do
   if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
     targets+=("$target")
   else
@@ -125,6 +125,7 @@ has graph_bench && run graph.txt "$bin/graph_bench" "${common[@]}" "${graph_quic
 pooling_onednn=(); [ "$device" = cpu ] || pooling_onednn=(--no-onednn)
 has pooling_bench && run pooling.txt "$bin/pooling_bench" "${common[@]}" "${pooling_onednn[@]}"
 has resample_bench && run resample.txt "$bin/resample_bench" "${common[@]}" "${graph_quick[@]}"
+has data_movement_bench && run data_movement.txt "$bin/data_movement_bench" "${common[@]}" "${graph_quick[@]}"
 if has binding_bench; then
   run binding.out "$bin/binding_bench" --benchmark_min_time=0.05 \
       --benchmark_out="$raw/binding.json" --benchmark_out_format=json

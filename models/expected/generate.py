@@ -195,6 +195,14 @@ def join(m):
     return {"Out": np.concatenate(parts, axis=1)}
 
 
+def scatter_nd(m):
+    out = f64(m, "In", (4, 3)).copy()
+    updates = f64(m, "Updates", (2, 3))
+    for k, row in enumerate(f64(m, "Indices").astype(int)):
+        out[row] = updates[k]
+    return {"Out": out}
+
+
 def chain(m):
     hidden = relu(gemm(f64(m, "x", (2, 3)), f64(m, "W1", (3, 4)), f64(m, "b1", (1, 4)), beta=1.0))
     logits = gemm(hidden, f64(m, "W2", (4, 2)))
@@ -414,6 +422,7 @@ REFERENCES = {
     "convolution_groups": convolution_groups,
     "convolution_backward": convolution_backward,
     "join": join,
+    "scatter_nd": scatter_nd,
     "chain": chain,
     "graph_mlp": graph_mlp,
     "npy_input": npy_input,

@@ -1,7 +1,8 @@
 """Conformance cases of the data movement operators SLICE, SLICE1, PADDING, PADDING1, TILE,
-SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), GATHER, GATHER_ELEMENTS, GATHER_ND and GATHER_ND1, computed
-with numpy (slicing, np.pad, np.tile, reshapes and transposes, np.take, np.take_along_axis, and
-ONNX's GatherND written out as loops), plus the examples of the DirectML reference pages.
+SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, SCATTER_ELEMENTS,
+SCATTER_ND, SLICE_GRAD, REVERSE_SUBSEQUENCES, FOLD and UNFOLD, computed with numpy (slicing, np.pad, np.tile, reshapes and
+transposes, np.take, np.take_along_axis, ONNX's GatherND and ScatterND written out as loops, and
+fancy-index assignment), plus the examples of the DirectML reference pages.
 
 Run once to (re)write cases/data_movement_*.json. The values FreeDML must produce come from numpy
 here, never from FreeDML.
@@ -381,8 +382,287 @@ def gather_cases():
     return cases
 
 
+# ---- SCATTER_ELEMENTS, SCATTER_ND ----------------------------------------------------------------------
+
+def distinct_indices(index_type, count, n, negative):
+    """`count` distinct positions in [0, n) (duplicates have no defined result in DirectML), written
+    as negative indices (-n to -1) where `negative` and the type is signed."""
+    picked = rng.permutation(n)[:count].astype(np.int64)
+    if negative and index_type.startswith("INT"):
+        picked = np.where(rng.integers(0, 2, size=count) == 1, picked - n, picked)
+    return picked
+
+
+def scatter_cases():
+    cases = []
+
+    def add(name, op, x, idx, index_type, upd, expected, dtype, in_strides=None, upd_strides=None, out_strides=None):
+        if in_strides:
+            in_desc, in_values = stored(dtype, x, in_strides)
+        else:
+            in_desc, in_values = tensor(dtype, x.shape), values(x, dtype)
+        if upd_strides:
+            upd_desc, upd_values = stored(dtype, upd, upd_strides)
+        else:
+            upd_desc, upd_values = tensor(dtype, upd.shape), values(upd, dtype)
+        op = dict(op)
+        op["InputTensor"] = in_desc
+        op["IndicesTensor"] = tensor(index_type, idx.shape)
+        op["UpdatesTensor"] = upd_desc
+        op["OutputTensor"] = tensor(dtype, x.shape, out_strides)
+        cases.append({"name": name, "operator": op,
+                      "inputs": {"InputTensor": in_values, "IndicesTensor": values(idx, index_type),
+                                 "UpdatesTensor": upd_values},
+                      "outputs": {"OutputTensor": {"values": values(expected, dtype)}}})
+
+    def scatter_elements(name, dtype, shape, axis, count, index_type, negative=True, **strides):
+        x = random(dtype, shape)
+        idx_shape = list(shape)
+        idx_shape[axis] = count
+        # Distinct along the axis for every other coordinate, so no two updates meet.
+        idx = np.empty(idx_shape, dtype=np.int64)
+        for p in np.ndindex(*[n for d, n in enumerate(idx_shape) if d != axis]):
+            sel = list(p)
+            sel.insert(axis, slice(None))
+            idx[tuple(sel)] = distinct_indices(index_type, count, shape[axis], negative)
+        upd = random(dtype, idx_shape)
+        expected = x.copy()
+        np.put_along_axis(expected, idx % shape[axis], upd, axis=axis)
+        add(name, {"type": "DML_OPERATOR_SCATTER_ELEMENTS", "Axis": axis}, x, idx.astype(NP[index_type]), index_type,
+            upd, expected, dtype, **strides)
+
+    for dtype in ALL:
+        scatter_elements(f"SCATTER_ELEMENTS_{dtype}", dtype, (3, 5), 1, 3, "INT64")
+    for index_type in INDEX_TYPES:
+        scatter_elements(f"SCATTER_ELEMENTS_FLOAT32_axis0_{index_type}", "FLOAT32", (4, 2, 3), 0, 2, index_type)
+    scatter_elements("SCATTER_ELEMENTS_FLOAT16_strided_views", "FLOAT16", (4, 3), 0, 3, "INT32",
+                     in_strides=[1, 4], upd_strides=[1, 3], out_strides=[4, 1])
+    # The reference page's first example: [0,1,2,3,4], indices [3,1,3,0], updates [5,6,7,8] gives
+    # [8,6,2,7,4]: of the two writes to element 3 the later one. Duplicates are undefined in
+    # DirectML, so the case keeps the distinct three of them.
+    add("SCATTER_ELEMENTS_page_1d", {"type": "DML_OPERATOR_SCATTER_ELEMENTS", "Axis": 0},
+        np.arange(5, dtype=np.float32), np.array([3, 1, 0], dtype=np.uint32), "UINT32",
+        np.array([5, 6, 8], dtype=np.float32), np.array([8, 6, 2, 5, 4], dtype=np.float32), "FLOAT32")
+
+    def scatter_nd(name, dtype, x_shape, idx_shape, index_type, rank=4, **strides):
+        """ONNX's ScatterND with distinct index tuples; shapes padded to `rank`."""
+        x = random(dtype, x_shape)
+        q = idx_shape[-1]
+        tuples = int(np.prod(idx_shape[:-1]))
+        space = int(np.prod(x_shape[:q]))
+        flat = rng.permutation(space)[:tuples]
+        coords = np.stack(np.unravel_index(flat, x_shape[:q]), axis=-1).astype(np.int64)
+        if index_type.startswith("INT"):
+            negate = rng.integers(0, 2, size=coords.shape) == 1
+            coords = np.where(negate, coords - np.array(x_shape[:q]), coords)
+        idx = coords.reshape(idx_shape)
+        upd_shape = list(idx_shape[:-1]) + list(x_shape[q:])
+        upd = random(dtype, upd_shape)
+        expected = x.copy()
+        for p in np.ndindex(*idx_shape[:-1]):
+            target = tuple(int(v) % x_shape[k] for k, v in enumerate(idx[p]))
+            expected[target] = upd[p]
+        op = {"type": "DML_OPERATOR_SCATTER_ND", "InputDimensionCount": len(x_shape),
+              "IndicesDimensionCount": len(idx_shape)}
+        add(name, op, x.reshape(padded_shape(x_shape, rank)), idx.astype(NP[index_type]).reshape(
+            padded_shape(idx_shape, rank)), index_type, upd.reshape(padded_shape(upd_shape, rank)),
+            expected.reshape(padded_shape(x_shape, rank)), dtype, **strides)
+
+    for dtype in ALL:
+        scatter_nd(f"SCATTER_ND_{dtype}_rows", dtype, (4, 3), (2, 1), "INT64")
+    for index_type in INDEX_TYPES:
+        scatter_nd(f"SCATTER_ND_INT16_full_tuple_{index_type}", "INT16", (3, 4), (5, 2), index_type)
+        scatter_nd(f"SCATTER_ND_FLOAT32_blocks_{index_type}", "FLOAT32", (3, 2, 4), (2, 1), index_type, rank=3)
+    scatter_nd("SCATTER_ND_UINT8_strided_views", "UINT8", (3, 4), (2, 1), "INT32", rank=2,
+               in_strides=[1, 3], upd_strides=[1, 2], out_strides=[5, 1])
+    return cases
+
+
+# ---- SLICE_GRAD ------------------------------------------------------------------------------------
+
+def slice_grad_cases():
+    cases = []
+
+    def add(name, dtype, shape, offsets, sizes, strides, dy_strides=None, dx_strides=None):
+        # SLICE1's window of a tensor of `shape`; the gradient lands where SLICE1 read, zeros elsewhere.
+        index = np.arange(int(np.prod(shape))).reshape(shape)
+        window = index[tuple(slice(o, o + n) for o, n in zip(offsets, sizes))]
+        picked = window[tuple(slice(None, None, s) for s in strides)]
+        dy = random(dtype, picked.shape)
+        expected = np.zeros(int(np.prod(shape)), dtype=NP[dtype])
+        expected[picked.reshape(-1)] = dy.reshape(-1)
+        if dy_strides:
+            dy_desc, dy_values = stored(dtype, dy, dy_strides)
+        else:
+            dy_desc, dy_values = tensor(dtype, dy.shape), values(dy, dtype)
+        op = {"type": "DML_OPERATOR_SLICE_GRAD", "InputGradientTensor": dy_desc,
+              "OutputGradientTensor": tensor(dtype, shape, dx_strides), "InputWindowOffsets": offsets,
+              "InputWindowSizes": sizes, "InputWindowStrides": strides}
+        cases.append({"name": name, "operator": op, "inputs": {"InputGradientTensor": dy_values},
+                      "outputs": {"OutputGradientTensor": {"values": values(expected.reshape(shape), dtype)}}})
+
+    for dtype in ALL:
+        add(f"SLICE_GRAD_{dtype}_backwards", dtype, [4, 6], [1, 1], [3, 5], [-1, 2])
+    for dtype in BY_SIZE:
+        add(f"SLICE_GRAD_{dtype}_all_negative", dtype, [3, 5, 7], [0, 1, 0], [3, 4, 7], [-2, -1, -3])
+        add(f"SLICE_GRAD_{dtype}_strided_views", dtype, [3, 5, 4], [1, 0, 2], [2, 5, 2], [-1, 3, 1],
+            dy_strides=[1, 2, 4], dx_strides=[24, 4, 1])
+    add("SLICE_GRAD_FLOAT32_whole", "FLOAT32", [2, 3], [0, 0], [2, 3], [1, 1])
+    return cases
+
+
+# ---- REVERSE_SUBSEQUENCES -------------------------------------------------------------------------
+
+def reverse_subsequences_cases():
+    cases = []
+
+    def add(name, dtype, x, axis, lengths, length_type, in_strides=None, out_strides=None):
+        n = x.shape[axis]
+        expected = x.copy()
+        moved = np.moveaxis(expected, axis, -1)  # a view: writes land in expected
+        src = np.moveaxis(x, axis, -1)
+        lens = np.moveaxis(lengths, axis, -1)[..., 0]
+        for p in np.ndindex(*moved.shape[:-1]):
+            k = min(int(lens[p]), n)  # the page: a length beyond the axis acts as the axis size
+            moved[p][:k] = src[p][:k][::-1]
+        if in_strides:
+            in_desc, in_values = stored(dtype, x, in_strides)
+        else:
+            in_desc, in_values = tensor(dtype, x.shape), values(x, dtype)
+        op = {"type": "DML_OPERATOR_REVERSE_SUBSEQUENCES", "InputTensor": in_desc,
+              "SequenceLengthsTensor": tensor(length_type, lengths.shape),
+              "OutputTensor": tensor(dtype, x.shape, out_strides), "Axis": axis}
+        cases.append({"name": name, "operator": op,
+                      "inputs": {"InputTensor": in_values, "SequenceLengthsTensor": values(lengths, length_type)},
+                      "outputs": {"OutputTensor": {"values": values(expected, dtype)}}})
+
+    def lengths_for(shape, axis, length_type):
+        lshape = list(shape)
+        lshape[axis] = 1
+        # 0 to one past the axis size (clamped), so empty, partial, whole and too-long subsequences.
+        return rng.integers(0, shape[axis] + 2, size=lshape).astype(NP[length_type])
+
+    for dtype in ALL:
+        add(f"REVERSE_SUBSEQUENCES_{dtype}", dtype, random(dtype, (3, 5)), 1, lengths_for((3, 5), 1, "UINT32"),
+            "UINT32")
+    for length_type in ["UINT32", "UINT64"]:
+        add(f"REVERSE_SUBSEQUENCES_FLOAT32_axis0_{length_type}", "FLOAT32", random("FLOAT32", (6, 2, 3)), 0,
+            lengths_for((6, 2, 3), 0, length_type), length_type)
+    add("REVERSE_SUBSEQUENCES_FLOAT16_strided_views", "FLOAT16", random("FLOAT16", (4, 3)), 0,
+        lengths_for((4, 3), 0, "UINT64"), "UINT64", in_strides=[1, 4], out_strides=[4, 1])
+    # The reference page's two examples.
+    page = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 3, 4)
+    add("REVERSE_SUBSEQUENCES_page_axis3", "FLOAT32", page, 3, np.array([2, 4, 3], dtype=np.uint32).reshape(1, 1, 3, 1),
+        "UINT32")
+    add("REVERSE_SUBSEQUENCES_page_axis2", "FLOAT32", page, 2, np.array([2, 3, 1, 0], dtype=np.uint32).reshape(1, 1, 1, 4),
+        "UINT32")
+    return cases
+
+
+# ---- FOLD and UNFOLD -----------------------------------------------------------------------------
+
+FOLD_SUM_TOLERANCE = {"FLOAT64": {"ulps": 4, "absolute": 1e-12}, "FLOAT32": {"ulps": 4, "absolute": 1e-5},
+                      "FLOAT16": {"ulps": 1, "absolute": 1e-3}}
+FOLD_TYPES = ["FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "UINT64", "UINT32"]
+
+
+def window_geometry(spatial, window, strides, dilations, start, end):
+    blocks = [(n + s + e - d * (w - 1) - 1) // st + 1
+              for n, w, st, d, s, e in zip(spatial, window, strides, dilations, start, end)]
+    return blocks
+
+
+def unfold_reference(x, window, strides, dilations, start, end):
+    """im2col by loops over a zero-padded copy: column (n, c * P + w, l)."""
+    n_, c_ = x.shape[:2]
+    spatial = x.shape[2:]
+    padded = np.pad(x.astype(np.float64) if x.dtype.kind == "f" else x,
+                    [(0, 0), (0, 0)] + [(s, e) for s, e in zip(start, end)])
+    blocks = window_geometry(spatial, window, strides, dilations, start, end)
+    P, L = int(np.prod(window)), int(np.prod(blocks))
+    out = np.zeros((n_, c_ * P, L), dtype=padded.dtype)
+    for l, b in enumerate(np.ndindex(*blocks)):
+        for w, wd in enumerate(np.ndindex(*window)):
+            pos = tuple(bb * st + ww * d for bb, st, ww, d in zip(b, strides, wd, dilations))
+            for c in range(c_):
+                out[:, c * P + w, l] = padded[(slice(None), c) + pos]
+    return out
+
+
+def fold_reference(cols, image_shape, window, strides, dilations, start, end):
+    """col2im by loops that add every column element into a zero-padded image, then crop."""
+    n_, c_ = image_shape[:2]
+    spatial = image_shape[2:]
+    acc = np.float64 if cols.dtype.kind == "f" else cols.dtype
+    padded = np.zeros([n_, c_] + [n + s + e for n, s, e in zip(spatial, start, end)], dtype=acc)
+    blocks = window_geometry(spatial, window, strides, dilations, start, end)
+    P = int(np.prod(window))
+    for l, b in enumerate(np.ndindex(*blocks)):
+        for w, wd in enumerate(np.ndindex(*window)):
+            pos = tuple(bb * st + ww * d for bb, st, ww, d in zip(b, strides, wd, dilations))
+            for c in range(c_):
+                padded[(slice(None), c) + pos] += cols[:, c * P + w, l].astype(acc)
+    return padded[(slice(None), slice(None)) + tuple(slice(s, s + n) for s, n in zip(start, spatial))]
+
+
+def small(dtype, shape):
+    """Values whose sums stay exact in every FOLD type (integers: no overflow)."""
+    t = NP[dtype]
+    if np.issubdtype(t, np.floating):
+        return (rng.standard_normal(shape) * 4).astype(t)
+    low = 0 if dtype.startswith("U") else -100
+    return rng.integers(low, 100, size=shape).astype(t)
+
+
+def fold_cases():
+    cases = []
+
+    def add(name, op_type, dtype, x, expected, fields, in_strides=None, out_strides=None):
+        if in_strides:
+            in_desc, in_values = stored(dtype, x, in_strides)
+        else:
+            in_desc, in_values = tensor(dtype, x.shape), values(x, dtype)
+        op = {"type": op_type, "InputTensor": in_desc, "OutputTensor": tensor(dtype, expected.shape, out_strides)}
+        op.update(fields)
+        c = case(name, op, in_values, expected.astype(NP[dtype]), dtype)
+        if op_type == "DML_OPERATOR_FOLD" and dtype in FOLD_SUM_TOLERANCE:
+            # Sums of up to a few dozen terms in the element type (FLOAT16 in float32), against a
+            # float64 reference: a few ulps, or an absolute bound where terms cancel near zero.
+            c["outputs"]["OutputTensor"].update(FOLD_SUM_TOLERANCE[dtype])
+        cases.append(c)
+
+    def both(name, dtype, image_shape, window, strides, dilations, start, end, unfold=True, fold=True, **views):
+        fields = {"DimensionCount": len(window), "WindowSizes": window, "Strides": strides, "Dilations": dilations,
+                  "StartPadding": start, "EndPadding": end}
+        if unfold:
+            x = random(dtype, image_shape)
+            add(f"UNFOLD_{name}", "DML_OPERATOR_UNFOLD", dtype, x,
+                unfold_reference(x, window, strides, dilations, start, end), fields, **views)
+        if fold:
+            blocks = window_geometry(image_shape[2:], window, strides, dilations, start, end)
+            cols = small(dtype, (image_shape[0], image_shape[1] * int(np.prod(window)), int(np.prod(blocks))))
+            add(f"FOLD_{name}", "DML_OPERATOR_FOLD", dtype, cols,
+                fold_reference(cols, image_shape, window, strides, dilations, start, end), fields)
+
+    for dtype in FOLD_TYPES:
+        # Overlapping 3x3 windows with stride 1 and padding 1: every image element in several.
+        both(f"{dtype}_3x3_overlap", dtype, (1, 2, 4, 5), [3, 3], [1, 1], [1, 1], [1, 1], [1, 1])
+    for dtype in ["INT8", "UINT16"]:
+        both(f"{dtype}_2x2", dtype, (2, 1, 4, 4), [2, 2], [2, 2], [1, 1], [0, 0], [0, 0], fold=False)
+    both("FLOAT32_dilated_strided", "FLOAT32", (1, 3, 7, 6), [2, 3], [2, 1], [2, 2], [1, 0], [0, 2])
+    both("FLOAT32_1d", "FLOAT32", (2, 2, 9), [3], [2], [1], [2], [1])
+    both("FLOAT16_3d", "FLOAT16", (1, 1, 3, 4, 3), [2, 2, 2], [1, 2, 1], [1, 1, 2], [0, 1, 0], [1, 0, 0])
+    both("FLOAT32_strided_views", "FLOAT32", (1, 2, 3, 4), [2, 2], [1, 1], [1, 1], [0, 0], [0, 0], fold=False,
+         in_strides=[24, 1, 8, 2], out_strides=[40, 7, 1])
+    return cases
+
+
 write_cases(__file__, "data_movement_slice", slice_cases())
 write_cases(__file__, "data_movement_padding", padding_cases())
 write_cases(__file__, "data_movement_tile", tile_cases())
 write_cases(__file__, "data_movement_depth_space", depth_space_cases())
 write_cases(__file__, "data_movement_gather", gather_cases())
+write_cases(__file__, "data_movement_scatter", scatter_cases())
+write_cases(__file__, "data_movement_slice_grad", slice_grad_cases())
+write_cases(__file__, "data_movement_reverse", reverse_subsequences_cases())
+write_cases(__file__, "data_movement_fold", fold_cases())

@@ -1,4 +1,5 @@
-// SLICE, SLICE1, PADDING, PADDING1, TILE, the space/depth operators and the GATHER operators
+// SLICE, SLICE1, PADDING, PADDING1, TILE, the space/depth operators, the GATHER and SCATTER
+// operators, SLICE_GRAD, REVERSE_SUBSEQUENCES, FOLD and UNFOLD
 // through the public API: invalid descs are refused with messages that name the field and the
 // values, and tensors large enough that the thread pool splits the work give what the index
 // arithmetic written out here says.
@@ -111,6 +112,114 @@ TEST_F(DataMovementTest, InvalidDepthSpaceAndGathersAreRefused) {
     Refused(DML_OPERATOR_GATHER_ND1, &n, "BatchDimensionCount (3) must be below");
     n = {&nd.desc, &ndIdx.desc, &ndOut.desc, 2, 3, 0};
     Refused(DML_OPERATOR_GATHER_ND1, &n, "leading dimension 1 is padding and must be 1");
+}
+
+TEST_F(DataMovementTest, InvalidScattersSliceGradsReversesAndFoldsAreRefused) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {2, 4});
+    Tensor upd(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
+    Tensor updI8(DML_TENSOR_DATA_TYPE_INT8, {2, 4});
+    Tensor f32idx(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
+    Tensor narrowIdx(DML_TENSOR_DATA_TYPE_INT32, {2, 3});
+    Tensor wrongUpd(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4});
+    Tensor wrongOut(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 5});
+    DML_SCATTER_ELEMENTS_OPERATOR_DESC e{&in.desc, &idx.desc, &upd.desc, &out.desc, 2};
+    Refused(DML_OPERATOR_SCATTER_ELEMENTS, &e, "Axis (2) must be below OutputTensor's DimensionCount (2)");
+    e = {&in.desc, &idx.desc, &updI8.desc, &out.desc, 0};
+    Refused(DML_OPERATOR_SCATTER_ELEMENTS, &e, "data types FLOAT32, INT8 and FLOAT32; they must match");
+    e = {&in.desc, &f32idx.desc, &upd.desc, &out.desc, 0};
+    Refused(DML_OPERATOR_SCATTER_ELEMENTS, &e, "IndicesTensor has data type FLOAT32");
+    e = {&in.desc, &narrowIdx.desc, &wrongUpd.desc, &out.desc, 0};
+    Refused(DML_OPERATOR_SCATTER_ELEMENTS, &e, "in dimension 1, which is not the Axis (0)");
+    e = {&in.desc, &idx.desc, &wrongUpd.desc, &out.desc, 0};
+    Refused(DML_OPERATOR_SCATTER_ELEMENTS, &e, "UpdatesTensor has sizes {2, 3}; they must equal IndicesTensor's {2, 4}");
+    e = {&in.desc, &idx.desc, &upd.desc, &wrongOut.desc, 0};
+    Refused(DML_OPERATOR_SCATTER_ELEMENTS, &e, "OutputTensor has sizes {3, 5}; they must be InputTensor's {3, 4}");
+
+    // SCATTER_ND: two row indices ({2, 1}) take updates {2, 4}.
+    Tensor rowIdx(DML_TENSOR_DATA_TYPE_UINT64, {2, 1});
+    Tensor tupleIdx(DML_TENSOR_DATA_TYPE_UINT64, {2, 3});
+    DML_SCATTER_ND_OPERATOR_DESC n{&in.desc, &rowIdx.desc, &wrongUpd.desc, &out.desc, 2, 2};
+    Refused(DML_OPERATOR_SCATTER_ND, &n, "UpdatesTensor has sizes {2, 3}; DML_OPERATOR_SCATTER_ND needs {2, 4}");
+    n = {&in.desc, &tupleIdx.desc, &upd.desc, &out.desc, 2, 2};
+    Refused(DML_OPERATOR_SCATTER_ND, &n, "IndicesTensor's last dimension (3, the coordinates per index tuple) must be 1 to InputDimensionCount (2)");
+    n = {&in.desc, &rowIdx.desc, &upd.desc, &out.desc, 3, 2};
+    Refused(DML_OPERATOR_SCATTER_ND, &n, "InputDimensionCount (3) must be 1 to InputTensor's DimensionCount (2)");
+
+    // SLICE_GRAD: SLICE1's window, inside OutputGradientTensor.
+    Tensor dy(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 2});
+    Tensor dx(DML_TENSOR_DATA_TYPE_FLOAT16, {3, 4});
+    UINT offsets[] = {1, 0}, sizes[] = {2, 4}, wide[] = {3, 4};
+    INT strides[] = {1, -2}, zero[] = {1, 0}, far[] = {1, -4};
+    DML_SLICE_GRAD_OPERATOR_DESC g{&dy.desc, &dx.desc, 2, offsets, sizes, zero};
+    Refused(DML_OPERATOR_SLICE_GRAD, &g, "InputWindowStrides[1] is 0");
+    g = {&dy.desc, &dx.desc, 2, offsets, wide, strides};
+    Refused(DML_OPERATOR_SLICE_GRAD, &g, "extends beyond OutputGradientTensor's size there (3)");
+    g = {&dy.desc, &dx.desc, 2, offsets, sizes, far};
+    Refused(DML_OPERATOR_SLICE_GRAD, &g, "InputGradientTensor's size in dimension 1 (2) exceeds the 1 elements");
+    g = {&dy.desc, &dx.desc, 1, offsets, sizes, strides};
+    Refused(DML_OPERATOR_SLICE_GRAD, &g, "DimensionCount (1) must equal");
+
+    Tensor lengths(DML_TENSOR_DATA_TYPE_UINT32, {3, 1});
+    Tensor i32lengths(DML_TENSOR_DATA_TYPE_INT32, {3, 1});
+    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC r{&in.desc, &lengths.desc, &out.desc, 0};
+    Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "SequenceLengthsTensor has sizes {3, 1}; with Axis 0 it must have InputTensor's sizes {3, 4} with 1 in dimension 0");
+    r = {&in.desc, &i32lengths.desc, &out.desc, 1};
+    Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "SequenceLengthsTensor has data type INT32");
+    r = {&in.desc, &lengths.desc, &out.desc, 2};
+    Refused(DML_OPERATOR_REVERSE_SUBSEQUENCES, &r, "Axis (2) must be below");
+
+    // UNFOLD of a {1, 2, 4, 5} image with 3x3 windows, stride 1, padding 1: {1, 18, 20} columns.
+    Tensor image(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 4, 5});
+    Tensor columns(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 18, 20});
+    Tensor wrongColumns(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 18, 12});
+    Tensor i8image(DML_TENSOR_DATA_TYPE_INT8, {1, 2, 4, 5});
+    Tensor i8columns(DML_TENSOR_DATA_TYPE_INT8, {1, 18, 20});
+    UINT window[] = {3, 3}, ones[] = {1, 1}, zeros[] = {0, 0}, noStride[] = {1, 0}, big[] = {3, 9};
+    DML_UNFOLD_OPERATOR_DESC u{&image.desc, &wrongColumns.desc, 2, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_UNFOLD, &u, "OutputTensor has sizes {1, 18, 12}; DML_OPERATOR_UNFOLD needs {1, 18, 20}");
+    u = {&image.desc, &columns.desc, 2, window, noStride, ones, ones, ones};
+    Refused(DML_OPERATOR_UNFOLD, &u, "Strides[1] is 0");
+    u = {&image.desc, &columns.desc, 2, big, ones, ones, zeros, zeros};
+    Refused(DML_OPERATOR_UNFOLD, &u, "spans 9 elements, more than the 5");
+    u = {&image.desc, &columns.desc, 3, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_UNFOLD, &u, "with DimensionCount 3 it must have 5");
+    DML_FOLD_OPERATOR_DESC f{&i8columns.desc, &i8image.desc, 2, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_FOLD, &f, "InputTensor has data type INT8; DML_OPERATOR_FOLD accepts");
+    f = {&columns.desc, &image.desc, 0, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_FOLD, &f, "DimensionCount (0) must be 1 to 6");
+}
+
+// Indices DirectML leaves undefined: one past either end skips its update (FreeDML writes nothing
+// outside the output and leaves the element alone), and of two updates of one element one wins.
+TEST_F(DataMovementTest, ScatterSkipsOutOfRangeIndices) {
+    Tensor t(DML_TENSOR_DATA_TYPE_INT32, {6});
+    Tensor ti(DML_TENSOR_DATA_TYPE_INT64, {5});
+    Tensor tu(DML_TENSOR_DATA_TYPE_INT32, {5});
+    const std::vector<int32_t> x = {10, 11, 12, 13, 14, 15};
+    const std::vector<int64_t> indices = {6, -7, -1, 2, 2};
+    const std::vector<int32_t> updates = {100, 101, 102, 103, 104};
+    auto in = Buffer(t.Bytes()), ib = Buffer(ti.Bytes()), ub = Buffer(tu.Bytes()), out = Buffer(t.Bytes());
+    Upload(in.Get(), x);
+    Upload(ib.Get(), indices);
+    Upload(ub.Get(), updates);
+    DML_SCATTER_ELEMENTS_OPERATOR_DESC desc{&t.desc, &ti.desc, &tu.desc, &t.desc, 0};
+    auto op = Compile(DML_OPERATOR_SCATTER_ELEMENTS, &desc);
+    ASSERT_TRUE(op) << Messages();
+    auto persistent = Initialize(op.Get());
+    DML_BUFFER_BINDING bi{in.Get(), 0, t.Bytes()}, bx{ib.Get(), 0, ti.Bytes()}, bu{ub.Get(), 0, tu.Bytes()};
+    DML_BUFFER_BINDING bo{out.Get(), 0, t.Bytes()};
+    Dispatch(op.Get(), {BufferBinding(&bi), BufferBinding(&bx), BufferBinding(&bu)}, {BufferBinding(&bo)},
+             persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto got = ReadbackAs<int32_t>(out.Get(), 6);
+    EXPECT_EQ(got[0], 10);
+    EXPECT_EQ(got[1], 11);
+    EXPECT_TRUE(got[2] == 103 || got[2] == 104) << got[2];
+    EXPECT_EQ(got[3], 13);
+    EXPECT_EQ(got[4], 14);
+    EXPECT_EQ(got[5], 102);  // -1 is the last element
 }
 
 // A reflected padding and a backwards slice of tensors large enough that the thread pool splits

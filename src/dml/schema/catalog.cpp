@@ -154,7 +154,10 @@ constexpr CatalogRow kRows[] = {
     FREEDML_OP(DIAGONAL_MATRIX, 2_0, false, "OutputTensor: f64 f32 f16 i64 i32 i16 i8 u64 u32 u16 u8"),
     FREEDML_OP(SCATTER_ELEMENTS, 2_0, false,
                "InputTensor UpdatesTensor OutputTensor: f64 f32 f16 i64 i32 i16 i8 u64 u32 u16 u8; IndicesTensor: "
-               "i64 i32 u64 u32"),
+               "i64 i32 u64 u32",
+               "Where the page leaves the result undefined, FreeDML skips an update whose index is outside the "
+               "output and, of updates to one element, keeps the last in the updates' order on the CPU and any one "
+               "on CUDA."),
     FREEDML_OP(ONE_HOT, 2_0, false,
                "IndicesTensor: i64 i32 u64 u32; ValuesTensor OutputTensor: f64 f32 f16 i64 i32 i16 i8 u64 u32 u16 u8"),
     FREEDML_OP(RESAMPLE, 2_0, false, "InputTensor OutputTensor: f32 f16 i8 u8"),
@@ -179,7 +182,9 @@ constexpr CatalogRow kRows[] = {
                "OutputTensor: f64 f32 f16 i64 i32 i16 i8 u64 u32 u16 u8"),
     FREEDML_OP(SCATTER_ND, 2_1, false,
                "InputTensor UpdatesTensor OutputTensor: f64 f32 f16 i64 i32 i16 i8 u64 u32 u16 u8; IndicesTensor: "
-               "i64 i32 u64 u32"),
+               "i64 i32 u64 u32",
+               "As SCATTER_ELEMENTS: an index tuple outside the output skips its update; of updates to one element "
+               "the CPU keeps the last, CUDA any one."),
     FREEDML_OP(MAX_POOLING2, 2_1, false,
                "InputTensor OutputTensor: f32 f16 i64 i32 i16 i8 u64 u32 u16 u8; OutputIndicesTensor: u64 u32"),
     FREEDML_OP(SLICE1, 2_1, false, "InputTensor OutputTensor: f64 f32 f16 i64 i32 i16 i8 u64 u32 u16 u8"),
@@ -295,8 +300,12 @@ constexpr CatalogRow kRows[] = {
     FREEDML_OP(DEQUANTIZE, 6_3, false,
                "InputTensor: i8 i4 u8 u4; QuantizationTensors: f32 f16 i8 i4 u8 u4; OutputTensor: f32 f16"),
     FREEDML_OP(RESAMPLE3, 6_4, false, "InputTensor OutputTensor: f32 f16 i8 u8"),
-    FREEDML_OP(FOLD, 6_4, false, nullptr, "The reference page leaves the data type column empty."),
-    FREEDML_OP(UNFOLD, 6_4, false, nullptr, "The reference page leaves the data type column empty."),
+    FREEDML_OP(FOLD, 6_4, false, nullptr,
+               "The reference page leaves the data type column empty; FreeDML accepts f64 f32 f16 i64 i32 u64 u32 "
+               "(the types its window sums can add)."),
+    FREEDML_OP(UNFOLD, 6_4, false, nullptr,
+               "The reference page leaves the data type column empty; FreeDML accepts every 8- to 64-bit type (it "
+               "only moves elements)."),
 };
 // clang-format on
 #undef FREEDML_OP

@@ -308,4 +308,158 @@ GatherMap DecodeGatherMap(const OperatorArgs& args) {
     return map;
 }
 
+std::vector<GatherDim> ScatterUpdateDims(const OperatorArgs& args) {
+    // The GATHER operators' dimensions, with the output standing where GATHER's input stands (it
+    // has InputTensor's sizes, but its own strides).
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    std::vector<GatherDim> dims;
+    if (args.schema.type == DML_OPERATOR_SCATTER_ELEMENTS) {
+        const uint32_t axis = args.As<DML_SCATTER_ELEMENTS_OPERATOR_DESC>().Axis;
+        for (uint32_t d = 0; d < out.rank; ++d) {
+            dims.push_back({idx.sizes[d], d == axis ? 0 : int64_t(out.strides[d]), idx.strides[d]});
+        }
+    } else if (args.schema.type == DML_OPERATOR_SCATTER_ND) {
+        const auto& desc = args.As<DML_SCATTER_ND_OPERATOR_DESC>();
+        dims = GatherNdDims(out, idx, desc.InputDimensionCount, desc.IndicesDimensionCount, 0);
+    }
+    return dims;
+}
+
+ScatterPlan DecodeScatterPlan(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    const TensorDesc& out = *args.outputs[0];
+    ScatterPlan plan;
+    plan.copy.rank = out.rank;
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        plan.copy.sizes[d] = out.sizes[d];
+        plan.copy.inStrides[d] = in.strides[d];
+        plan.copy.outStrides[d] = out.strides[d];
+    }
+    GatherMap& map = plan.map;
+    std::vector<GatherDim> dims = ScatterUpdateDims(args);
+    while (dims.size() > upd.rank) dims.erase(dims.begin());
+    while (dims.size() < upd.rank) dims.insert(dims.begin(), GatherDim{1, 0, 0});
+    map.rank = upd.rank;
+    map.count = 1;
+    for (uint32_t d = 0; d < upd.rank; ++d) {
+        map.outSizes[d] = upd.sizes[d];
+        map.outStrides[d] = upd.strides[d];
+        map.inStrides[d] = dims[d].inStride;
+        map.idxStrides[d] = dims[d].idxStride;
+        map.count *= upd.sizes[d];
+    }
+    auto component = [&](uint32_t k, uint32_t dim) {
+        map.componentSizes[k] = out.sizes[dim];
+        map.componentStrides[k] = out.strides[dim];
+    };
+    const uint32_t r = out.rank;
+    if (args.schema.type == DML_OPERATOR_SCATTER_ELEMENTS) {
+        component(0, args.As<DML_SCATTER_ELEMENTS_OPERATOR_DESC>().Axis);
+    } else {
+        const uint32_t inCount = args.As<DML_SCATTER_ND_OPERATOR_DESC>().InputDimensionCount;
+        map.tupleSize = idx.sizes[r - 1];
+        map.tupleStride = idx.strides[r - 1];
+        for (uint32_t k = 0; k < map.tupleSize; ++k) component(k, r - inCount + k);
+    }
+    return plan;
+}
+
+SliceGradPlan DecodeSliceGrad(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SLICE_GRAD_OPERATOR_DESC>();
+    const TensorDesc& dy = *args.inputs[0];
+    const TensorDesc& dx = *args.outputs[0];
+    SliceGradPlan plan;
+    // Every coordinate maps to the constant 0: an input dimension of 0 elements has none inside.
+    plan.zero.rank = dx.rank;
+    plan.zero.mode = MapMode::Constant;
+    plan.zero.count = 1;
+    for (uint32_t d = 0; d < dx.rank; ++d) {
+        plan.zero.outSizes[d] = dx.sizes[d];
+        plan.zero.outStrides[d] = dx.strides[d];
+        plan.zero.count *= dx.sizes[d];
+    }
+    // SLICE1's window read backwards for a negative stride: it starts at its last element.
+    plan.copy.rank = dy.rank;
+    for (uint32_t d = 0; d < dy.rank; ++d) {
+        const int64_t step = desc.InputWindowStrides[d];
+        const int64_t start = int64_t(desc.InputWindowOffsets[d]) + (step < 0 ? desc.InputWindowSizes[d] - 1 : 0);
+        plan.copy.sizes[d] = dy.sizes[d];
+        plan.copy.inStrides[d] = dy.strides[d];
+        plan.copy.outStrides[d] = step * int64_t(dx.strides[d]);
+        plan.outOffset += start * int64_t(dx.strides[d]);
+    }
+    return plan;
+}
+
+ReverseMap DecodeReverseMap(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& len = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    ReverseMap map;
+    map.rank = out.rank;
+    map.axis = args.As<DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC>().Axis;
+    map.count = 1;
+    for (uint32_t d = 0; d < out.rank; ++d) {
+        map.sizes[d] = out.sizes[d];
+        map.inStrides[d] = in.strides[d];
+        map.outStrides[d] = out.strides[d];
+        map.lenStrides[d] = d == map.axis ? 0 : int64_t(len.strides[d]);
+        map.count *= out.sizes[d];
+    }
+    return map;
+}
+
+WindowMap DecodeWindowMap(const OperatorArgs& args) {
+    // FOLD and UNFOLD have one layout of desc.
+    static_assert(sizeof(DML_FOLD_OPERATOR_DESC) == sizeof(DML_UNFOLD_OPERATOR_DESC));
+    const auto& desc = args.As<DML_FOLD_OPERATOR_DESC>();
+    const bool fold = args.schema.type == DML_OPERATOR_FOLD;
+    const TensorDesc& image = fold ? *args.outputs[0] : *args.inputs[0];
+    const TensorDesc& columns = fold ? *args.inputs[0] : *args.outputs[0];
+    WindowMap m;
+    m.spatial = desc.DimensionCount;
+    m.batch = image.sizes[0];
+    m.channels = image.sizes[1];
+    m.imageStrides[0] = image.strides[0];
+    m.imageStrides[1] = image.strides[1];
+    m.windowCount = 1;
+    m.blockCount = 1;
+    for (uint32_t d = 0; d < m.spatial; ++d) {
+        m.imageSizes[d] = image.sizes[d + 2];
+        m.imageStrides[d + 2] = image.strides[d + 2];
+        m.window[d] = desc.WindowSizes[d];
+        m.strides[d] = desc.Strides[d];
+        m.dilations[d] = desc.Dilations[d];
+        m.startPadding[d] = desc.StartPadding[d];
+        const int64_t span = int64_t(m.imageSizes[d]) + desc.StartPadding[d] + desc.EndPadding[d] -
+                             int64_t(m.dilations[d]) * (m.window[d] - 1) - 1;
+        m.blocks[d] = uint32_t(span / m.strides[d] + 1);
+        m.windowCount *= m.window[d];
+        m.blockCount *= m.blocks[d];
+    }
+    const uint32_t r = columns.rank;  // its last three dimensions: N, C * P, L
+    m.columnStrides[0] = columns.strides[r - 3];
+    m.columnStrides[1] = columns.strides[r - 2];
+    m.columnStrides[2] = columns.strides[r - 1];
+    uint64_t imageCount = 1;
+    for (uint32_t d = 0; d < image.rank; ++d) imageCount *= image.sizes[d];
+    m.count = fold ? imageCount : uint64_t(m.batch) * m.channels * m.windowCount * m.blockCount;
+    return m;
+}
+
+FoldType FoldTypeOf(DML_TENSOR_DATA_TYPE type) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT64: return FoldType::F64;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: return FoldType::F16;
+        case DML_TENSOR_DATA_TYPE_INT64: return FoldType::I64;
+        case DML_TENSOR_DATA_TYPE_INT32: return FoldType::I32;
+        case DML_TENSOR_DATA_TYPE_UINT64: return FoldType::U64;
+        case DML_TENSOR_DATA_TYPE_UINT32: return FoldType::U32;
+        default: return FoldType::F32;
+    }
+}
+
 }  // namespace freedml::dml

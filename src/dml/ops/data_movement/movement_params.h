@@ -26,6 +26,19 @@ struct GatherDim {
 std::vector<GatherDim> GatherOutputDims(const OperatorArgs& args);
 // GATHER, GATHER_ELEMENTS, GATHER_ND and GATHER_ND1.
 GatherMap DecodeGatherMap(const OperatorArgs& args);
+// SCATTER_ELEMENTS and SCATTER_ND: the UpdatesTensor sizes their pages define, each dimension with
+// the strides at which it walks OutputTensor and IndicesTensor (checked against UpdatesTensor by
+// validation, used by DecodeScatterPlan); not right-aligned.
+std::vector<GatherDim> ScatterUpdateDims(const OperatorArgs& args);
+ScatterPlan DecodeScatterPlan(const OperatorArgs& args);
+// REVERSE_SUBSEQUENCES.
+ReverseMap DecodeReverseMap(const OperatorArgs& args);
+// FOLD and UNFOLD (validated first: BlocksPerDimension as the pages give it).
+WindowMap DecodeWindowMap(const OperatorArgs& args);
+// FOLD's element type (one of the types its validation accepts).
+FoldType FoldTypeOf(DML_TENSOR_DATA_TYPE type);
+// SLICE_GRAD.
+SliceGradPlan DecodeSliceGrad(const OperatorArgs& args);
 // True for the types DecodeMovementCopy handles.
 bool IsMovementCopy(DML_OPERATOR_TYPE type);
 

@@ -2,9 +2,11 @@
 // SLICE and SLICE1 (a strided window of the input), PADDING and PADDING1 (the input surrounded by
 // a constant or by mirrored or repeated edges), TILE (the input repeated along each dimension),
 // the space/depth permutations SPACE_TO_DEPTH(1) and DEPTH_TO_SPACE(1), and GATHER,
-// GATHER_ELEMENTS, GATHER_ND and GATHER_ND1 (elements or blocks picked by an indices tensor). Each moves elements
+// GATHER_ELEMENTS, GATHER_ND and GATHER_ND1 (elements or blocks picked by an indices tensor), their
+// inverses SCATTER_ELEMENTS (also named SCATTER) and SCATTER_ND, SLICE_GRAD (SLICE1's adjoint),
+// REVERSE_SUBSEQUENCES, and UNFOLD and FOLD (im2col and col2im). All but FOLD move elements
 // without looking at their values; the data types follow the reference pages' tables at the
-// highest feature level (dml/schema/catalog.cpp has them).
+// highest feature level (dml/schema/catalog.cpp has them; FOLD's and UNFOLD's pages give none).
 #include <cstdlib>
 
 #include "dml/ops/data_movement/movement_params.h"
@@ -517,10 +519,283 @@ const OperatorSchema kGatherNd1{
 };
 #undef FREEDML_GATHER_FIELDS
 
+// ---- SCATTER_ELEMENTS, SCATTER_ND and SLICE_GRAD ----------------------------------------------------
+
+// InputTensor, UpdatesTensor and OutputTensor of one value type, IndicesTensor of an index type,
+// all four of one DimensionCount; OutputTensor has InputTensor's sizes.
+Status ValidateScatterTensors(const OperatorArgs& args) {
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    const TensorDesc& out = *args.outputs[0];
+    bool known = false;
+    for (auto t : kAllTypes) known |= t == in.dataType;
+    INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in.dataType),
+               args.schema.name, DataTypeListToString(kAllTypes).c_str());
+    INVALID_IF(upd.dataType != in.dataType || out.dataType != in.dataType,
+               "InputTensor, UpdatesTensor and OutputTensor have data types %s, %s and %s; they must match.",
+               DataTypeName(in.dataType), DataTypeName(upd.dataType), DataTypeName(out.dataType));
+    bool index = false;
+    for (auto t : kIndexTypes) index |= t == idx.dataType;
+    INVALID_IF(!index, "IndicesTensor has data type %s; DML_OPERATOR_%s takes indices as %s.",
+               DataTypeName(idx.dataType), args.schema.name, DataTypeListToString(kIndexTypes).c_str());
+    INVALID_IF(idx.rank != in.rank || upd.rank != in.rank || out.rank != in.rank,
+               "InputTensor, IndicesTensor, UpdatesTensor and OutputTensor have %u, %u, %u and %u dimensions; they "
+               "must match.",
+               in.rank, idx.rank, upd.rank, out.rank);
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        INVALID_IF(out.sizes[d] != in.sizes[d], "OutputTensor has sizes %s; they must be InputTensor's %s.",
+                   SizesToString(out).c_str(), SizesToString(in).c_str());
+    }
+    return {};
+}
+
+Status ValidateScatterElements(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SCATTER_ELEMENTS_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateScatterTensors(args));
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    INVALID_IF(desc.Axis >= in.rank, "Axis (%u) must be below OutputTensor's DimensionCount (%u).", desc.Axis,
+               in.rank);
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        // The page: IndicesTensor's sizes match InputTensor's in every dimension but Axis.
+        INVALID_IF(d != desc.Axis && idx.sizes[d] != in.sizes[d],
+                   "IndicesTensor has sizes %s; they must equal InputTensor's %s in dimension %u, which is not the "
+                   "Axis (%u).",
+                   SizesToString(idx).c_str(), SizesToString(in).c_str(), d, desc.Axis);
+        INVALID_IF(upd.sizes[d] != idx.sizes[d], "UpdatesTensor has sizes %s; they must equal IndicesTensor's %s.",
+                   SizesToString(upd).c_str(), SizesToString(idx).c_str());
+    }
+    return {};
+}
+
+Status ValidateScatterNd(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SCATTER_ND_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateScatterTensors(args));
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& idx = *args.inputs[1];
+    const TensorDesc& upd = *args.inputs[2];
+    FREEDML_TRY(ValidateLeadingOnes(in, "InputTensor", desc.InputDimensionCount, "InputDimensionCount"));
+    FREEDML_TRY(ValidateLeadingOnes(idx, "IndicesTensor", desc.IndicesDimensionCount, "IndicesDimensionCount"));
+    const uint32_t q = idx.sizes[in.rank - 1];
+    INVALID_IF(q == 0 || q > desc.InputDimensionCount,
+               "IndicesTensor's last dimension (%u, the coordinates per index tuple) must be 1 to "
+               "InputDimensionCount (%u).",
+               q, desc.InputDimensionCount);
+    // The page: UpdatesTensor's sizes are IndicesTensor's but the last, then InputTensor's after the
+    // indexed ones, right-aligned (leading ones added or dropped).
+    std::vector<GatherDim> dims = ScatterUpdateDims(args);
+    std::string want = "{";
+    for (size_t i = 0; i < dims.size(); ++i) want += (i ? ", " : "") + std::to_string(dims[i].size);
+    want += "}";
+    while (dims.size() > upd.rank && dims.front().size == 1) dims.erase(dims.begin());
+    while (dims.size() < upd.rank) dims.insert(dims.begin(), GatherDim{1, 0, 0});
+    bool match = dims.size() == upd.rank;
+    for (uint32_t d = 0; match && d < upd.rank; ++d) match = upd.sizes[d] == dims[d].size;
+    INVALID_IF(!match, "UpdatesTensor has sizes %s; DML_OPERATOR_SCATTER_ND needs %s (right-aligned to %u dimensions).",
+               SizesToString(upd).c_str(), want.c_str(), upd.rank);
+    return {};
+}
+
+Status ValidateSliceGrad(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_SLICE_GRAD_OPERATOR_DESC>();
+    FREEDML_TRY(ValidateInOut(args, kAllTypes, "DimensionCount", desc.DimensionCount));
+    // SLICE1's rules with the tensors exchanged: the window lies in OutputGradientTensor (the
+    // sliced tensor's shape), InputGradientTensor has the slice's shape.
+    const TensorDesc& dy = *args.inputs[0];
+    const TensorDesc& dx = *args.outputs[0];
+    for (uint32_t d = 0; d < dx.rank; ++d) {
+        const int64_t stride = desc.InputWindowStrides[d];
+        const uint64_t size = desc.InputWindowSizes[d];
+        INVALID_IF(stride == 0, "InputWindowStrides[%u] is 0; a stride must be nonzero.", d);
+        INVALID_IF(size == 0, "InputWindowSizes[%u] is 0; the window must not be empty.", d);
+        INVALID_IF(uint64_t(desc.InputWindowOffsets[d]) + size > dx.sizes[d],
+                   "The window of dimension %u (InputWindowOffsets %u, InputWindowSizes %llu) extends beyond "
+                   "OutputGradientTensor's size there (%u).",
+                   d, desc.InputWindowOffsets[d], (unsigned long long)size, dx.sizes[d]);
+        const uint64_t reachable = 1 + (size - 1) / uint64_t(std::llabs(stride));
+        INVALID_IF(dy.sizes[d] > reachable,
+                   "InputGradientTensor's size in dimension %u (%u) exceeds the %llu elements the window "
+                   "(InputWindowSizes %llu, InputWindowStrides %lld) reaches.",
+                   d, dy.sizes[d], (unsigned long long)reachable, (unsigned long long)size, (long long)stride);
+    }
+    return {};
+}
+
+Status ValidateReverseSubsequences(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC>();
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& len = *args.inputs[1];
+    const TensorDesc& out = *args.outputs[0];
+    bool known = false;
+    for (auto t : kAllTypes) known |= t == in.dataType;
+    INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_REVERSE_SUBSEQUENCES accepts %s.",
+               DataTypeName(in.dataType), DataTypeListToString(kAllTypes).c_str());
+    INVALID_IF(out.dataType != in.dataType, "OutputTensor has data type %s, but InputTensor is %s; they must match.",
+               DataTypeName(out.dataType), DataTypeName(in.dataType));
+    INVALID_IF(out.rank != in.rank, "OutputTensor has %u dimensions, but InputTensor has %u; they must match.",
+               out.rank, in.rank);
+    INVALID_IF(len.dataType != DML_TENSOR_DATA_TYPE_UINT32 && len.dataType != DML_TENSOR_DATA_TYPE_UINT64,
+               "SequenceLengthsTensor has data type %s; DML_OPERATOR_REVERSE_SUBSEQUENCES takes UINT32 or UINT64.",
+               DataTypeName(len.dataType));
+    INVALID_IF(desc.Axis >= in.rank, "Axis (%u) must be below InputTensor's DimensionCount (%u).", desc.Axis, in.rank);
+    INVALID_IF(len.rank != in.rank, "SequenceLengthsTensor has %u dimensions; InputTensor has %u, they must match.",
+               len.rank, in.rank);
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        INVALID_IF(out.sizes[d] != in.sizes[d], "OutputTensor has sizes %s; they must be InputTensor's %s.",
+                   SizesToString(out).c_str(), SizesToString(in).c_str());
+        const uint32_t want = d == desc.Axis ? 1 : in.sizes[d];
+        INVALID_IF(len.sizes[d] != want,
+                   "SequenceLengthsTensor has sizes %s; with Axis %u it must have InputTensor's sizes %s with 1 in "
+                   "dimension %u.",
+                   SizesToString(len).c_str(), desc.Axis, SizesToString(in).c_str(), desc.Axis);
+    }
+    return {};
+}
+
+const OperatorSchema kReverseSubsequences{
+    .type = DML_OPERATOR_REVERSE_SUBSEQUENCES,
+    .name = "REVERSE_SUBSEQUENCES",
+    .featureLevel = DML_FEATURE_LEVEL_2_1,
+    .descSize = sizeof(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, InputTensor, InputTensor),
+               DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, SequenceLengthsTensor, InputTensor),
+               DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, OutputTensor, OutputTensor),
+               DML_FIELD(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, Axis, UInt)},
+    .validate = ValidateReverseSubsequences,
+};
+
+// ---- FOLD and UNFOLD -------------------------------------------------------------------------------
+
+// The pages give no data types. UNFOLD only moves elements: every 8- to 64-bit type. FOLD sums
+// overlapping windows: the float types and the 32- and 64-bit integers (FreeDML's choice).
+constexpr Types kFoldTypes = {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                              DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_UINT64,
+                              DML_TENSOR_DATA_TYPE_UINT32};
+
+// The image tensor is {N, C, spatial...} with DimensionCount spatial dimensions; the column tensor
+// is {N, C * prod(WindowSizes), BlockCount} (leading dimensions of 1 before those three allowed),
+// with BlocksPerDimension as the pages give it.
+Status ValidateFoldUnfold(const OperatorArgs& args) {
+    const auto& desc = args.As<DML_FOLD_OPERATOR_DESC>();  // UNFOLD's desc has the same fields
+    const bool fold = args.schema.type == DML_OPERATOR_FOLD;
+    const TensorDesc& in = *args.inputs[0];
+    const TensorDesc& out = *args.outputs[0];
+    const Types allowed = fold ? kFoldTypes : kAllTypes;
+    bool known = false;
+    for (auto t : allowed) known |= t == in.dataType;
+    INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in.dataType),
+               args.schema.name, DataTypeListToString(allowed).c_str());
+    INVALID_IF(out.dataType != in.dataType, "OutputTensor has data type %s, but InputTensor is %s; they must match.",
+               DataTypeName(out.dataType), DataTypeName(in.dataType));
+    const TensorDesc& image = fold ? out : in;
+    const TensorDesc& columns = fold ? in : out;
+    const char* imageName = fold ? "OutputTensor" : "InputTensor";
+    const char* columnsName = fold ? "InputTensor" : "OutputTensor";
+    const uint32_t n = desc.DimensionCount;
+    INVALID_IF(n == 0 || n > kWindowMaxDims, "DimensionCount (%u) must be 1 to %u.", n, kWindowMaxDims);
+    INVALID_IF(image.rank != n + 2,
+               "%s has %u dimensions; with DimensionCount %u it must have %u ({N, C} and the spatial ones).",
+               imageName, image.rank, n, n + 2);
+    INVALID_IF(columns.rank < 3, "%s has %u dimensions; it must have 3 ({N, C * window elements, blocks}).",
+               columnsName, columns.rank);
+    for (uint32_t d = 0; d + 3 < columns.rank; ++d) {
+        INVALID_IF(columns.sizes[d] != 1, "%s has sizes %s; dimensions before its last three must be 1.", columnsName,
+                   SizesToString(columns).c_str());
+    }
+    uint64_t window = 1, blocks = 1;
+    for (uint32_t d = 0; d < n; ++d) {
+        INVALID_IF(desc.WindowSizes[d] == 0, "WindowSizes[%u] is 0; it must be at least 1.", d);
+        INVALID_IF(desc.Strides[d] == 0, "Strides[%u] is 0; it must be at least 1.", d);
+        INVALID_IF(desc.Dilations[d] == 0, "Dilations[%u] is 0; it must be at least 1.", d);
+        const int64_t padded = int64_t(image.sizes[d + 2]) + desc.StartPadding[d] + desc.EndPadding[d];
+        const int64_t reach = int64_t(desc.Dilations[d]) * (desc.WindowSizes[d] - 1) + 1;
+        INVALID_IF(reach > padded,
+                   "The window of spatial dimension %u (WindowSizes %u, Dilations %u) spans %lld elements, more than "
+                   "the %lld of %s's size %u plus StartPadding %u and EndPadding %u.",
+                   d, desc.WindowSizes[d], desc.Dilations[d], (long long)reach, (long long)padded, imageName,
+                   image.sizes[d + 2], desc.StartPadding[d], desc.EndPadding[d]);
+        window *= desc.WindowSizes[d];
+        blocks *= uint64_t((padded - reach) / desc.Strides[d] + 1);
+    }
+    const uint32_t r = columns.rank;
+    const uint64_t want[3] = {image.sizes[0], uint64_t(image.sizes[1]) * window, blocks};
+    INVALID_IF(columns.sizes[r - 3] != want[0] || columns.sizes[r - 2] != want[1] || columns.sizes[r - 1] != want[2],
+               "%s has sizes %s; DML_OPERATOR_%s needs {%llu, %llu, %llu} (N, C * the window's %llu elements, the "
+               "BlockCount).",
+               columnsName, SizesToString(columns).c_str(), args.schema.name, (unsigned long long)want[0],
+               (unsigned long long)want[1], (unsigned long long)want[2], (unsigned long long)window);
+    return {};
+}
+
+#define FREEDML_FOLD_SCHEMA(var, TYPE, Desc)                                                                   \
+    const OperatorSchema var{                                                                                  \
+        .type = DML_OPERATOR_##TYPE,                                                                           \
+        .name = #TYPE,                                                                                         \
+        .featureLevel = DML_FEATURE_LEVEL_6_4,                                                                 \
+        .descSize = sizeof(Desc),                                                                              \
+        .fields = {DML_FIELD(Desc, InputTensor, InputTensor), DML_FIELD(Desc, OutputTensor, OutputTensor),      \
+                   DML_FIELD(Desc, DimensionCount, UInt),                                                      \
+                   DML_FIELD(Desc, WindowSizes, UIntArray, .countField = "DimensionCount"),                    \
+                   DML_FIELD(Desc, Strides, UIntArray, .countField = "DimensionCount"),                        \
+                   DML_FIELD(Desc, Dilations, UIntArray, .countField = "DimensionCount"),                      \
+                   DML_FIELD(Desc, StartPadding, UIntArray, .countField = "DimensionCount"),                   \
+                   DML_FIELD(Desc, EndPadding, UIntArray, .countField = "DimensionCount")},                    \
+        .validate = ValidateFoldUnfold,                                                                        \
+    }
+
+FREEDML_FOLD_SCHEMA(kFold, FOLD, DML_FOLD_OPERATOR_DESC);
+FREEDML_FOLD_SCHEMA(kUnfold, UNFOLD, DML_UNFOLD_OPERATOR_DESC);
+#undef FREEDML_FOLD_SCHEMA
+
+#define FREEDML_SCATTER_FIELDS(Desc)                                                                   \
+    DML_FIELD(Desc, InputTensor, InputTensor), DML_FIELD(Desc, IndicesTensor, InputTensor),           \
+        DML_FIELD(Desc, UpdatesTensor, InputTensor), DML_FIELD(Desc, OutputTensor, OutputTensor)
+
+// DML_OPERATOR_SCATTER is the same value as SCATTER_ELEMENTS (its older name), so one schema.
+const OperatorSchema kScatterElements{
+    .type = DML_OPERATOR_SCATTER_ELEMENTS,
+    .name = "SCATTER_ELEMENTS",
+    .featureLevel = DML_FEATURE_LEVEL_2_0,
+    .descSize = sizeof(DML_SCATTER_ELEMENTS_OPERATOR_DESC),
+    .fields = {FREEDML_SCATTER_FIELDS(DML_SCATTER_ELEMENTS_OPERATOR_DESC),
+               DML_FIELD(DML_SCATTER_ELEMENTS_OPERATOR_DESC, Axis, UInt)},
+    .validate = ValidateScatterElements,
+};
+
+const OperatorSchema kScatterNd{
+    .type = DML_OPERATOR_SCATTER_ND,
+    .name = "SCATTER_ND",
+    .featureLevel = DML_FEATURE_LEVEL_2_1,
+    .descSize = sizeof(DML_SCATTER_ND_OPERATOR_DESC),
+    .fields = {FREEDML_SCATTER_FIELDS(DML_SCATTER_ND_OPERATOR_DESC),
+               DML_FIELD(DML_SCATTER_ND_OPERATOR_DESC, InputDimensionCount, UInt),
+               DML_FIELD(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount, UInt)},
+    .validate = ValidateScatterNd,
+};
+#undef FREEDML_SCATTER_FIELDS
+
+const OperatorSchema kSliceGrad{
+    .type = DML_OPERATOR_SLICE_GRAD,
+    .name = "SLICE_GRAD",
+    .featureLevel = DML_FEATURE_LEVEL_3_0,
+    .descSize = sizeof(DML_SLICE_GRAD_OPERATOR_DESC),
+    .fields = {DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputGradientTensor, InputTensor),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, OutputGradientTensor, OutputTensor),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, DimensionCount, UInt),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowOffsets, UIntArray, .countField = "DimensionCount"),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowSizes, UIntArray, .countField = "DimensionCount"),
+               DML_FIELD(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowStrides, IntArray, .countField = "DimensionCount")},
+    .validate = ValidateSliceGrad,
+};
+
 const OperatorSchema* const kSchemas[] = {&kSlice,         &kSplit,         &kJoin,          &kPadding,
                                           &kSpaceToDepth,  &kDepthToSpace,  &kTile,          &kSlice1,
                                           &kDepthToSpace1, &kSpaceToDepth1, &kPadding1,    &kGather,
-                                          &kGatherElements, &kGatherNd,    &kGatherNd1};
+                                          &kGatherElements, &kGatherNd,    &kGatherNd1,
+                                          &kScatterElements, &kScatterNd, &kSliceGrad,
+                                          &kReverseSubsequences, &kFold,    &kUnfold};
 
 }  // namespace
 

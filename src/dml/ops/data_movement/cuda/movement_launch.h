@@ -20,4 +20,17 @@ cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out
 cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
                          const void* in, const void* indices, LaunchTarget launch);
 
+// SCATTER_ELEMENTS and SCATTER_ND (after the input's copy): the map of a ScatterPlan, writing
+// `updates` into `out`.
+cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned,
+                          void* out, const void* updates, const void* indices, LaunchTarget launch);
+
+// REVERSE_SUBSEQUENCES, with UINT64 lengths where `wideLengths`, UINT32 otherwise.
+cudaError_t LaunchReverse(const ReverseMap& map, uint32_t elementBytes, bool wideLengths, void* out, const void* in,
+                          const void* lengths, LaunchTarget launch);
+
+// UNFOLD and FOLD (movement_plan.h's WindowMap).
+cudaError_t LaunchUnfold(const WindowMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch);
+cudaError_t LaunchFold(const WindowMap& map, FoldType type, void* out, const void* in, LaunchTarget launch);
+
 }  // namespace freedml::dml::cuda

@@ -1,7 +1,9 @@
-// Device code of the data movement index map (PADDING, PADDING1, TILE) and of the GATHER
-// operators: one thread per output
+// Device code of the data movement index map (PADDING, PADDING1, TILE, SLICE_GRAD's zeros) and
+// of the GATHER and SCATTER operators: one thread per output
 // element in a grid-stride loop, the input coordinate found dimension by dimension by
 // MapCoordinate, the same function the CPU kernel builds its tables with.
+#include <cuda_fp16.h>
+
 #include "dml/ops/data_movement/cuda/movement_launch.h"
 
 namespace freedml::dml::cuda {
@@ -60,37 +62,191 @@ __global__ void __launch_bounds__(kMapThreads) GatherKernel(GatherMap map, T* ou
     }
 }
 
+// The scatter: one thread per update element; the map's output side is UpdatesTensor, its input
+// side OutputTensor. Of duplicate indices (undefined in DirectML) any one update may win.
 template <class T, class I>
-cudaError_t LaunchGatherTyped(const GatherMap& map, void* out, const void* in, const void* indices,
+__global__ void __launch_bounds__(kMapThreads) ScatterKernel(GatherMap map, T* out, const T* updates,
+                                                             const I* indices) {
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        uint64_t rest = i;
+        int64_t outOffset = 0, idxOffset = 0, updOffset = 0;
+        for (int d = int(map.rank) - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            outOffset += c * map.inStrides[d];
+            idxOffset += c * map.idxStrides[d];
+            updOffset += c * map.outStrides[d];
+        }
+        bool skip = false;
+        for (uint32_t k = 0; k < map.tupleSize; ++k) {
+            const int64_t j = ScatterIndexOf(indices[idxOffset + int64_t(k) * map.tupleStride], map.componentSizes[k]);
+            skip |= j < 0;
+            outOffset += j * map.componentStrides[k];
+        }
+        if (!skip) out[outOffset] = updates[updOffset];
+    }
+}
+
+template <class T, class I>
+cudaError_t LaunchGatherTyped(const GatherMap& map, bool scatter, void* out, const void* in, const void* indices,
                               LaunchTarget launch) {
     if (map.count == 0) return cudaSuccess;
-    GatherKernel<T, I><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
-        map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const I*>(indices));
+    if (scatter) {
+        ScatterKernel<T, I><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const I*>(indices));
+    } else {
+        GatherKernel<T, I><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const I*>(indices));
+    }
     return cudaGetLastError();
 }
 
 template <class I>
-cudaError_t LaunchGatherIndexed(const GatherMap& map, uint32_t elementBytes, void* out, const void* in,
+cudaError_t LaunchGatherIndexed(const GatherMap& map, bool scatter, uint32_t elementBytes, void* out, const void* in,
                                 const void* indices, LaunchTarget launch) {
     switch (elementBytes) {
-        case 1: return LaunchGatherTyped<uint8_t, I>(map, out, in, indices, launch);
-        case 2: return LaunchGatherTyped<uint16_t, I>(map, out, in, indices, launch);
-        case 4: return LaunchGatherTyped<uint32_t, I>(map, out, in, indices, launch);
-        case 8: return LaunchGatherTyped<uint64_t, I>(map, out, in, indices, launch);
+        case 1: return LaunchGatherTyped<uint8_t, I>(map, scatter, out, in, indices, launch);
+        case 2: return LaunchGatherTyped<uint16_t, I>(map, scatter, out, in, indices, launch);
+        case 4: return LaunchGatherTyped<uint32_t, I>(map, scatter, out, in, indices, launch);
+        case 8: return LaunchGatherTyped<uint64_t, I>(map, scatter, out, in, indices, launch);
         default: return cudaErrorInvalidValue;
     }
 }
 
+cudaError_t LaunchGatherOrScatter(const GatherMap& map, bool scatter, uint32_t elementBytes, uint32_t indexBytes,
+                                  bool indexSigned, void* out, const void* in, const void* indices,
+                                  LaunchTarget launch) {
+    if (indexBytes == 8) {
+        return indexSigned ? LaunchGatherIndexed<int64_t>(map, scatter, elementBytes, out, in, indices, launch)
+                           : LaunchGatherIndexed<uint64_t>(map, scatter, elementBytes, out, in, indices, launch);
+    }
+    return indexSigned ? LaunchGatherIndexed<int32_t>(map, scatter, elementBytes, out, in, indices, launch)
+                       : LaunchGatherIndexed<uint32_t>(map, scatter, elementBytes, out, in, indices, launch);
+}
+
+template <class T, class L>
+__global__ void __launch_bounds__(kMapThreads) ReverseKernel(ReverseMap map, T* out, const T* in, const L* lengths) {
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        uint64_t rest = i;
+        int64_t inOffset = 0, outOffset = 0, lenOffset = 0, along = 0;
+        for (int d = int(map.rank) - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.sizes[d]);
+            rest /= map.sizes[d];
+            if (uint32_t(d) == map.axis) {
+                along = c;
+            } else {
+                inOffset += c * map.inStrides[d];
+            }
+            outOffset += c * map.outStrides[d];
+            lenOffset += c * map.lenStrides[d];
+        }
+        inOffset += ReversedCoordinate(along, uint64_t(lengths[lenOffset]), map.sizes[map.axis]) *
+                    map.inStrides[map.axis];
+        out[outOffset] = in[inOffset];
+    }
+}
+
+template <class T>
+cudaError_t LaunchReverseTyped(const ReverseMap& map, bool wideLengths, void* out, const void* in,
+                               const void* lengths, LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    if (wideLengths) {
+        ReverseKernel<T, uint64_t><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const uint64_t*>(lengths));
+    } else {
+        ReverseKernel<T, uint32_t><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, static_cast<T*>(out), static_cast<const T*>(in), static_cast<const uint32_t*>(lengths));
+    }
+    return cudaGetLastError();
+}
+
+template <class T>
+__global__ void __launch_bounds__(kMapThreads) UnfoldKernel(WindowMap map, T* out, const T* in) {
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        int64_t column, image;
+        UnfoldOffsets(map, i, &column, &image);
+        out[column] = image >= 0 ? in[image] : T(0);
+    }
+}
+
+template <class T>
+cudaError_t LaunchUnfoldTyped(const WindowMap& map, void* out, const void* in, LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    UnfoldKernel<T><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+        map, static_cast<T*>(out), static_cast<const T*>(in));
+    return cudaGetLastError();
+}
+
+template <class T> struct FoldAcc { using type = T; };
+template <> struct FoldAcc<__half> { using type = float; };
+
+// One thread per image element, summing in window order: no atomics, the same result every run.
+template <class T>
+__global__ void __launch_bounds__(kMapThreads) FoldKernel(WindowMap map, T* out, const T* in) {
+    using Acc = typename FoldAcc<T>::type;
+    const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
+        Acc sum = Acc(0);
+        const int64_t image = FoldGather(map, i, [&](int64_t column) { sum += Acc(in[column]); });
+        out[image] = T(sum);
+    }
+}
+
+template <class T>
+cudaError_t LaunchFoldTyped(const WindowMap& map, void* out, const void* in, LaunchTarget launch) {
+    if (map.count == 0) return cudaSuccess;
+    FoldKernel<T><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
+        map, static_cast<T*>(out), static_cast<const T*>(in));
+    return cudaGetLastError();
+}
+
 }  // namespace
+
+cudaError_t LaunchUnfold(const WindowMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
+    switch (elementBytes) {
+        case 1: return LaunchUnfoldTyped<uint8_t>(map, out, in, launch);
+        case 2: return LaunchUnfoldTyped<uint16_t>(map, out, in, launch);
+        case 4: return LaunchUnfoldTyped<uint32_t>(map, out, in, launch);
+        case 8: return LaunchUnfoldTyped<uint64_t>(map, out, in, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t LaunchFold(const WindowMap& map, FoldType type, void* out, const void* in, LaunchTarget launch) {
+    switch (type) {
+        case FoldType::F64: return LaunchFoldTyped<double>(map, out, in, launch);
+        case FoldType::F32: return LaunchFoldTyped<float>(map, out, in, launch);
+        case FoldType::F16: return LaunchFoldTyped<__half>(map, out, in, launch);
+        case FoldType::I64: return LaunchFoldTyped<int64_t>(map, out, in, launch);
+        case FoldType::I32: return LaunchFoldTyped<int32_t>(map, out, in, launch);
+        case FoldType::U64: return LaunchFoldTyped<uint64_t>(map, out, in, launch);
+        case FoldType::U32: return LaunchFoldTyped<uint32_t>(map, out, in, launch);
+    }
+    return cudaErrorInvalidValue;
+}
+
+cudaError_t LaunchReverse(const ReverseMap& map, uint32_t elementBytes, bool wideLengths, void* out, const void* in,
+                          const void* lengths, LaunchTarget launch) {
+    switch (elementBytes) {
+        case 1: return LaunchReverseTyped<uint8_t>(map, wideLengths, out, in, lengths, launch);
+        case 2: return LaunchReverseTyped<uint16_t>(map, wideLengths, out, in, lengths, launch);
+        case 4: return LaunchReverseTyped<uint32_t>(map, wideLengths, out, in, lengths, launch);
+        case 8: return LaunchReverseTyped<uint64_t>(map, wideLengths, out, in, lengths, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
 
 cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
                          const void* in, const void* indices, LaunchTarget launch) {
-    if (indexBytes == 8) {
-        return indexSigned ? LaunchGatherIndexed<int64_t>(map, elementBytes, out, in, indices, launch)
-                           : LaunchGatherIndexed<uint64_t>(map, elementBytes, out, in, indices, launch);
-    }
-    return indexSigned ? LaunchGatherIndexed<int32_t>(map, elementBytes, out, in, indices, launch)
-                       : LaunchGatherIndexed<uint32_t>(map, elementBytes, out, in, indices, launch);
+    return LaunchGatherOrScatter(map, false, elementBytes, indexBytes, indexSigned, out, in, indices, launch);
+}
+
+cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned,
+                          void* out, const void* updates, const void* indices, LaunchTarget launch) {
+    return LaunchGatherOrScatter(map, true, elementBytes, indexBytes, indexSigned, out, updates, indices, launch);
 }
 
 cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
