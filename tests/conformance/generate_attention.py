@@ -13,9 +13,11 @@ GroupQueryAttention where the pages are terse):
   concatenation, {batch, Nkv, T, H}.
 - scores = Scale * Q.K^T + RelativePositionBias {batch, Nq, S, T} + MaskFilterValue where masked;
   softmax over the keys; times V. Query head h reads key/value head h // (Nq / Nkv).
-- Masks (INT32): KEY_SEQUENCE_LENGTH {batch}: keys j >= length masked; KEY_SEQUENCE_END_START
-  {2*batch}: ends then starts, keys outside [start, end) masked; BOOLEAN {batch, Nq, S, T} with
-  sizes of 1 broadcast: 0 masks.
+- Masks (INT32): KEY_SEQUENCE_LENGTH {1, batch}: keys j >= length masked; KEY_SEQUENCE_END_START
+  {2, batch} (or one row of 2*batch): ends then starts, keys outside [start, end) masked;
+  KEY_QUERY_SEQUENCE_LENGTH_START_END {3*batch + 2}: key lengths then cumulative offsets, of which
+  only the key lengths matter for padded tensors; BOOLEAN {batch, Nq, S, T} with sizes of 1
+  broadcast: 0 masks. MaskFilterValue is added to masked scores.
 - MULTIHEAD_ATTENTION1's PastSequenceLengths {batch} (FreeDML's reading, after ONNX Runtime's
   GroupQueryAttention): batch b's keys are its first length[b] past positions then the new ones;
   the present outputs hold them and 0 after.
@@ -76,10 +78,11 @@ def reference(q, k, v, nq, nkv, scale, bias=None, mask_type="NONE", mask=None, f
                 s = s + np.broadcast_to(np.asarray(rpb, np.float64), (B, nq, S, T))[b, h, :, :count]
             masked = np.zeros(s.shape, bool)
             j = np.arange(count)
-            if mask_type == "KEY_SEQUENCE_LENGTH":
-                masked[:, j >= mask[b]] = True
+            flat = None if mask is None else np.asarray(mask).ravel()
+            if mask_type in ("KEY_SEQUENCE_LENGTH", "KEY_QUERY_SEQUENCE_LENGTH_START_END"):
+                masked[:, j >= flat[b]] = True
             elif mask_type == "KEY_SEQUENCE_END_START":
-                masked[:, (j >= mask[b]) | (j < mask[B + b])] = True
+                masked[:, (j >= flat[b]) | (j < flat[B + b])] = True
             elif mask_type == "BOOLEAN":
                 masked = np.broadcast_to(mask, (B, nq, S, T))[b, h, :, :count] == 0
             s = s + np.where(masked, filt, 0.0)
@@ -199,16 +202,22 @@ def main():
             case("stacked_qk", dt, 2, 3, 3, 2, 4, Hv=5),
             case("stacked_kv_bias", dt, 2, 2, 5, 2, 3, bias=True),
             case("query_strided", dt, 2, 3, 2, 2, 2, query_strided=True),
-            case("mask_key_sequence_length", dt, 2, 3, 5, 2, 4, mask_type="KEY_SEQUENCE_LENGTH", mask=[3, 5]),
+            case("mask_key_sequence_length", dt, 2, 3, 5, 2, 4, mask_type="KEY_SEQUENCE_LENGTH", mask=[3, 5],
+                 mask_sizes=(1, 2)),
             case("mask_key_sequence_end_start", dt, 2, 2, 5, 1, 4, mask_type="KEY_SEQUENCE_END_START",
-                 mask=[4, 5, 1, 2]),
+                 mask=[4, 5, 1, 2], mask_sizes=(2, 2)),
+            case("mask_key_sequence_end_start_one_row", dt, 2, 2, 4, 2, 2, mask_type="KEY_SEQUENCE_END_START",
+                 mask=[3, 4, 0, 2]),
+            # key lengths {2, 4}; query offsets {0, 3, 6}; key offsets {0, 2, 6}
+            case("mask_key_query_sequence_length_start_end", dt, 2, 3, 4, 2, 2,
+                 mask_type="KEY_QUERY_SEQUENCE_LENGTH_START_END", mask=[2, 4, 0, 3, 6, 0, 2, 6]),
             case("mask_boolean_full", dt, 2, 3, 4, 2, 2, mask_type="BOOLEAN",
                  mask=rng.integers(0, 2, (2, 2, 3, 4)), mask_sizes=(2, 2, 3, 4)),
             case("mask_boolean_broadcast", dt, 2, 3, 4, 2, 2, mask_type="BOOLEAN",
                  mask=[1, 1, 0, 1, 0, 1, 1, 1], mask_sizes=(2, 1, 1, 4), filt=-1e4),
             case("relative_position_bias", dt, 2, 3, 4, 2, 4, rpb_sizes=(2, 2, 3, 4)),
             case("relative_position_bias_broadcast_mask", dt, 1, 2, 3, 3, 2, rpb_sizes=(1, 3, 2, 3), bias=True,
-                 mask_type="KEY_SEQUENCE_LENGTH", mask=[2]),
+                 mask_type="KEY_SEQUENCE_LENGTH", mask=[2], mask_sizes=(1, 1)),
             case("past_present", dt, 2, 2, 2, 2, 4, past=3, present=True),
             case("past_present_bias_value_head", dt, 1, 1, 1, 3, 2, Hv=4, past=4, present=True, bias=True),
             case("present_no_past", dt, 2, 3, 3, 2, 2, present=True, form="qkv"),
@@ -216,7 +225,7 @@ def main():
             case("decoder_causal_past", dt, 2, 2, 2, 2, 4, past=3, present=True, bias=True, mask_type="BOOLEAN",
                  mask=causal(2, 3), filt=-1e4),
             case("scale_and_filter", dt, 1, 3, 3, 1, 8, scale=0.7, mask_type="KEY_SEQUENCE_LENGTH", mask=[1],
-                 filt=-3.0),
+                 mask_sizes=(1, 1), filt=-3.0),
             # MULTIHEAD_ATTENTION1: grouped key/value heads and past sequence lengths.
             case("grouped_heads", dt, 2, 3, 3, 2, 4, nkv=1, v1=True),
             case("grouped_heads_bias_past", dt, 1, 2, 2, 3, 2, nkv=1, v1=True, bias=True, past=2, present=True),

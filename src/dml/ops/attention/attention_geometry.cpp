@@ -40,11 +40,12 @@ Status FourDimStrides(const OperatorArgs& args, uint32_t input, const std::array
                       std::array<int64_t, 4>* strides) {
     const TensorDesc& t = *args.inputs[input];
     const char* name = args.inputNames[input].c_str();
-    INVALID_IF(t.rank < 1 || t.rank > 4, "%s %s has %u dimensions; it takes 1 to 4, aligned to {batchSize %u, "
+    INVALID_IF(t.rank < 1 || t.rank > 5 || (t.rank == 5 && t.sizes[0] != 1),
+               "%s %s has %u dimensions; it takes 1 to 4 (5 with a leading 1), aligned to {batchSize %u, "
                "headCount %u, sequenceLength %u, totalSequenceLength %u}.", name, SizesToString(t).c_str(), t.rank,
                full[0], full[1], full[2], full[3]);
     strides->fill(0);
-    for (uint32_t d = 0; d < t.rank; ++d) {
+    for (uint32_t d = t.rank == 5 ? 1 : 0; d < t.rank; ++d) {
         const uint32_t f = 4 - t.rank + d;
         INVALID_IF(t.sizes[d] != full[f] && t.sizes[d] != 1,
                    "%s %s: dimension %u is %u; it must be %u or 1 to match {batchSize %u, headCount %u, "
@@ -56,14 +57,20 @@ Status FourDimStrides(const OperatorArgs& args, uint32_t input, const std::array
 }
 
 // One {batch, heads, positions, channels} tensor: the past and present keys and values.
+// 4 dimensions, or 5 with a leading 1 (the pages' "4 to 5").
 Status CheckBnsh(const TensorDesc& t, const std::string& name, uint32_t b, uint32_t n, uint32_t s, uint32_t h,
                  std::array<int64_t, 4>* strides) {
-    INVALID_IF(t.rank != 4 || t.sizes[0] != b || t.sizes[1] != n || t.sizes[2] != s || t.sizes[3] != h,
+    const uint32_t o = t.rank == 5 ? 1 : 0;
+    INVALID_IF((t.rank != 4 && t.rank != 5) || (o && t.sizes[0] != 1) || t.sizes[o] != b || t.sizes[o + 1] != n ||
+                   t.sizes[o + 2] != s || t.sizes[o + 3] != h,
                "%s %s must be {batchSize, headCount, sequence, headSize} = {%u, %u, %u, %u}.", name.c_str(),
                SizesToString(t).c_str(), b, n, s, h);
-    for (uint32_t d = 0; d < 4; ++d) (*strides)[d] = t.strides[d];
+    for (uint32_t d = 0; d < 4; ++d) (*strides)[d] = t.strides[o + d];
     return {};
 }
+
+// Dimension `d` of the 4 {batch, heads, sequence, headSize} dimensions of a 4- or 5-D tensor.
+uint32_t BnshSize(const TensorDesc& t, uint32_t d) { return t.rank == 5 ? t.sizes[d + 1] : t.sizes[d]; }
 
 }  // namespace
 
@@ -207,7 +214,7 @@ Status MakeAttentionGeometry(const OperatorArgs& args, AttentionGeometry* out) {
                pk ? "set" : "null", pv ? "set" : "null");
     if (pk) {
         g.hasPast = true;
-        g.pastSequence = args.inputs[kAttnPastKey]->rank == 4 ? args.inputs[kAttnPastKey]->sizes[2] : 0;
+        g.pastSequence = BnshSize(*args.inputs[kAttnPastKey], 2);
         FREEDML_TRY(CheckBnsh(*args.inputs[kAttnPastKey], "PastKeyTensor", g.batch, g.keyValueHeads, g.pastSequence,
                               g.headSize, &g.pastKeyStrides));
         FREEDML_TRY(CheckBnsh(*args.inputs[kAttnPastValue], "PastValueTensor", g.batch, g.keyValueHeads,
@@ -233,8 +240,9 @@ Status MakeAttentionGeometry(const OperatorArgs& args, AttentionGeometry* out) {
                    "PastSequenceLengthsTensor needs OutputPresentKeyTensor and OutputPresentValueTensor: they hold "
                    "the key/value cache it counts.");
         const TensorDesc& pkOut = *args.outputs[kAttnPresentKey];
-        INVALID_IF(pkOut.rank != 4, "OutputPresentKeyTensor %s must have 4 dimensions.", SizesToString(pkOut).c_str());
-        g.totalSequence = pkOut.sizes[2];
+        INVALID_IF(pkOut.rank != 4 && pkOut.rank != 5, "OutputPresentKeyTensor %s must have 4 or 5 dimensions.",
+                   SizesToString(pkOut).c_str());
+        g.totalSequence = BnshSize(pkOut, 2);
         INVALID_IF(g.totalSequence < g.pastSequence + g.keyValueSequence,
                    "OutputPresentKeyTensor %s has %u positions; it needs PastKeyTensor's %u plus the %u new ones.",
                    SizesToString(pkOut).c_str(), g.totalSequence, g.pastSequence, g.keyValueSequence);
@@ -276,17 +284,31 @@ Status MakeAttentionGeometry(const OperatorArgs& args, AttentionGeometry* out) {
             g.maskStrides[3] = st[0];
             break;
         case DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_END_START:
-            // {2 * batch}: the end positions of every batch, then the start positions; keys
-            // start[b] <= j < end[b] take part.
-            FREEDML_TRY(TrailingDims(args, kAttnMask, 1, &sz, &st));
-            INVALID_IF(sz[0] != 2 * g.batch,
-                       "MaskTensor %s with %s must hold 2 x batchSize (%u) values: the ends, then the starts.",
-                       SizesToString(t).c_str(), kMaskTypeNames[maskType], 2 * g.batch);
-            g.maskStrides[3] = st[0];
+            // {2, batch} (the page's shape), or the same values as one {2 x batch} row (ONNX
+            // Runtime's mask_index): the end positions (exclusive) of every batch, then the start
+            // positions (inclusive); keys start[b] <= j < end[b] take part. maskStrides[2] is
+            // where the starts begin.
+            if (t.rank >= 2 && t.sizes[t.rank - 2] == 2 && t.sizes[t.rank - 1] == g.batch) {
+                FREEDML_TRY(TrailingDims(args, kAttnMask, 2, &sz, &st));
+                g.maskStrides[2] = st[0], g.maskStrides[3] = st[1];
+            } else {
+                FREEDML_TRY(TrailingDims(args, kAttnMask, 1, &sz, &st));
+                INVALID_IF(sz[0] != 2 * g.batch,
+                           "MaskTensor %s with %s must be {2, batchSize %u}: the ends, then the starts.",
+                           SizesToString(t).c_str(), kMaskTypeNames[maskType], g.batch);
+                g.maskStrides[2] = int64_t(g.batch) * st[0], g.maskStrides[3] = st[0];
+            }
             break;
         case DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_QUERY_SEQUENCE_LENGTH_START_END:
-            return NoKernel("MaskType %s (packed sequences, {3 x batchSize + 2}) is not implemented in FreeDML.",
-                            kMaskTypeNames[maskType]);
+            // {3 x batch + 2}: the key lengths, then the cumulative query and key offsets of
+            // packed sequences. With the padded {batch, sequence, ...} tensors of this operator
+            // the offsets say no more than the lengths, so keys j < keyLength[b] take part (as
+            // KEY_SEQUENCE_LENGTH) and every query row is computed.
+            FREEDML_TRY(TrailingDims(args, kAttnMask, 1, &sz, &st));
+            INVALID_IF(sz[0] != 3 * g.batch + 2, "MaskTensor %s with %s must hold 3 x batchSize + 2 (%u) values.",
+                       SizesToString(t).c_str(), kMaskTypeNames[maskType], 3 * g.batch + 2);
+            g.maskStrides[3] = st[0];
+            break;
         default:
             // BOOLEAN: {batch, heads, query, key} (broadcast where a size is 1); zero masks the pair.
             FREEDML_TRY(FourDimStrides(args, kAttnMask, scoreSizes, &g.maskStrides));

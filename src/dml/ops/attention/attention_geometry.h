@@ -6,6 +6,8 @@
 // GroupQueryAttention as the reading where the pages are terse):
 //   scores[b,h,i,j] = Scale * sum_d (Q[b,i,h,d] + bQ[h,d]) * K[b,j,kh,d]
 //                     + RelativePositionBias[b,h,i,j] + (masked(b,h,i,j) ? MaskFilterValue : 0)
+// (MaskFilterValue is added, as the page's MaskFilterValue member and ONNX Runtime say; the page's
+// MaskType text says "set to" for the length masks, which differs only where a row is all masked)
 //   Output[b,i,h*Hv+e] = sum_j softmax_j(scores[b,h,i,:]) * V[b,j,kh,e]
 // where kh = h / (QueryHeadCount / KeyValueHeadCount) (one head each for MULTIHEAD_ATTENTION),
 // keys j run over the past (PastKey) and then the new ones (Key + bias), and the present outputs
@@ -47,7 +49,8 @@ struct AttentionGeometry {
     uint32_t maskType = 0;   // DML_MULTIHEAD_ATTENTION_MASK_TYPE
     bool hasMask = false;
     // Element strides over {batch, head, query, key} (0 where broadcast) of a BOOLEAN mask and of
-    // RelativePositionBias; a 1-D mask's element stride is maskStrides[3].
+    // RelativePositionBias. The other masks step over batches by maskStrides[3]; KEY_SEQUENCE_END_START's
+    // starts begin maskStrides[2] elements after its ends.
     std::array<int64_t, 4> maskStrides{}, biasPositionStrides{};
     bool hasRelativePositionBias = false;
     bool hasPast = false, hasPresentKey = false, hasPresentValue = false;

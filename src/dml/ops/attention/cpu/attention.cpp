@@ -126,11 +126,12 @@ public:
                 }
                 // Key range the 1-D masks allow (the others apply per element).
                 int64_t lo = 0, hi = count;
-                if (g.hasMask && g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_LENGTH) {
+                if (g.hasMask && (g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_LENGTH ||
+                                  g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_QUERY_SEQUENCE_LENGTH_START_END)) {
                     hi = maskValue(bi * g.maskStrides[3]);
                 } else if (g.hasMask && g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_END_START) {
                     hi = maskValue(bi * g.maskStrides[3]);
-                    lo = maskValue((g.batch + bi) * g.maskStrides[3]);
+                    lo = maskValue(g.maskStrides[2] + bi * g.maskStrides[3]);
                 }
                 for (uint32_t i = 0; i < g.querySequence; ++i) {
                     const AttentionOperand& o = g.query;

@@ -111,11 +111,11 @@ __global__ void AttendRows(AttentionPlan p, AttentionPointers ptr) {
         const uint32_t past = PastLength(p, ptr, b);
         const uint32_t count = past + p.keyValueSequence;
         int64_t lo = 0, hi = count;
-        if (p.hasMask && p.maskType == 1) {  // KEY_SEQUENCE_LENGTH
+        if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
             hi = MaskAt(ptr, b * p.maskStrides[3]);
         } else if (p.hasMask && p.maskType == 2) {  // KEY_SEQUENCE_END_START
             hi = MaskAt(ptr, b * p.maskStrides[3]);
-            lo = MaskAt(ptr, (p.batch + b) * p.maskStrides[3]);
+            lo = MaskAt(ptr, p.maskStrides[2] + b * p.maskStrides[3]);
         }
         __syncthreads();  // the previous row is done with q and scores
         const AttentionOperandPlan& o = p.query;
