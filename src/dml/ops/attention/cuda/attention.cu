@@ -75,9 +75,9 @@ __global__ void WritePresent(AttentionPlan p, AttentionPointers ptr, bool value)
         // With PastSequenceLengths and no PastKey the past is already in place; positions after
         // the new keys keep what they hold. With PastKey, positions after the keys are 0.
         const bool inPlace = p.hasPastSequenceLengths && !p.hasPast;
-        const uint32_t count = past + p.keyValueSequence;
-        if (inPlace && (j < past || j >= count)) continue;
-        Store(p, out, b * s[0] + kh * s[1] + j * s[2] + d * s[3], j < count ? KeyAt(p, ptr, value, b, past, j, kh, d) : 0.0f);
+        const uint32_t keys = past + p.keyValueSequence;
+        if (inPlace && (j < past || j >= keys)) continue;
+        Store(p, out, b * s[0] + kh * s[1] + j * s[2] + d * s[3], j < keys ? KeyAt(p, ptr, value, b, past, j, kh, d) : 0.0f);
     }
 }
 
