@@ -378,6 +378,18 @@ def dynamic_quantized_linear(m):
     return {"xq": xq, "scale": [scale], "zeroPoint": [zero, 0, 0, 0], "sums": sums}, {"rtol": 1e-6, "atol": 0}
 
 
+def attention(m):
+    qkv = f64(m, "qkv", (4, 2, 3, 2))  # {token, head, query/key/value, channel}
+    q, k, v = qkv[:, :, 0], qkv[:, :, 1], qkv[:, :, 2]
+    out = np.zeros((4, 2, 2))
+    for h in range(2):
+        s = 0.7071067690849304 * q[:, h] @ k[:, h].T
+        s = s + np.where(np.tril(np.ones((4, 4))) == 0, -10000.0, 0.0)  # later tokens masked
+        w = np.exp(s - s.max(axis=1, keepdims=True))
+        out[:, h] = (w / w.sum(axis=1, keepdims=True)) @ v[:, h]
+    return {"out": out, "presentKey": k.transpose(1, 0, 2)}
+
+
 def philox4x32_10(counter, key):
     """Philox 4x32-10 from its paper (Salmon et al., SC 2011): ten rounds, the key bumped between them."""
     mask = 0xFFFFFFFF
@@ -439,6 +451,7 @@ REFERENCES = {
     "generators": generators,
     "lstm": lstm,
     "dynamic_quantized_linear": dynamic_quantized_linear,
+    "attention": attention,
 }
 
 

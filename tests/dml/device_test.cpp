@@ -212,15 +212,21 @@ TEST_F(DmlTest, CreateOperatorNamesTheFieldAndRule) {
 }
 
 TEST_F(DmlTest, CreateOperatorRefusesOperatorsFreeDMLCannotRunYet) {
-    // MULTIHEAD_ATTENTION is a real DirectML operator that FreeDML does not run yet: refused, never
+    // ROI_ALIGN_GRAD is a real DirectML operator that FreeDML does not run yet: refused, never
     // accepted and then wrong.
-    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 3});
-    DML_MULTIHEAD_ATTENTION_OPERATOR_DESC desc{};
-    desc.StackedQueryKeyValueTensor = &t.desc;
-    desc.OutputTensor = &t.desc;
-    desc.Scale = 1.0f;
-    desc.HeadCount = 1;
-    DML_OPERATOR_DESC opDesc{DML_OPERATOR_MULTIHEAD_ATTENTION, &desc};
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2});
+    Tensor rois(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, 4});
+    Tensor batch(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 1});
+    DML_ROI_ALIGN_GRAD_OPERATOR_DESC desc{};
+    desc.InputGradientTensor = &t.desc;
+    desc.ROITensor = &rois.desc;
+    desc.BatchIndicesTensor = &batch.desc;
+    desc.OutputGradientTensor = &t.desc;
+    desc.ReductionFunction = DML_REDUCE_FUNCTION_AVERAGE;
+    desc.InterpolationMode = DML_INTERPOLATION_MODE_LINEAR;
+    desc.SpatialScaleX = desc.SpatialScaleY = 1.0f;
+    desc.MinimumSamplesPerOutput = desc.MaximumSamplesPerOutput = 1;
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ROI_ALIGN_GRAD, &desc};
     ComPtr<IDMLOperator> op;
     EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
     EXPECT_NE(Messages().find("does not implement yet"), std::string::npos) << Messages();

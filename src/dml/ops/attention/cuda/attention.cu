@@ -1,0 +1,182 @@
+// Device code of MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1: a correct, simple route, not a
+// flash-attention kernel. One kernel writes the present key/value outputs (one thread per
+// element); a second runs one block per (batch, query head, query row): each thread scores keys
+// j, j + blockDim, ... in float32 into shared memory, the block finds the row's maximum and sum
+// (softmax with the maximum subtracted), and each thread sums the weighted values for channels
+// d, d + blockDim, ... The CPU kernel (../cpu/attention.cpp) computes the same in the same order
+// of operations per score.
+#include <cuda_fp16.h>
+
+#include <cmath>
+
+#include "dml/ops/attention/cuda/attention_plan.h"
+
+namespace freedml::dml::cuda {
+namespace {
+
+constexpr int kThreads = 128;
+
+__device__ float Load(const AttentionPlan& p, const void* base, int64_t element) {
+    return p.half ? __half2float(static_cast<const __half*>(base)[element]) : static_cast<const float*>(base)[element];
+}
+__device__ void Store(const AttentionPlan& p, void* base, int64_t element, float v) {
+    if (p.half) {
+        static_cast<__half*>(base)[element] = __float2half_rn(v);
+    } else {
+        static_cast<float*>(base)[element] = v;
+    }
+}
+
+// Valid past positions of batch b (clamped so that no length reaches outside the buffers).
+__device__ uint32_t PastLength(const AttentionPlan& p, const AttentionPointers& ptr, uint32_t b) {
+    if (!p.hasPastSequenceLengths) return p.pastSequence;
+    const int32_t raw = static_cast<const int32_t*>(ptr.inputs[11])[b * p.pastLengthsStride];
+    const int64_t len = p.pastLengthsSigned ? int64_t(raw) : int64_t(uint32_t(raw));
+    const int64_t limit = p.hasPast ? p.pastSequence : p.totalSequence - p.keyValueSequence;
+    return uint32_t(len < 0 ? 0 : (len > limit ? limit : len));
+}
+
+__device__ float BiasAt(const AttentionPlan& p, const AttentionPointers& ptr, uint32_t index) {
+    return p.hasBias ? Load(p, ptr.inputs[6], int64_t(index) * p.biasStride) : 0.0f;
+}
+
+// Key (value = false) or value element of key position j: the past, then the new ones plus bias.
+__device__ float KeyAt(const AttentionPlan& p, const AttentionPointers& ptr, bool value, uint32_t b, uint32_t past,
+                       uint32_t j, uint32_t kh, uint32_t d) {
+    if (j < past) {
+        const int64_t* s = value ? (p.hasPast ? p.pastValueStrides : p.presentValueStrides)
+                                 : (p.hasPast ? p.pastKeyStrides : p.presentKeyStrides);
+        const void* base = p.hasPast ? ptr.inputs[value ? 10 : 9] : (value ? ptr.presentValue : ptr.presentKey);
+        return Load(p, base, b * s[0] + kh * s[1] + j * s[2] + d * s[3]);
+    }
+    const AttentionOperandPlan& o = value ? p.value : p.key;
+    const uint32_t n = j - past;
+    const float x = Load(p, ptr.inputs[o.input], o.offset + b * o.batch + n * o.position + kh * o.head + d * o.channel);
+    const uint32_t qk = p.queryHeads * p.headSize, k = p.keyValueHeads * p.headSize;
+    return x + BiasAt(p, ptr, value ? qk + k + kh * p.valueHeadSize + d : qk + kh * p.headSize + d);
+}
+
+__device__ int32_t MaskAt(const AttentionPointers& ptr, int64_t element) {
+    return static_cast<const int32_t*>(ptr.inputs[7])[element];
+}
+
+// One thread per element of {batch, kv head, total position, channel} of the present outputs.
+__global__ void WritePresent(AttentionPlan p, AttentionPointers ptr, bool value) {
+    const uint32_t width = value ? p.valueHeadSize : p.headSize;
+    const uint64_t count = uint64_t(p.batch) * p.keyValueHeads * p.totalSequence * width;
+    void* out = value ? ptr.presentValue : ptr.presentKey;
+    const int64_t* s = value ? p.presentValueStrides : p.presentKeyStrides;
+    for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < count; e += uint64_t(gridDim.x) * blockDim.x) {
+        const uint32_t d = uint32_t(e % width);
+        const uint32_t j = uint32_t(e / width % p.totalSequence);
+        const uint32_t kh = uint32_t(e / width / p.totalSequence % p.keyValueHeads);
+        const uint32_t b = uint32_t(e / width / p.totalSequence / p.keyValueHeads);
+        const uint32_t past = PastLength(p, ptr, b);
+        // With PastSequenceLengths and no PastKey the past is already in place; positions after
+        // the new keys keep what they hold. With PastKey, positions after the keys are 0.
+        const bool inPlace = p.hasPastSequenceLengths && !p.hasPast;
+        const uint32_t keys = past + p.keyValueSequence;
+        if (inPlace && (j < past || j >= keys)) continue;
+        Store(p, out, b * s[0] + kh * s[1] + j * s[2] + d * s[3], j < keys ? KeyAt(p, ptr, value, b, past, j, kh, d) : 0.0f);
+    }
+}
+
+__device__ float BlockReduce(float v, bool isMax, float* scratch) {
+    for (int o = 16; o > 0; o >>= 1) {
+        const float w = __shfl_xor_sync(0xffffffffu, v, o);
+        v = isMax ? fmaxf(v, w) : v + w;
+    }
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    __syncthreads();
+    if (lane == 0) scratch[warp] = v;
+    __syncthreads();
+    float r = scratch[0];
+    for (int w = 1; w < kThreads / 32; ++w) r = isMax ? fmaxf(r, scratch[w]) : r + scratch[w];
+    return r;
+}
+
+// One block per (batch, query head, query row); shared memory holds the row's scores and the query.
+__global__ void AttendRows(AttentionPlan p, AttentionPointers ptr) {
+    extern __shared__ float shared[];
+    float* scores = shared;                     // totalSequence
+    float* q = shared + p.totalSequence;        // headSize
+    __shared__ float scratch[kThreads / 32];
+    const uint64_t rows = uint64_t(p.batch) * p.queryHeads * p.querySequence;
+    const uint32_t group = p.queryHeads / p.keyValueHeads;
+    for (uint64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+        const uint32_t i = uint32_t(row % p.querySequence);
+        const uint32_t h = uint32_t(row / p.querySequence % p.queryHeads);
+        const uint32_t b = uint32_t(row / p.querySequence / p.queryHeads);
+        const uint32_t kh = h / group;
+        const uint32_t past = PastLength(p, ptr, b);
+        const uint32_t count = past + p.keyValueSequence;
+        int64_t lo = 0, hi = count;
+        if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
+            hi = MaskAt(ptr, b * p.maskStrides[3]);
+        } else if (p.hasMask && p.maskType == 2) {  // KEY_SEQUENCE_END_START
+            hi = MaskAt(ptr, b * p.maskStrides[3]);
+            lo = MaskAt(ptr, p.maskStrides[2] + b * p.maskStrides[3]);
+        }
+        __syncthreads();  // the previous row is done with q and scores
+        const AttentionOperandPlan& o = p.query;
+        for (uint32_t d = threadIdx.x; d < p.headSize; d += blockDim.x) {
+            q[d] = Load(p, ptr.inputs[o.input], o.offset + b * o.batch + i * o.position + h * o.head + d * o.channel) +
+                   BiasAt(p, ptr, h * p.headSize + d);
+        }
+        __syncthreads();
+        float localMax = -INFINITY;
+        for (uint32_t j = threadIdx.x; j < count; j += blockDim.x) {
+            float dot = 0.0f;
+            for (uint32_t d = 0; d < p.headSize; ++d) dot += q[d] * KeyAt(p, ptr, false, b, past, j, kh, d);
+            float s = dot * p.scale;
+            if (p.hasRelativePositionBias) {
+                const int64_t* r = p.positionBiasStrides;
+                s += Load(p, ptr.inputs[8], b * r[0] + h * r[1] + i * r[2] + j * r[3]);
+            }
+            bool masked = false;
+            if (p.hasMask && p.maskType == 4) {  // BOOLEAN
+                const int64_t* m = p.maskStrides;
+                masked = MaskAt(ptr, b * m[0] + h * m[1] + i * m[2] + j * m[3]) == 0;
+            } else if (p.hasMask) {
+                masked = int64_t(j) < lo || int64_t(j) >= hi;
+            }
+            if (masked) s += p.maskFilterValue;
+            scores[j] = s;
+            localMax = fmaxf(localMax, s);
+        }
+        const float maxScore = BlockReduce(localMax, true, scratch);
+        float localSum = 0.0f;
+        for (uint32_t j = threadIdx.x; j < count; j += blockDim.x) localSum += (scores[j] = expf(scores[j] - maxScore));
+        const float sum = BlockReduce(localSum, false, scratch);
+        __syncthreads();  // every score is final
+        for (uint32_t d = threadIdx.x; d < p.valueHeadSize; d += blockDim.x) {
+            float acc = 0.0f;
+            for (uint32_t j = 0; j < count; ++j) acc += (scores[j] / sum) * KeyAt(p, ptr, true, b, past, j, kh, d);
+            Store(p, ptr.output, b * p.outputStrides[0] + i * p.outputStrides[1] +
+                                     (h * p.valueHeadSize + d) * p.outputStrides[2], acc);
+        }
+    }
+}
+
+}  // namespace
+
+cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& ptr, LaunchTarget launch) {
+    const int blocksCap = launch.Blocks(uint64_t(1) << 40, kThreads);
+    if (blocksCap == 0) return cudaErrorInvalidValue;
+    // Present outputs first: the rows read only past positions of them, which this leaves alone.
+    if (ptr.presentKey) {
+        const uint64_t n = uint64_t(plan.batch) * plan.keyValueHeads * plan.totalSequence * plan.headSize;
+        WritePresent<<<launch.Blocks(n, kThreads), kThreads, 0, launch.stream>>>(plan, ptr, false);
+    }
+    if (ptr.presentValue) {
+        const uint64_t n = uint64_t(plan.batch) * plan.keyValueHeads * plan.totalSequence * plan.valueHeadSize;
+        WritePresent<<<launch.Blocks(n, kThreads), kThreads, 0, launch.stream>>>(plan, ptr, true);
+    }
+    const uint64_t rows = uint64_t(plan.batch) * plan.queryHeads * plan.querySequence;
+    const size_t sharedBytes = (size_t(plan.totalSequence) + plan.headSize) * sizeof(float);
+    const int blocks = int(rows < uint64_t(blocksCap) ? rows : uint64_t(blocksCap));
+    AttendRows<<<blocks, kThreads, sharedBytes, launch.stream>>>(plan, ptr);
+    return cudaGetLastError();
+}
+
+}  // namespace freedml::dml::cuda
