@@ -6,7 +6,8 @@
 # `conformance` builds only what the conformance suite needs and runs it on the CUDA adapter, then
 # compute-sanitizer memcheck over the same cases, and racecheck over the softmax family's cases;
 # FREEDML_CONFORMANCE_FILTER (a gtest filter, e.g. 'Conformance_unary_*/cuda') narrows the first
-# two, FREEDML_RACECHECK_FILTER the third.
+# two (FREEDML_MEMCHECK_FILTER the second alone), FREEDML_RACECHECK_FILTER the third;
+# FREEDML_FAMILY_TESTS (e.g. "pooling quantized") adds those families' API tests on the CUDA adapter.
 # `tests` also installs the build into a prefix, moves the prefix, and lists the adapters with the
 # moved dmlrun in a clean environment (the CUDA plugin must be found beside the libraries), then
 # runs the CUDA tests, the conformance suite (FREEDML_CONFORMANCE_FILTER narrows it), the DirectML
@@ -31,7 +32,9 @@ start=$(date +%s)
 src=/tmp/freedml-src
 rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
-keep="conformance cuda dml d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary reduction data_movement generators"
+# The operator families' API tests (tests/<family>/<family>_api_test), run on the CUDA adapter.
+families="reduction data_movement generators pooling normalization region_pooling resampling quantized recurrent attention"
+keep="conformance cuda dml d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary $families"
 for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
 build=build-gpu
@@ -47,9 +50,11 @@ if ! configure; then
     tail -30 "$out/configure.log"; exit 1
   fi
 fi
-targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test reduction_api_test data_movement_api_test generators_api_test dxcore_tests"
+targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test dxcore_tests"
+for f in $families; do targets="$targets ${f}_api_test"; done
 [ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
+[ "$what" = conformance ] && for f in ${FREEDML_FAMILY_TESTS:-}; do targets="$targets ${f}_api_test"; done
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
 echo "build: $(( $(date +%s) - start )) s"
 FREEDML_DEBUG=1 ./$build/tests/cuda/cuda_d3d12_test --gtest_filter=*AdapterIs* 2>&1 | grep -i "freedml\|OK\|FAIL" | head -5
@@ -70,8 +75,11 @@ if [ "$what" = conformance ]; then
   run conformance 300 ./$build/tests/conformance/conformance_test --gtest_filter="$filter"
   grep -E '^\[  FAILED  \]' "$out/conformance.log" | sed 's/\..*//;s/.*Conformance_//' | sort | uniq -c
   grep -B3 -A12 -m5 'Failure' "$out/conformance.log" | head -120
+  for f in ${FREEDML_FAMILY_TESTS:-}; do
+    FREEDML_ADAPTER=cuda run ${f}_api_on_cuda 120 ./$build/tests/$f/${f}_api_test
+  done
   run memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 3 \
-    ./$build/tests/conformance/conformance_test --gtest_filter="$filter"
+    ./$build/tests/conformance/conformance_test --gtest_filter="${FREEDML_MEMCHECK_FILTER:-$filter}"
   grep -E "ERROR SUMMARY|Invalid|========= " "$out/memcheck.log" | head -12
   # Racecheck where kernels share memory between threads: the softmax family's block reductions.
   run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 3 \
@@ -108,9 +116,9 @@ if [ "$what" != bench ]; then
   for t in elementwise_binary elementwise_unary; do
     FREEDML_ADAPTER=cuda run ${t}_on_cuda 120 ./$build/tests/$t/${t}_test
   done
-  FREEDML_ADAPTER=cuda run reduction_api_on_cuda 120 ./$build/tests/reduction/reduction_api_test
-  FREEDML_ADAPTER=cuda run data_movement_api_on_cuda 120 ./$build/tests/data_movement/data_movement_api_test
-  FREEDML_ADAPTER=cuda run generators_api_on_cuda 120 ./$build/tests/generators/generators_api_test
+  for f in $families; do
+    FREEDML_ADAPTER=cuda run ${f}_api_on_cuda 120 ./$build/tests/$f/${f}_api_test
+  done
   run dxcore 120 ./$build/tests/dxcore/dxcore_tests  # the CUDA adapters' identity and memory budget
 fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
