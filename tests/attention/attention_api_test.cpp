@@ -9,22 +9,7 @@
 namespace freedml_test {
 namespace {
 
-class AttentionTest : public DmlTest {
-protected:
-    void Refused(DML_OPERATOR_TYPE type, const void* desc, const char* words) {
-        DML_OPERATOR_DESC opDesc{type, desc};
-        ComPtr<IDMLOperator> op;
-        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
-        EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
-        ClearMessages();
-    }
-    void Accepted(DML_OPERATOR_TYPE type, const void* desc) {
-        DML_OPERATOR_DESC opDesc{type, desc};
-        ComPtr<IDMLOperator> op;
-        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK) << Messages();
-        ClearMessages();
-    }
-};
+class AttentionTest : public DmlTest {};
 
 constexpr auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
 

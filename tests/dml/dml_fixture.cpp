@@ -20,6 +20,21 @@ void DmlTest::ClearMessages() {
     messages_.clear();
 }
 
+void DmlTest::Refused(DML_OPERATOR_TYPE type, const void* desc, const char* words) {
+    DML_OPERATOR_DESC opDesc{type, desc};
+    ComPtr<IDMLOperator> op;
+    EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
+    EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
+    ClearMessages();
+}
+
+void DmlTest::Accepted(DML_OPERATOR_TYPE type, const void* desc) {
+    DML_OPERATOR_DESC opDesc{type, desc};
+    ComPtr<IDMLOperator> op;
+    EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK) << Messages();
+    ClearMessages();
+}
+
 void DmlTest::SetUp() {
     FreeDMLSetMessageCallback(&Capture, this);
     ASSERT_EQ(D3D12CreateDevice(Adapter(), D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&d3d)), S_OK) << Messages();

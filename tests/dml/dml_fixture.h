@@ -62,6 +62,10 @@ protected:
     // Messages reported since the last ClearMessages, joined by newlines.
     std::string Messages();
     void ClearMessages();
+    // CreateOperator refuses `desc` with E_INVALIDARG and a message that contains `words`.
+    void Refused(DML_OPERATOR_TYPE type, const void* desc, const char* words);
+    // CreateOperator accepts `desc`.
+    void Accepted(DML_OPERATOR_TYPE type, const void* desc);
     bool DeviceRemoved() { return d3d->GetDeviceRemovedReason() != S_OK; }
 
     ComPtr<ID3D12Resource> Buffer(UINT64 size, D3D12_HEAP_TYPE heap = D3D12_HEAP_TYPE_DEFAULT,

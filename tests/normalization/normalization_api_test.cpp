@@ -29,57 +29,50 @@ TEST_F(NormalizationTest, InvalidDescsAreRefused) {
     Tensor i32(DML_TENSOR_DATA_TYPE_INT32, {2, 3, 4, 5});
     Tensor other(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 4, 6});
     Tensor rank3(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 4});
-    auto refused = [&](DML_OPERATOR_TYPE type, const void* desc, const char* words) {
-        DML_OPERATOR_DESC opDesc{type, desc};
-        ComPtr<IDMLOperator> op;
-        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
-        EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
-        ClearMessages();
-    };
     DML_BATCH_NORMALIZATION_OPERATOR_DESC bn{&in.desc,   &stat.desc,   &badStat.desc, &stat.desc, &stat.desc,
                                              &in.desc,   TRUE,         1e-5f,         nullptr};
-    refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "VarianceTensor has sizes {1, 2, 1, 1}");
+    Refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "VarianceTensor has sizes {1, 2, 1, 1}");
     bn.VarianceTensor = &statRank3.desc;
-    refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "it must have 4 dimensions");
+    Refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "it must have 4 dimensions");
     bn.VarianceTensor = &stat.desc;
     bn.OutputTensor = &other.desc;
-    refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "OutputTensor has sizes {2, 3, 4, 6}");
+    Refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "OutputTensor has sizes {2, 3, 4, 6}");
     bn.OutputTensor = &f16.desc;
-    refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "FLOAT16");
+    Refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "FLOAT16");
     bn = {&i32.desc, &stat.desc, &stat.desc, &stat.desc, &stat.desc, &i32.desc, TRUE, 1e-5f, nullptr};
-    refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "INT32");
+    Refused(DML_OPERATOR_BATCH_NORMALIZATION, &bn, "INT32");
 
     DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC bnt{&in.desc,   &stat.desc, &stat.desc, nullptr, &in.desc,
                                                        &stat.desc, &badStat.desc, 1e-5f,   nullptr};
-    refused(DML_OPERATOR_BATCH_NORMALIZATION_TRAINING, &bnt, "OutputVarianceTensor has sizes {1, 2, 1, 1}");
+    Refused(DML_OPERATOR_BATCH_NORMALIZATION_TRAINING, &bnt, "OutputVarianceTensor has sizes {1, 2, 1, 1}");
     bnt.OutputVarianceTensor = &stat.desc;
     bnt.FusedAddTensor = &other.desc;
-    refused(DML_OPERATOR_BATCH_NORMALIZATION_TRAINING, &bnt, "FusedAddTensor has sizes {2, 3, 4, 6}");
+    Refused(DML_OPERATOR_BATCH_NORMALIZATION_TRAINING, &bnt, "FusedAddTensor has sizes {2, 3, 4, 6}");
 
     DML_MEAN_VARIANCE_NORMALIZATION_OPERATOR_DESC mvn{&rank3.desc, nullptr, nullptr, &rank3.desc,
                                                       TRUE,        TRUE,    1e-5f,   nullptr};
-    refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn, "accepts 4 to 5");
+    Refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn, "accepts 4 to 5");
 
     UINT repeated[] = {3, 3}, outside[] = {4}, last[] = {3};
     DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC m1{&in.desc, nullptr, nullptr, &in.desc, 2,
                                                       repeated, TRUE,    1e-5f,   nullptr};
-    refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, &m1, "Axes[1] (3) repeats");
+    Refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, &m1, "Axes[1] (3) repeats");
     m1.AxisCount = 1;
     m1.Axes = outside;
-    refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, &m1, "Axes[0] (4) is outside");
+    Refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, &m1, "Axes[0] (4) is outside");
     m1.AxisCount = 0;
     m1.Axes = last;
-    refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, &m1, "AxisCount (0)");
+    Refused(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, &m1, "AxisCount (0)");
 
     DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC lrn{&in.desc, &in.desc, TRUE, 0, 1e-4f, 0.75f, 1.0f};
-    refused(DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION, &lrn, "LocalSize is 0");
+    Refused(DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION, &lrn, "LocalSize is 0");
     lrn = {&rank3.desc, &rank3.desc, TRUE, 3, 1e-4f, 0.75f, 1.0f};
-    refused(DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION, &lrn, "accepts 4 to 4");
+    Refused(DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION, &lrn, "accepts 4 to 4");
 
     DML_LP_NORMALIZATION_OPERATOR_DESC lp{&in.desc, &in.desc, 1, 1e-5f, 3};
-    refused(DML_OPERATOR_LP_NORMALIZATION, &lp, "P is 3; it must be 1 or 2");
+    Refused(DML_OPERATOR_LP_NORMALIZATION, &lp, "P is 3; it must be 1 or 2");
     lp = {&in.desc, &in.desc, 4, 1e-5f, 2};
-    refused(DML_OPERATOR_LP_NORMALIZATION, &lp, "Axis (4) is outside");
+    Refused(DML_OPERATOR_LP_NORMALIZATION, &lp, "Axis (4) is outside");
 }
 
 // Layer normalization of 64 tokens of 4096 features (y = gamma * (x - mean) / sqrt(var + eps) +

@@ -22,41 +22,34 @@ TEST_F(PoolingTest, InvalidDescsAreRefused) {
     Tensor f16out(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2, 2, 2});
     Tensor idx32(DML_TENSOR_DATA_TYPE_UINT32, {1, 2, 2, 2}), idxI32(DML_TENSOR_DATA_TYPE_INT32, {1, 2, 2, 2});
     Tensor idxWrong(DML_TENSOR_DATA_TYPE_UINT32, {1, 2, 2, 1});
-    auto refused = [&](DML_OPERATOR_TYPE type, const void* desc, const char* words) {
-        DML_OPERATOR_DESC opDesc{type, desc};
-        ComPtr<IDMLOperator> op;
-        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
-        EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
-        ClearMessages();
-    };
     UINT two[] = {2, 2}, zeros[] = {0, 0}, zeroOne[] = {0, 1}, three[] = {2, 2, 2}, ones[] = {1, 1},
          big[] = {6, 2};
     DML_AVERAGE_POOLING_OPERATOR_DESC avg{&in.desc, &wrong.desc, 2, two, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "OutputTensor's spatial dimension 0 (dimension 2) is 3");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "OutputTensor's spatial dimension 0 (dimension 2) is 3");
     avg = {&in.desc, &out.desc, 3, three, three, three, three, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "DimensionCount (3) must be InputTensor's DimensionCount minus 2");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "DimensionCount (3) must be InputTensor's DimensionCount minus 2");
     avg = {&in3.desc, &in3.desc, 1, two, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "InputTensor has 3 dimensions");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "InputTensor has 3 dimensions");
     avg = {&in.desc, &out.desc, 2, zeroOne, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "Strides[0] is 0");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "Strides[0] is 0");
     avg = {&in.desc, &out.desc, 2, two, big, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "the window spans 6 inputs");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "the window spans 6 inputs");
     avg = {&in.desc, &otherBatch.desc, 2, two, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "must keep InputTensor's batch and channels (1, 2)");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "must keep InputTensor's batch and channels (1, 2)");
     avg = {&i8in.desc, &i8out.desc, 2, two, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "InputTensor has data type INT8");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "InputTensor has data type INT8");
     avg = {&in.desc, &f16out.desc, 2, two, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "OutputTensor has data type FLOAT16");
+    Refused(DML_OPERATOR_AVERAGE_POOLING, &avg, "OutputTensor has data type FLOAT16");
     DML_AVERAGE_POOLING1_OPERATOR_DESC avg1{&in.desc, &out.desc, 2, two, two, zeros, zeros, zeroOne, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING1, &avg1, "Dilations[0] is 0");
+    Refused(DML_OPERATOR_AVERAGE_POOLING1, &avg1, "Dilations[0] is 0");
     avg1 = {&in.desc, &out.desc, 2, two, two, zeros, zeros, nullptr, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING1, &avg1, "Dilations");
+    Refused(DML_OPERATOR_AVERAGE_POOLING1, &avg1, "Dilations");
     DML_LP_POOLING_OPERATOR_DESC lp{&in.desc, &out.desc, 2, two, two, zeros, zeros, 0};
-    refused(DML_OPERATOR_LP_POOLING, &lp, "P is 0");
+    Refused(DML_OPERATOR_LP_POOLING, &lp, "P is 0");
     DML_MAX_POOLING1_OPERATOR_DESC max1{&in.desc, &out.desc, &idxI32.desc, 2, two, two, zeros, zeros};
-    refused(DML_OPERATOR_MAX_POOLING1, &max1, "OutputIndicesTensor has data type INT32");
+    Refused(DML_OPERATOR_MAX_POOLING1, &max1, "OutputIndicesTensor has data type INT32");
     max1 = {&in.desc, &out.desc, &idxWrong.desc, 2, two, two, zeros, zeros};
-    refused(DML_OPERATOR_MAX_POOLING1, &max1, "OutputIndicesTensor {1, 2, 2, 1} must have OutputTensor's sizes");
+    Refused(DML_OPERATOR_MAX_POOLING1, &max1, "OutputIndicesTensor {1, 2, 2, 1} must have OutputTensor's sizes");
     // A 2x2 window dilated by 3 spans 4 inputs: (5 - 4) / 1 + 1 = 2 outputs each way.
     UINT dil[] = {3, 3};
     DML_MAX_POOLING2_OPERATOR_DESC max2{&in.desc, &out.desc, &idx32.desc, 2, ones, two, zeros, zeros, dil};
@@ -65,19 +58,19 @@ TEST_F(PoolingTest, InvalidDescsAreRefused) {
     EXPECT_EQ(dml->CreateOperator(&accepted, IID_PPV_ARGS(&op)), S_OK) << Messages();
     Tensor unpoolIdx(DML_TENSOR_DATA_TYPE_UINT32, {1, 2, 2, 1});
     DML_MAX_UNPOOLING_OPERATOR_DESC unpool{&out.desc, &unpoolIdx.desc, &in.desc};
-    refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "IndicesTensor {1, 2, 2, 1} must have InputTensor's sizes");
+    Refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "IndicesTensor {1, 2, 2, 1} must have InputTensor's sizes");
     unpool = {&out.desc, &idx32.desc, &in3.desc};
-    refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "OutputTensor (3) must each have 4");
+    Refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "OutputTensor (3) must each have 4");
     unpool = {&out.desc, &idxI32.desc, &in.desc};
-    refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "IndicesTensor has data type INT32");
+    Refused(DML_OPERATOR_MAX_UNPOOLING, &unpool, "IndicesTensor has data type INT32");
     // The gradients: InputGradientTensor has the forward output's sizes, OutputGradientTensor the
     // forward input's, MAX_POOLING_GRAD's InputTensor too.
     DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC avgGrad{&wrong.desc, &in.desc, 2, two, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING_GRAD, &avgGrad, "InputGradientTensor's spatial dimension 0 (dimension 2) is 3");
+    Refused(DML_OPERATOR_AVERAGE_POOLING_GRAD, &avgGrad, "InputGradientTensor's spatial dimension 0 (dimension 2) is 3");
     avgGrad = {&out.desc, &f16out.desc, 2, two, two, zeros, zeros, FALSE};
-    refused(DML_OPERATOR_AVERAGE_POOLING_GRAD, &avgGrad, "but OutputGradientTensor is FLOAT16");
+    Refused(DML_OPERATOR_AVERAGE_POOLING_GRAD, &avgGrad, "but OutputGradientTensor is FLOAT16");
     DML_MAX_POOLING_GRAD_OPERATOR_DESC maxGrad{&out.desc, &out.desc, &in.desc, 2, two, two, zeros, zeros, ones};
-    refused(DML_OPERATOR_MAX_POOLING_GRAD, &maxGrad, "InputTensor {1, 2, 2, 2} must have OutputGradientTensor's sizes");
+    Refused(DML_OPERATOR_MAX_POOLING_GRAD, &maxGrad, "InputTensor {1, 2, 2, 2} must have OutputGradientTensor's sizes");
 }
 
 // ResNet-50's stem pool at a smaller size (1x16x56x56, 3x3, stride 2, padding 1) and a global

@@ -6,22 +6,7 @@
 namespace freedml_test {
 namespace {
 
-class RegionPoolingTest : public DmlTest {
-protected:
-    void Refused(DML_OPERATOR_TYPE type, const void* desc, const char* words) {
-        DML_OPERATOR_DESC opDesc{type, desc};
-        ComPtr<IDMLOperator> op;
-        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << words;
-        EXPECT_NE(Messages().find(words), std::string::npos) << words << ": " << Messages();
-        ClearMessages();
-    }
-    void Accepted(DML_OPERATOR_TYPE type, const void* desc) {
-        DML_OPERATOR_DESC opDesc{type, desc};
-        ComPtr<IDMLOperator> op;
-        EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), S_OK) << Messages();
-        ClearMessages();
-    }
-};
+class RegionPoolingTest : public DmlTest {};
 
 TEST_F(RegionPoolingTest, RoiPoolingDescsAreChecked) {
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 8, 8}), rois(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 4, 5});
