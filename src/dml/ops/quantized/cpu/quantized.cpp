@@ -17,6 +17,7 @@
 #include "dml/kernels/cpu/int8_gemm.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/quantized/quantized_conv_fields.h"
 
 namespace freedml::dml::cpu {
 namespace {
@@ -648,27 +649,12 @@ Status CreateCpuQuantizedMatMul(const KernelContext&, const OperatorArgs& args, 
 
 Status CreateCpuQuantizedConv(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     ConvKernel kernel;
-    std::array<int, 9> slots;
-    uint32_t dims;
-    const uint32_t *strides, *dilations, *startPadding;
-    if (args.schema.type == DML_OPERATOR_CONVOLUTION_INTEGER) {
-        const auto& desc = args.As<DML_CONVOLUTION_INTEGER_OPERATOR_DESC>();
-        slots = {0, -1, 1, 2, -1, 3, -1, -1, -1};
-        dims = desc.DimensionCount;
-        strides = desc.Strides;
-        dilations = desc.Dilations;
-        startPadding = desc.StartPadding;
-        kernel.groups = desc.GroupCount;
-    } else {
-        const auto& desc = args.As<DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC>();
-        slots = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-        dims = desc.DimensionCount;
-        strides = desc.Strides;
-        dilations = desc.Dilations;
-        startPadding = desc.StartPadding;
-        kernel.groups = desc.GroupCount;
-        kernel.quantizedOutput = true;
-    }
+    const quantized::ConvFields fields = quantized::DecodeConvFields(args);
+    const std::array<int, 9> slots = fields.slots;
+    const uint32_t dims = fields.dims;
+    const uint32_t *strides = fields.strides, *dilations = fields.dilations, *startPadding = fields.startPadding;
+    kernel.groups = fields.groups;
+    kernel.quantizedOutput = fields.quantizedOutput;
     kernel.input = *args.inputs[size_t(slots[0])];
     kernel.filter = *args.inputs[size_t(slots[3])];
     kernel.output = *args.outputs[0];

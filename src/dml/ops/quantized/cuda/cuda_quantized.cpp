@@ -2,6 +2,7 @@
 // device code in quantized.cu. The arithmetic is the CPU kernels' (../cpu/quantized.cpp).
 #include "dml/kernels/cuda/cuda_common.h"
 #include "dml/ops/quantized/cuda/quantized_plan.h"
+#include "dml/ops/quantized/quantized_conv_fields.h"
 
 namespace freedml::dml::cuda {
 
@@ -116,27 +117,12 @@ Status CreateCudaQuantizedMatMul(const KernelContext&, const OperatorArgs& args,
 
 Status CreateCudaQuantizedConv(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     quantized::ConvPlan plan;
-    std::array<int, quantized::kSlots> slots;
-    uint32_t dims;
-    const uint32_t *strides, *dilations, *startPadding;
-    if (args.schema.type == DML_OPERATOR_CONVOLUTION_INTEGER) {
-        const auto& desc = args.As<DML_CONVOLUTION_INTEGER_OPERATOR_DESC>();
-        slots = {0, -1, 1, 2, -1, 3, -1, -1, -1};
-        dims = desc.DimensionCount;
-        strides = desc.Strides;
-        dilations = desc.Dilations;
-        startPadding = desc.StartPadding;
-        plan.groups = desc.GroupCount;
-    } else {
-        const auto& desc = args.As<DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC>();
-        slots = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-        dims = desc.DimensionCount;
-        strides = desc.Strides;
-        dilations = desc.Dilations;
-        startPadding = desc.StartPadding;
-        plan.groups = desc.GroupCount;
-        plan.quantizedOutput = true;
-    }
+    const dml::quantized::ConvFields fields = dml::quantized::DecodeConvFields(args);
+    std::array<int, quantized::kSlots> slots = fields.slots;
+    const uint32_t dims = fields.dims;
+    const uint32_t *strides = fields.strides, *dilations = fields.dilations, *startPadding = fields.startPadding;
+    plan.groups = fields.groups;
+    plan.quantizedOutput = fields.quantizedOutput;
     const TensorDesc& input = *args.inputs[size_t(slots[0])];
     const TensorDesc& filter = *args.inputs[size_t(slots[3])];
     const TensorDesc& output = *args.outputs[0];
