@@ -1,6 +1,8 @@
 // The pooling operators (and their gradients) through the public API: invalid descs are refused with messages that name
-// the field and the values, and a ResNet-sized max pool (with indices) and average pool, split by
-// the thread pool, give what float64 references computed here say.
+// the field and the values, a ResNet-sized max pool (with indices) and average pool, split by the
+// thread pool, and ResNet-50's stem (convolution, batch normalization, RELU, max pool) give what
+// float64 references computed here say.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -133,6 +135,118 @@ TEST_F(PoolingTest, LargePoolsAcrossThreads) {
         double sum = 0;
         for (size_t e = 0; e < size_t(h) * w; ++e) sum += values[size_t(k) * h * w + e];
         EXPECT_NEAR(mean[k], sum / (h * w), 1e-6) << k;
+    }
+}
+
+}  // namespace
+}  // namespace freedml_test
+
+namespace freedml_test {
+namespace {
+
+// ResNet-50's stem composed through the API, one dispatch per layer, each reading the last one's
+// output buffer: a 7x7 stride-2 convolution (padding 3), batch normalization, RELU and a 3x3
+// stride-2 max pool (padding 1), FLOAT32, against the same four layers computed here in float64.
+TEST_F(PoolingTest, ResNetStemMatchesFloat64Layers) {
+    constexpr UINT c = 3, h = 32, w = 32, k = 8, ch = 16, cw = 16, ph = 8, pw = 8;
+    std::mt19937 engine(11);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    auto random = [&](size_t n, float scale, float shift) {
+        std::vector<float> v(n);
+        for (auto& x : v) x = normal(engine) * scale + shift;
+        return v;
+    };
+    const auto image = random(size_t(c) * h * w, 1.0f, 0.0f), filter = random(size_t(k) * c * 7 * 7, 0.1f, 0.0f);
+    const auto mean = random(k, 0.2f, 0.0f), scale = random(k, 0.5f, 1.0f), bias = random(k, 0.3f, 0.0f);
+    auto variance = random(k, 0.3f, 1.0f);
+    for (auto& v : variance) v = std::fabs(v) + 0.1f;
+
+    Tensor x(DML_TENSOR_DATA_TYPE_FLOAT32, {1, c, h, w}), f(DML_TENSOR_DATA_TYPE_FLOAT32, {k, c, 7, 7});
+    Tensor y(DML_TENSOR_DATA_TYPE_FLOAT32, {1, k, ch, cw}), stat(DML_TENSOR_DATA_TYPE_FLOAT32, {1, k, 1, 1});
+    Tensor p(DML_TENSOR_DATA_TYPE_FLOAT32, {1, k, ph, pw});
+    auto upload = [&](const std::vector<float>& values) {
+        auto buffer = Buffer(values.size() * sizeof(float));
+        Upload(buffer.Get(), values);
+        return buffer;
+    };
+    auto X = upload(image), F = upload(filter), M = upload(mean), V = upload(variance), S = upload(scale),
+         B = upload(bias);
+    auto conv = Buffer(y.Bytes()), normalized = Buffer(y.Bytes()), relu = Buffer(y.Bytes()), pooled = Buffer(p.Bytes());
+    auto run = [&](DML_OPERATOR_TYPE type, const void* desc, std::vector<std::pair<ID3D12Resource*, UINT64>> ins,
+                   std::pair<ID3D12Resource*, UINT64> out) {
+        auto op = Compile(type, desc);
+        ASSERT_TRUE(op) << Messages();
+        auto persistent = Initialize(op.Get());
+        std::vector<DML_BUFFER_BINDING> buffers;
+        buffers.reserve(ins.size() + 1);
+        std::vector<DML_BINDING_DESC> inputs;
+        for (auto [resource, bytes] : ins) {
+            if (!resource) {  // an absent optional tensor
+                inputs.push_back({DML_BINDING_TYPE_NONE, nullptr});
+                continue;
+            }
+            buffers.push_back({resource, 0, bytes});
+            inputs.push_back(BufferBinding(&buffers.back()));
+        }
+        buffers.push_back({out.first, 0, out.second});
+        Dispatch(op.Get(), inputs, {BufferBinding(&buffers.back())}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+    };
+    UINT two[] = {2, 2}, one[] = {1, 1}, three[] = {3, 3}, none[] = {0, 0};
+    DML_CONVOLUTION_OPERATOR_DESC convolution{&x.desc, &f.desc, nullptr, &y.desc, DML_CONVOLUTION_MODE_CROSS_CORRELATION,
+                                              DML_CONVOLUTION_DIRECTION_FORWARD, 2, two, one, three, three, none, 1,
+                                              nullptr};
+    run(DML_OPERATOR_CONVOLUTION, &convolution, {{X.Get(), x.Bytes()}, {F.Get(), f.Bytes()}, {nullptr, 0}},
+        {conv.Get(), y.Bytes()});
+    DML_BATCH_NORMALIZATION_OPERATOR_DESC batchNorm{&y.desc, &stat.desc, &stat.desc, &stat.desc, &stat.desc,
+                                                    &y.desc, TRUE,       1e-5f,      nullptr};
+    run(DML_OPERATOR_BATCH_NORMALIZATION, &batchNorm,
+        {{conv.Get(), y.Bytes()}, {M.Get(), stat.Bytes()}, {V.Get(), stat.Bytes()}, {S.Get(), stat.Bytes()},
+         {B.Get(), stat.Bytes()}},
+        {normalized.Get(), y.Bytes()});
+    DML_ACTIVATION_RELU_OPERATOR_DESC activation{&y.desc, &y.desc};
+    run(DML_OPERATOR_ACTIVATION_RELU, &activation, {{normalized.Get(), y.Bytes()}}, {relu.Get(), y.Bytes()});
+    UINT window[] = {3, 3}, pads[] = {1, 1};
+    DML_MAX_POOLING_OPERATOR_DESC pool{&y.desc, &p.desc, 2, two, window, pads, pads};
+    run(DML_OPERATOR_MAX_POOLING, &pool, {{relu.Get(), y.Bytes()}}, {pooled.Get(), p.Bytes()});
+    const auto got = ReadbackAs<float>(pooled.Get(), size_t(k) * ph * pw);
+
+    // The four layers in float64, written out as their definitions say.
+    std::vector<double> feature(size_t(k) * ch * cw);
+    for (UINT o = 0; o < k; ++o) {
+        for (UINT oy = 0; oy < ch; ++oy) {
+            for (UINT ox = 0; ox < cw; ++ox) {
+                double sum = 0;
+                for (UINT i = 0; i < c; ++i) {
+                    for (int ky = 0; ky < 7; ++ky) {
+                        for (int kx = 0; kx < 7; ++kx) {
+                            const int iy = int(oy) * 2 - 3 + ky, ix = int(ox) * 2 - 3 + kx;
+                            if (iy < 0 || ix < 0 || iy >= int(h) || ix >= int(w)) continue;
+                            sum += double(image[(size_t(i) * h + iy) * w + ix]) *
+                                   double(filter[((size_t(o) * c + i) * 7 + ky) * 7 + kx]);
+                        }
+                    }
+                }
+                const double bn = (sum - mean[o]) / std::sqrt(double(variance[o]) + 1e-5) * scale[o] + bias[o];
+                feature[(size_t(o) * ch + oy) * cw + ox] = bn > 0 ? bn : 0.0;
+            }
+        }
+    }
+    for (UINT o = 0; o < k; ++o) {
+        for (UINT oy = 0; oy < ph; ++oy) {
+            for (UINT ox = 0; ox < pw; ++ox) {
+                double best = -INFINITY;
+                for (int wy = 0; wy < 3; ++wy) {
+                    for (int wx = 0; wx < 3; ++wx) {
+                        const int iy = int(oy) * 2 - 1 + wy, ix = int(ox) * 2 - 1 + wx;
+                        if (iy < 0 || ix < 0 || iy >= int(ch) || ix >= int(cw)) continue;
+                        best = std::max(best, feature[(size_t(o) * ch + iy) * cw + ix]);
+                    }
+                }
+                const double value = got[(size_t(o) * ph + oy) * pw + ox];
+                ASSERT_NEAR(value, best, 1e-4 * (1 + std::fabs(best))) << "channel " << o << " at " << oy << "," << ox;
+            }
+        }
     }
 }
 
