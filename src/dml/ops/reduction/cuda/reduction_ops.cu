@@ -325,8 +325,8 @@ __global__ void __launch_bounds__(kBlockThreads) ReduceWarpPerRow(ReducePlan pla
     }
 }
 
-// The reduced slices run down columns: consecutive outputs read consecutive input elements
-// (rows.rank 1, input stride 1) and the slice has one stride. A block owns 32 outputs; its 32 x
+// The reduced slices run down columns: consecutive outputs read consecutive input elements (the
+// innermost kept dimension has input stride 1) and the slice has one stride. A block owns 32 outputs; its 32 x
 // kColumnParts threads read 32 adjacent elements of a slice row at once, part y taking slice rows
 // y, y + kColumnParts, ...; the parts then combine through shared memory in order.
 constexpr int kColumnParts = 16;
@@ -346,8 +346,10 @@ __global__ void __launch_bounds__(32 * kColumnParts) ReduceColumns(ReducePlan pl
     const int64_t stride = plan.row.rank == 0 ? 0 : plan.row.strides[0][0];
     State state;
     if constexpr (kFn == F::ArgMax || kFn == F::ArgMin) state.lastTie = plan.lastTie;
+    int64_t o[2] = {};
+    if (active) Offsets(plan.rows, column, o);
     if (active) {
-        const T* x = in + int64_t(column) * plan.rows.strides[1][0];
+        const T* x = in + o[1];
         uint64_t i = threadIdx.y;
         for (; i + (kColumnUnroll - 1) * kColumnParts < n; i += kColumnUnroll * kColumnParts) {
             T a[kColumnUnroll];
@@ -362,8 +364,7 @@ __global__ void __launch_bounds__(32 * kColumnParts) ReduceColumns(ReducePlan pl
     __syncthreads();
     if (threadIdx.y != 0 || !active) return;
     for (int y = 1; y < kColumnParts; ++y) state.Combine(parts[y * 32 + threadIdx.x]);
-    state.Store(plan, static_cast<unsigned char*>(out) +
-                          int64_t(column) * plan.rows.strides[0][0] * int64_t(plan.outputBytes));
+    state.Store(plan, static_cast<unsigned char*>(out) + o[0] * int64_t(plan.outputBytes));
 }
 
 template <F kFn>
@@ -371,7 +372,7 @@ bool ColumnsFit(const ReducePlan& plan) {
     if constexpr (kFn == F::LogSumExp) {
         return false;
     } else {
-        return plan.rows.rank == 1 && plan.rows.strides[1][0] == 1 && plan.row.rank <= 1 &&
+        return plan.rows.rank >= 1 && plan.rows.strides[1][plan.rows.rank - 1] == 1 && plan.row.rank <= 1 &&
                plan.row.count >= kWarpMinLength && plan.rows.count >= 32;
     }
 }
