@@ -1,8 +1,9 @@
 // CUDA kernels of the reduction family (dml/ops/reduction), planned here and launched on the
 // queue's stream; the CPU kernels (../cpu/reduction_ops.cpp) define what each computes. Any
-// strides; each output element reduces its slice in one thread (short slices) or one warp,
-// each line of a cumulative scan runs in one thread, and TOP_K sorts
-// (line, value, index) keys with one radix sort, or places 64-bit elements by counting.
+// strides; each output element reduces its slice in one thread (short slices), one warp, or one
+// column of a block (slices down packed columns), each line of a cumulative scan runs in one
+// thread, and TOP_K sorts (line, value, index) keys with one radix sort, or places 64-bit
+// elements by counting.
 #include "dml/kernels/cuda/cuda_common.h"
 #include "dml/ops/reduction/cuda/reduction_plan.h"
 

@@ -326,9 +326,9 @@ __global__ void __launch_bounds__(kBlockThreads) ReduceWarpPerRow(ReducePlan pla
 }
 
 // The reduced slices run down columns: consecutive outputs read consecutive input elements (the
-// innermost kept dimension has input stride 1) and the slice has one stride. A block owns 32 outputs; its 32 x
-// kColumnParts threads read 32 adjacent elements of a slice row at once, part y taking slice rows
-// y, y + kColumnParts, ...; the parts then combine through shared memory in order.
+// innermost kept dimension has input stride 1) and the slice has one stride. A block owns 32
+// outputs; its 32 x kColumnParts threads read 32 adjacent elements of a slice row at once, part y
+// taking slice rows y, y + kColumnParts, ...; the parts then combine through shared memory.
 constexpr int kColumnParts = 16;
 constexpr int kColumnUnroll = 8;
 
