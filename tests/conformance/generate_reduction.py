@@ -377,3 +377,32 @@ for op in ("ARGMIN", "ARGMAX"):
     x = rng.integers(0, 3, size=(3, 260)).astype(np.float32)
     cases.append(case(op, op, "FLOAT32", x, [0], "UINT32", decreasing=True, suffix="_outer"))
 write_cases(__file__, "reduction_outer", cases)
+
+# ---- Long slices ---------------------------------------------------------------------------------------
+# Packed rows long enough for several 16-byte loads per lane of a warp (rows of 521 also start
+# unaligned), and slices down the columns of a row-major tensor (of a matrix, longer than the 128
+# rows a column block reads at once, with a partial last block of columns; of a middle axis).
+
+rng = np.random.default_rng(20261127)
+cases = []
+for function in ("SUM", "MAX", "ARGMAX", "LOG_SUM_EXP"):
+    arg = function in ("ARGMAX", "ARGMIN")
+    shapes = [("FLOAT32", (2, 520), [1]), ("FLOAT32", (2, 521), [1]), ("FLOAT16", (1, 1100), [1]),
+              ("INT32", (1, 520), [1]), ("FLOAT32", (130, 33), [0]), ("FLOAT16", (130, 33), [0]),
+              ("FLOAT32", (2, 40, 33), [1])]
+    for dtype, shape, axes in shapes:
+        if dtype not in FUNCTIONS[function] or (function == "LOG_SUM_EXP" and axes == [0]):
+            continue
+        if len(shape) == 3 and function not in ("SUM", "ARGMAX"):
+            continue
+        cases.append(case("REDUCE", function, dtype, make_input(dtype, shape, function), axes,
+                          "UINT32" if arg else None, suffix="_long"))
+for dtype in ("INT8", "UINT16"):
+    for shape, axes in (((1, 1040), [1]), ((130, 33), [0])):
+        cases.append(case("REDUCE", "MIN", dtype, make_input(dtype, shape, "MIN"), axes, suffix="_long"))
+for op, decreasing in (("ARGMIN", False), ("ARGMAX", True)):
+    tag = "_decreasing" if decreasing else "_increasing"
+    for shape, axes in (((1, 520), [1]), ((130, 33), [0])):
+        x = rng.integers(0, 4, size=shape).astype(np.float32)  # ties everywhere
+        cases.append(case(op, op, "FLOAT32", x, axes, "INT64", decreasing=decreasing, suffix=tag + "_long"))
+write_cases(__file__, "reduction_long", cases)

@@ -1,7 +1,9 @@
 // CUDA kernels of the reduction family (dml/ops/reduction), planned here and launched on the
 // queue's stream; the CPU kernels (../cpu/reduction_ops.cpp) define what each computes. Any
-// strides; each output element reduces its slice in one thread (short slices) or one warp,
-// each line of a cumulative scan runs in one thread, and TOP_K places each element by counting.
+// strides; each output element reduces its slice in one thread (short slices), one warp, or one
+// column of a block (slices down packed columns), each line of a cumulative scan runs in one
+// thread, and TOP_K sorts (line, value, index) keys with one radix sort, or places 64-bit
+// elements by counting.
 #include "dml/kernels/cuda/cuda_common.h"
 #include "dml/ops/reduction/cuda/reduction_plan.h"
 
@@ -104,18 +106,19 @@ Status CreateScan(const OperatorArgs& args, bool product, uint32_t axis, bool de
 
 class TopKKernel final : public Kernel {
 public:
-    TopKKernel(const char* name, TopKPlan plan) : name_(name), plan_(plan) {}
+    TopKKernel(const char* name, TopKPlan plan) : name_(name), plan_(plan) { temporary_ = PlanTopKSort(&plan_); }
     uint64_t PersistentResourceSize() const override { return 0; }
-    uint64_t TemporaryResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return temporary_; }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
-        stream.Check(LaunchTopK(plan_, b.outputs[0], b.outputs[1], b.inputs[0], stream.Launch()), name_);
+        stream.Check(LaunchTopK(plan_, b.outputs[0], b.outputs[1], b.inputs[0], b.temporary, stream.Launch()), name_);
     }
 
 private:
     const char* name_;
     TopKPlan plan_;
+    uint64_t temporary_ = 0;
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 // Device code of REDUCE, ARGMIN, ARGMAX, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT.
 //
 // Each output element (one index of the kept dimensions) reduces its slice in one thread when the
-// slice is short, else in one warp: lane j folds elements j, j + 32, ... in increasing order, then
-// the lanes combine their states through a butterfly. Every combine is commutative (ARGMIN and
+// slice is short, else in one warp: lane j folds elements j, j + 32, ... in increasing order (16
+// bytes a lane where the slice is packed), then the lanes combine their states through a
+// butterfly. Slices that run down the columns of a row-major layout (consecutive outputs,
+// consecutive inputs) go to ReduceColumns instead, which reads whole rows at once. Every combine is commutative (ARGMIN and
 // ARGMAX break ties by index), so each lane ends with the same result and lane 0 stores it.
 // The scans give each line along the axis to one thread.
 #include <cmath>
@@ -219,12 +221,42 @@ struct ExpSum {
     __device__ void Combine(const ExpSum& other) { sum += other.sum; }
 };
 
-// Folds the slice at `in` into `state` with kThreads threads (1, or the 32 lanes of a warp).
+// Folds the slice at `in` into `state` with kThreads threads (1, or the 32 lanes of a warp). A warp
+// reads a packed, 16-byte aligned slice 16 bytes a lane, four such loads in flight; each lane still
+// adds its elements in increasing index.
 template <int kThreads, class T, class State>
 __device__ __forceinline__ void Fold(const EwPlan<1>& row, const T* in, State& state) {
     const uint64_t n = row.count;
     const uint64_t lane = kThreads == 1 ? 0 : (threadIdx.x & 31);
-    for (uint64_t i = lane; i < n; i += kThreads) state.Add(in[RowOffset(row, i)], i);
+    uint64_t first = lane;
+    if constexpr (kThreads == 32) {
+        if (row.rank == 1 && row.strides[0][0] == 1 && (reinterpret_cast<uintptr_t>(in) & 15) == 0) {
+            constexpr int kVec = int(16 / sizeof(T));
+            struct alignas(16) Vec {
+                T v[kVec];
+            };
+            const Vec* vin = reinterpret_cast<const Vec*>(in);
+            const uint64_t vectors = n / kVec;
+            uint64_t v = lane;
+            for (; v + 96 < vectors; v += 128) {
+                Vec a[4];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) a[u] = vin[v + 32 * u];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+#pragma unroll
+                    for (int e = 0; e < kVec; ++e) state.Add(a[u].v[e], (v + 32 * u) * kVec + e);
+                }
+            }
+            for (; v < vectors; v += 32) {
+                const Vec a = vin[v];
+#pragma unroll
+                for (int e = 0; e < kVec; ++e) state.Add(a.v[e], v * kVec + e);
+            }
+            first = vectors * kVec + lane;
+        }
+    }
+    for (uint64_t i = first; i < n; i += kThreads) state.Add(in[RowOffset(row, i)], i);
     if constexpr (kThreads > 1) {
 #pragma unroll
         for (int mask = 16; mask > 0; mask >>= 1) state.Combine(ShuffleXor(state, mask));
@@ -293,6 +325,58 @@ __global__ void __launch_bounds__(kBlockThreads) ReduceWarpPerRow(ReducePlan pla
     }
 }
 
+// The reduced slices run down columns: consecutive outputs read consecutive input elements (the
+// innermost kept dimension has input stride 1) and the slice has one stride. A block owns 32
+// outputs; its 32 x kColumnParts threads read 32 adjacent elements of a slice row at once, part y
+// taking slice rows y, y + kColumnParts, ...; the parts then combine through shared memory.
+constexpr int kColumnParts = 16;
+constexpr int kColumnUnroll = 8;
+
+template <F kFn, class T>
+__global__ void __launch_bounds__(32 * kColumnParts) ReduceColumns(ReducePlan plan, void* out, const T* in) {
+    using State = std::conditional_t<
+        kFn == F::ArgMax || kFn == F::ArgMin, ArgExtreme<kFn == F::ArgMax, T>,
+        std::conditional_t<kFn == F::Max || kFn == F::Min, Extreme<kFn == F::Max, T>, Accumulate<kFn, T>>>;
+    // Raw storage: a __shared__ array of a class with member initializers would want construction.
+    __shared__ alignas(16) unsigned char partBytes[kColumnParts * 32 * sizeof(State)];
+    State* parts = reinterpret_cast<State*>(partBytes);
+    const uint64_t column = uint64_t(blockIdx.x) * 32 + threadIdx.x;
+    const bool active = column < plan.rows.count;
+    const uint64_t n = plan.row.count;
+    const int64_t stride = plan.row.rank == 0 ? 0 : plan.row.strides[0][0];
+    State state;
+    if constexpr (kFn == F::ArgMax || kFn == F::ArgMin) state.lastTie = plan.lastTie;
+    int64_t o[2] = {};
+    if (active) Offsets(plan.rows, column, o);
+    if (active) {
+        const T* x = in + o[1];
+        uint64_t i = threadIdx.y;
+        for (; i + (kColumnUnroll - 1) * kColumnParts < n; i += kColumnUnroll * kColumnParts) {
+            T a[kColumnUnroll];
+#pragma unroll
+            for (int u = 0; u < kColumnUnroll; ++u) a[u] = x[int64_t(i + u * kColumnParts) * stride];
+#pragma unroll
+            for (int u = 0; u < kColumnUnroll; ++u) state.Add(a[u], i + u * kColumnParts);
+        }
+        for (; i < n; i += kColumnParts) state.Add(x[int64_t(i) * stride], i);
+    }
+    parts[threadIdx.y * 32 + threadIdx.x] = state;
+    __syncthreads();
+    if (threadIdx.y != 0 || !active) return;
+    for (int y = 1; y < kColumnParts; ++y) state.Combine(parts[y * 32 + threadIdx.x]);
+    state.Store(plan, static_cast<unsigned char*>(out) + o[0] * int64_t(plan.outputBytes));
+}
+
+template <F kFn>
+bool ColumnsFit(const ReducePlan& plan) {
+    if constexpr (kFn == F::LogSumExp) {
+        return false;
+    } else {
+        return plan.rows.rank >= 1 && plan.rows.strides[1][plan.rows.rank - 1] == 1 && plan.row.rank <= 1 &&
+               plan.row.count >= kWarpMinLength && plan.rows.count >= 32;
+    }
+}
+
 // Whether the schema allows function kFn on element type T (the others are never planned).
 template <F kFn, class T>
 constexpr bool Allowed() {
@@ -311,7 +395,12 @@ cudaError_t LaunchTyped(const ReducePlan& plan, void* out, const void* inBytes, 
         if (plan.rows.count == 0 || plan.row.count == 0) return cudaSuccess;
         const T* in = static_cast<const T*>(inBytes);
         const uint64_t rows = plan.rows.count;
-        if (plan.row.count < kWarpMinLength) {
+        if (ColumnsFit<kFn>(plan)) {
+            const uint64_t blocks = (rows + 31) / 32;
+            if (blocks > uint64_t(INT32_MAX)) return cudaErrorInvalidValue;
+            if (launch.multiprocessors <= 0) return cudaErrorInvalidValue;  // as Blocks() refuses
+            ReduceColumns<kFn, T><<<unsigned(blocks), dim3(32, kColumnParts), 0, launch.stream>>>(plan, out, in);
+        } else if (plan.row.count < kWarpMinLength) {
             ReduceThreadPerRow<kFn, T>
                 <<<launch.Blocks(rows, kBlockThreads), kBlockThreads, 0, launch.stream>>>(plan, out, in);
         } else {

@@ -62,8 +62,17 @@ struct TopKPlan {
     EwPlan<3> lines;
     uint32_t length = 1, k = 1;
     int64_t inStride = 0, valueStride = 0, indexStride = 0;
+    // The sorting path (set by PlanTopKSort; valueBytes 0 takes the counting path): the bits of
+    // each key's line and index fields, and CUB's storage.
+    uint32_t valueBytes = 0, lineBits = 0, indexBits = 0;
+    uint64_t sortBytes = 0;
 };
 
-cudaError_t LaunchTopK(const TopKPlan& plan, void* values, void* indices, const void* in, LaunchTarget launch);
+// Chooses the sorting path where the element type and sizes allow it; returns the temporary
+// memory (bytes) LaunchTopK then needs, 0 for the counting path.
+uint64_t PlanTopKSort(TopKPlan* plan);
+
+cudaError_t LaunchTopK(const TopKPlan& plan, void* values, void* indices, const void* in, void* temporary,
+                       LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda
