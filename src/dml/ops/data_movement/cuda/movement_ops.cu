@@ -74,9 +74,18 @@ __global__ void __launch_bounds__(kMapThreads) IndexMapRowsKernel(IndexMap map, 
             isConstant |= source < 0;
             inOffset += source * map.inStrides[d];
         }
-        for (int64_t c = begin + threadIdx.x; c < end; c += blockDim.x) {
+        // All of a thread's reads before its writes, so that they are in flight together.
+        T v[kRowSegmentSteps];
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
             const int64_t source = MapCoordinate(map.mode, c - start, inWidth);
-            out[outOffset + c] = (isConstant || source < 0) ? constant : in[inOffset + source];
+            v[u] = (c >= end || isConstant || source < 0) ? constant : in[inOffset + source];
+        }
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
+            if (c < end) out[outOffset + c] = v[u];
         }
     }
 }
@@ -129,7 +138,19 @@ __global__ void __launch_bounds__(kMapThreads) GatherRowsKernel(GatherMap map, u
         }
         const V* src = reinterpret_cast<const V*>(in + inOffset * int64_t(elementBytes));
         V* dst = reinterpret_cast<V*>(out + outOffset * int64_t(elementBytes));
-        for (uint64_t j = begin + threadIdx.x; j < end; j += blockDim.x) dst[j] = src[j];
+        // The segment is kRowSegmentSteps steps of the block: all of a thread's reads before its
+        // writes, so that they are in flight together.
+        V v[kRowSegmentSteps] = {};
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const uint64_t j = begin + threadIdx.x + uint64_t(u) * blockDim.x;
+            if (j < end) v[u] = src[j];
+        }
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const uint64_t j = begin + threadIdx.x + uint64_t(u) * blockDim.x;
+            if (j < end) dst[j] = v[u];
+        }
     }
 }
 
