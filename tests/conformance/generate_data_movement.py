@@ -709,6 +709,12 @@ def long_row_cases():
     add_gather("ROWS_GATHER_FLOAT16_unaligned", "FLOAT16", random("FLOAT16", (1, 1, 9, 37)), (1, 1, 1, 5),
                "UINT32")
     add_gather("ROWS_GATHER_FLOAT16_long", "FLOAT16", random("FLOAT16", (1, 1, 3, 1040)), (1, 1, 1, 3), "INT32")
+    # Constant padding whose row lengths and leading pad allow 16-byte units, and 2-byte units of
+    # 1-byte elements.
+    add_padding("ROWS_PADDING_FLOAT32_CONSTANT_wide_units", "FLOAT32", random("FLOAT32", (3, 64)),
+                "DML_PADDING_MODE_CONSTANT", [1, 4], [0, 8], -3)
+    add_padding("ROWS_PADDING_UINT8_CONSTANT_pairs", "UINT8", random("UINT8", (2, 100)), "DML_PADDING_MODE_CONSTANT",
+                [0, 2], [1, 6], 5)
     return cases
 
 

@@ -2,8 +2,9 @@
 // of the GATHER and SCATTER operators: one thread per output
 // element in a grid-stride loop, the input coordinate found dimension by dimension by
 // MapCoordinate, the same function the CPU kernel builds its tables with. Where the innermost
-// dimension is packed on both sides, the index map and the gather run by rows instead (one block
-// per row, the outer coordinates found once per row; the gather copies in units of up to 16 bytes).
+// dimension is packed on both sides, the index map and the gather run by rows instead (a block per
+// row segment, the outer coordinates found once per segment; the gather, and the constant-mode map
+// where its row geometry allows, move units of up to 16 bytes).
 #include <cuda_fp16.h>
 
 #include "dml/ops/data_movement/cuda/movement_launch.h"
@@ -17,6 +18,7 @@ constexpr int kMapThreads = 256;
 constexpr int kRowSegmentSteps = 4;
 
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t LowestBit(uint64_t v) { return v & (~v + 1); }
 
 template <class T>
 __global__ void __launch_bounds__(kMapThreads) IndexMapKernel(IndexMap map, T* out, const T* in) {
@@ -90,6 +92,55 @@ __global__ void __launch_bounds__(kMapThreads) IndexMapRowsKernel(IndexMap map, 
     }
 }
 
+// The constant-mode row map (PADDING's rows: constant, the copied input row, constant) in units of
+// V, several elements of T, where every boundary and row start falls on a unit: a unit is either
+// all constant or a copy of an input unit.
+template <class V, class T>
+__global__ void __launch_bounds__(kMapThreads) PadRowsKernel(IndexMap map, uint64_t segments, uint64_t segmentsPerRow,
+                                                              V* out, const V* in) {
+    constexpr int64_t k = int64_t(sizeof(V) / sizeof(T));
+    T constant;
+    memcpy(&constant, &map.constantBits, sizeof(T));
+    V fill;
+    for (int64_t e = 0; e < k; ++e) {
+        memcpy(reinterpret_cast<unsigned char*>(&fill) + e * sizeof(T), &constant, sizeof(T));
+    }
+    const int last = int(map.rank) - 1;
+    const int64_t width = map.outSizes[last] / k;
+    const int64_t inWidth = map.inSizes[last] / k;
+    const int64_t start = map.start[last] / k;
+    const int64_t segment = int64_t(kMapThreads) * kRowSegmentSteps;
+    for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
+        uint64_t rest = s / segmentsPerRow;
+        const int64_t begin = int64_t(s % segmentsPerRow) * segment;
+        const int64_t end = begin + segment < width ? begin + segment : width;
+        int64_t inOffset = 0, outOffset = 0;
+        bool isConstant = false;
+        for (int d = last - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            outOffset += c * map.outStrides[d];
+            const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
+            isConstant |= source < 0;
+            inOffset += source * map.inStrides[d];
+        }
+        outOffset /= k;  // exact: every stride that moves a row start is a multiple of k
+        inOffset /= k;
+        V v[kRowSegmentSteps];
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
+            const int64_t source = c - start;
+            v[u] = (c >= end || isConstant || source < 0 || source >= inWidth) ? fill : in[inOffset + source];
+        }
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
+            if (c < end) out[outOffset + c] = v[u];
+        }
+    }
+}
+
 // Rows of at least this many elements take the row kernel.
 constexpr uint32_t kMinRowElements = 64;
 
@@ -99,8 +150,48 @@ bool IsRowMap(const IndexMap& map) {
     return map.outSizes[last] >= kMinRowElements && map.outStrides[last] == 1 && map.inStrides[last] == 1;
 }
 
+uint64_t Magnitude(int64_t v) { return uint64_t(v < 0 ? -v : v); }
+
+// The unit in bytes of PadRowsKernel for a constant-mode row map, up to 16: the largest power of
+// two dividing the row lengths, the padding before the row, every stride that moves a row start
+// and both pointers (an input pointer of null, SLICE_GRAD's zeros, allows any).
+uint64_t PadRowUnit(const IndexMap& map, uint32_t elementBytes, const void* out, const void* in) {
+    if (map.mode != MapMode::Constant) return elementBytes;
+    const uint32_t last = map.rank - 1;
+    uint64_t bits = 16 | uint64_t(map.outSizes[last]) * elementBytes | Magnitude(map.inSizes[last]) * elementBytes |
+                    Magnitude(map.start[last]) * elementBytes | uint64_t(reinterpret_cast<uintptr_t>(out)) |
+                    uint64_t(reinterpret_cast<uintptr_t>(in));
+    for (uint32_t d = 0; d < last; ++d) {
+        bits |= Magnitude(map.inStrides[d]) * elementBytes | Magnitude(map.outStrides[d]) * elementBytes;
+    }
+    return LowestBit(bits);
+}
+
+template <class V, class T>
+cudaError_t LaunchPadRowsTyped(const IndexMap& map, void* out, const void* in, LaunchTarget launch) {
+    if constexpr (sizeof(V) <= sizeof(T)) {
+        return cudaErrorInvalidValue;  // unreachable: LaunchRowsTyped picks only units wider than T
+    } else {
+        const uint64_t width = map.outSizes[map.rank - 1] / (sizeof(V) / sizeof(T));
+        const uint64_t perRow = CeilDiv(width, uint64_t(kMapThreads) * kRowSegmentSteps);
+        const uint64_t segments = map.count / map.outSizes[map.rank - 1] * perRow;
+        PadRowsKernel<V, T><<<launch.Blocks(segments * kMapThreads, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, segments, perRow, static_cast<V*>(out), static_cast<const V*>(in));
+        return cudaGetLastError();
+    }
+}
+
 template <class T>
 cudaError_t LaunchRowsTyped(const IndexMap& map, void* out, const void* in, LaunchTarget launch) {
+    const uint64_t unit = PadRowUnit(map, sizeof(T), out, in);
+    if (unit > sizeof(T)) {
+        switch (unit) {
+            case 16: return LaunchPadRowsTyped<uint4, T>(map, out, in, launch);
+            case 8: return LaunchPadRowsTyped<uint2, T>(map, out, in, launch);
+            case 4: return LaunchPadRowsTyped<uint32_t, T>(map, out, in, launch);
+            default: return LaunchPadRowsTyped<uint16_t, T>(map, out, in, launch);
+        }
+    }
     const uint64_t width = map.outSizes[map.rank - 1];
     const uint64_t perRow = CeilDiv(width, uint64_t(kMapThreads) * kRowSegmentSteps);
     const uint64_t segments = map.count / width * perRow;
@@ -153,8 +244,6 @@ __global__ void __launch_bounds__(kMapThreads) GatherRowsKernel(GatherMap map, u
         }
     }
 }
-
-uint64_t LowestBit(uint64_t v) { return v & (~v + 1); }
 
 // The copy unit of the row gather, or 0 where the map is not a packed-row gather: the largest
 // power of two up to 16 dividing the row's byte length, every byte stride that moves a row start,
