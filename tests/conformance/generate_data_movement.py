@@ -657,6 +657,67 @@ def fold_cases():
     return cases
 
 
+# ---- Long packed rows ---------------------------------------------------------------------------------
+# Rows of many elements, packed on both sides, whose lengths and offsets allow wide copy units (16
+# bytes) or only narrow ones (2 bytes), some longer than one block's segment of a row. Written last
+# so that the random values of the cases above stay as they were.
+
+def long_row_cases():
+    cases = []
+
+    def add_slice(name, dtype, x, offsets, sizes):
+        expected = x[tuple(slice(o, o + n) for o, n in zip(offsets, sizes))]
+        cases.append(case(name, {"type": "DML_OPERATOR_SLICE", "InputTensor": tensor(dtype, x.shape),
+                                 "OutputTensor": tensor(dtype, sizes), "Offsets": offsets, "Sizes": sizes,
+                                 "Strides": [1] * len(sizes)}, values(x, dtype), expected, dtype))
+
+    add_slice("ROWS_SLICE_FLOAT32_aligned", "FLOAT32", random("FLOAT32", (3, 80)), [0, 8], [3, 40])
+    add_slice("ROWS_SLICE_FLOAT16_unaligned", "FLOAT16", random("FLOAT16", (3, 75)), [1, 3], [2, 37])
+    add_slice("ROWS_SLICE_UINT8_long", "UINT8", random("UINT8", (2, 2100)), [0, 7], [2, 2090])
+
+    def add_padding(name, dtype, x, mode, start, end, constant):
+        expected = padded(x, mode, start, end, constant)
+        op = {"type": "DML_OPERATOR_PADDING", "InputTensor": tensor(dtype, x.shape),
+              "OutputTensor": tensor(dtype, expected.shape), "PaddingMode": mode, "PaddingValue": float(constant),
+              "StartPadding": start, "EndPadding": end}
+        cases.append(case(name, op, values(x, dtype), expected, dtype))
+
+    add_padding("ROWS_PADDING_FLOAT32_CONSTANT", "FLOAT32", random("FLOAT32", (3, 70)), "DML_PADDING_MODE_CONSTANT",
+                [1, 5], [2, 7], 7)
+    add_padding("ROWS_PADDING_FLOAT16_REFLECTION", "FLOAT16", random("FLOAT16", (2, 66)),
+                "DML_PADDING_MODE_REFLECTION", [1, 3], [0, 4], 0)
+    add_padding("ROWS_PADDING_UINT8_CONSTANT_long", "UINT8", random("UINT8", (2, 1030)),
+                "DML_PADDING_MODE_CONSTANT", [0, 2], [1, 3], 9)
+
+    x = random("INT16", (2, 33))
+    expected = np.tile(x, [2, 3])
+    cases.append(case("ROWS_TILE_INT16", {"type": "DML_OPERATOR_TILE", "InputTensor": tensor("INT16", x.shape),
+                                           "OutputTensor": tensor("INT16", expected.shape), "Repeats": [2, 3]},
+                      values(x, "INT16"), expected, "INT16"))
+
+    def add_gather(name, dtype, x, idx_shape, index_type):
+        idx = indices(index_type, idx_shape, x.shape[2])
+        expected = np.take(x, idx.reshape(-1).astype(np.int64), axis=2).reshape(1, 1, idx.size, x.shape[3])
+        op = {"type": "DML_OPERATOR_GATHER", "Axis": 2, "IndexDimensions": 1,
+              "InputTensor": tensor(dtype, x.shape), "IndicesTensor": tensor(index_type, idx.shape),
+              "OutputTensor": tensor(dtype, expected.shape)}
+        cases.append({"name": name, "operator": op,
+                      "inputs": {"InputTensor": values(x, dtype), "IndicesTensor": values(idx, index_type)},
+                      "outputs": {"OutputTensor": {"values": values(expected, dtype)}}})
+
+    add_gather("ROWS_GATHER_FLOAT16_aligned", "FLOAT16", random("FLOAT16", (1, 1, 12, 40)), (1, 1, 1, 7), "INT64")
+    add_gather("ROWS_GATHER_FLOAT16_unaligned", "FLOAT16", random("FLOAT16", (1, 1, 9, 37)), (1, 1, 1, 5),
+               "UINT32")
+    add_gather("ROWS_GATHER_FLOAT16_long", "FLOAT16", random("FLOAT16", (1, 1, 3, 1040)), (1, 1, 1, 3), "INT32")
+    # Constant padding whose row lengths and leading pad allow 16-byte units, and 2-byte units of
+    # 1-byte elements.
+    add_padding("ROWS_PADDING_FLOAT32_CONSTANT_wide_units", "FLOAT32", random("FLOAT32", (3, 64)),
+                "DML_PADDING_MODE_CONSTANT", [1, 4], [0, 8], -3)
+    add_padding("ROWS_PADDING_UINT8_CONSTANT_pairs", "UINT8", random("UINT8", (2, 100)), "DML_PADDING_MODE_CONSTANT",
+                [0, 2], [1, 6], 5)
+    return cases
+
+
 write_cases(__file__, "data_movement_slice", slice_cases())
 write_cases(__file__, "data_movement_padding", padding_cases())
 write_cases(__file__, "data_movement_tile", tile_cases())
@@ -666,3 +727,4 @@ write_cases(__file__, "data_movement_scatter", scatter_cases())
 write_cases(__file__, "data_movement_slice_grad", slice_grad_cases())
 write_cases(__file__, "data_movement_reverse", reverse_subsequences_cases())
 write_cases(__file__, "data_movement_fold", fold_cases())
+write_cases(__file__, "data_movement_rows", long_row_cases())

@@ -279,6 +279,19 @@ def grad_cases():
     return cases
 
 
+def wide_cases():
+    """Rows wider than one CUDA block of the row-mapped kernel (256 threads), the FLOAT16 one with N and C above 1.
+    Written last so that the random values of the other files stay as they were."""
+    cases = []
+    x = random("FLOAT32", (1, 1, 2, 150))
+    cases.append(resample("RESAMPLE_FLOAT32_linear_2x_wide", "RESAMPLE", "FLOAT32", x, (1, 1, 4, 300), [1, 1, 2, 2],
+                          True))
+    x = random("FLOAT16", (2, 2, 1, 140))
+    cases.append(resample("RESAMPLE1_FLOAT16_linear_2x_wide", "RESAMPLE1", "FLOAT16", x, (2, 2, 2, 280),
+                          [1, 1, 2, 2], True))
+    return cases
+
+
 def check_against_onnxruntime():
     try:
         import onnxruntime as ort
@@ -311,3 +324,4 @@ if __name__ == "__main__":
     write_cases(__file__, "resampling_resample", resample_cases())
     write_cases(__file__, "resampling_upsample_value_scale", upsample_cases() + value_scale_cases())
     write_cases(__file__, "resampling_grad", grad_cases())
+    write_cases(__file__, "resampling_wide", wide_cases())

@@ -22,24 +22,49 @@ Status ElementBytesOf(const OperatorArgs& args, uint32_t* bytes) {
     return {};
 }
 
+// Where the copy's innermost dimension is packed on both sides (a SLICE that keeps whole runs of
+// a row), the rows are copied by the gather's row kernel with no index tuple; otherwise LaunchCopy.
 class MovementCopyKernel final : public Kernel {
 public:
-    MovementCopyKernel(const char* name, EwPlan<2> plan, int64_t inOffsetBytes, uint32_t bytes)
-        : name_(name), plan_(plan), inOffsetBytes_(inOffsetBytes), bytes_(bytes) {}
+    MovementCopyKernel(const char* name, EwPlan<2> plan, const GatherMap& rows, bool byRows, int64_t inOffsetBytes,
+                       uint32_t bytes)
+        : name_(name), plan_(plan), rows_(rows), byRows_(byRows), inOffsetBytes_(inOffsetBytes), bytes_(bytes) {}
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
+        if (byRows_) {
+            stream.Check(LaunchGather(rows_, bytes_, 4, false, b.outputs[0], b.inputs[0] + inOffsetBytes_, nullptr,
+                                      stream.Launch()),
+                         name_);
+            return;
+        }
         stream.Check(LaunchCopy(plan_, bytes_, b.outputs[0], b.inputs[0] + inOffsetBytes_, stream.Launch()), name_);
     }
 
 private:
     const char* name_;
     EwPlan<2> plan_;  // operands: output, input
+    GatherMap rows_;  // the same copy as a gather with no index tuple
+    bool byRows_;
     int64_t inOffsetBytes_;
     uint32_t bytes_;
 };
+
+GatherMap RowMapOf(const MovementCopy& copy) {
+    GatherMap map;
+    map.rank = copy.rank;
+    map.count = copy.rank == 0 ? 0 : 1;
+    for (uint32_t d = 0; d < copy.rank; ++d) {
+        map.outSizes[d] = copy.sizes[d];
+        map.outStrides[d] = copy.outStrides[d];
+        map.inStrides[d] = copy.inStrides[d];
+        map.count *= copy.sizes[d];
+    }
+    map.tupleSize = 0;
+    return map;
+}
 
 class IndexMapKernel final : public Kernel {
 public:
@@ -91,7 +116,9 @@ Status CreateCudaMovementCopy(const KernelContext&, const OperatorArgs& args, st
         strides[1][d] = copy.inStrides[d];
     }
     const EwPlan<2> plan = MakeEwPlan<2>(copy.sizes, copy.rank, strides);
-    *out = std::make_unique<MovementCopyKernel>(args.schema.name, plan, copy.inOffset * int64_t(bytes), bytes);
+    const GatherMap rows = RowMapOf(copy);
+    *out = std::make_unique<MovementCopyKernel>(args.schema.name, plan, rows, IsGatherRowMap(rows, bytes),
+                                                copy.inOffset * int64_t(bytes), bytes);
     return {};
 }
 

@@ -20,6 +20,11 @@ cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out
 cudaError_t LaunchGather(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned, void* out,
                          const void* in, const void* indices, LaunchTarget launch);
 
+// Whether LaunchGather copies `map` by rows (the innermost dimension packed on both sides and its
+// rows at least 32 bytes). A map with no index tuple (tupleSize 0, indices unread) that passes is a
+// strided copy of rows: SLICE's fast path.
+bool IsGatherRowMap(const GatherMap& map, uint32_t elementBytes);
+
 // SCATTER_ELEMENTS and SCATTER_ND (after the input's copy): the map of a ScatterPlan, writing
 // `updates` into `out`.
 cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t indexBytes, bool indexSigned,

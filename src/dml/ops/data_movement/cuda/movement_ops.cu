@@ -1,7 +1,10 @@
 // Device code of the data movement index map (PADDING, PADDING1, TILE, SLICE_GRAD's zeros) and
 // of the GATHER and SCATTER operators: one thread per output
 // element in a grid-stride loop, the input coordinate found dimension by dimension by
-// MapCoordinate, the same function the CPU kernel builds its tables with.
+// MapCoordinate, the same function the CPU kernel builds its tables with. Where the innermost
+// dimension is packed on both sides, the index map and the gather run by rows instead (a block per
+// row segment, the outer coordinates found once per segment; the gather, and the constant-mode map
+// where its row geometry allows, move units of up to 16 bytes).
 #include <cuda_fp16.h>
 
 #include "dml/ops/data_movement/cuda/movement_launch.h"
@@ -11,6 +14,11 @@ namespace freedml::dml::cuda {
 namespace {
 
 constexpr int kMapThreads = 256;
+// A block of a row kernel takes this many steps of its threads along a row segment.
+constexpr int kRowSegmentSteps = 4;
+
+uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t LowestBit(uint64_t v) { return v & (~v + 1); }
 
 template <class T>
 __global__ void __launch_bounds__(kMapThreads) IndexMapKernel(IndexMap map, T* out, const T* in) {
@@ -39,6 +47,249 @@ cudaError_t LaunchTyped(const IndexMap& map, void* out, const void* in, LaunchTa
     IndexMapKernel<T><<<launch.Blocks(map.count, kMapThreads), kMapThreads, 0, launch.stream>>>(
         map, static_cast<T*>(out), static_cast<const T*>(in));
     return cudaGetLastError();
+}
+
+// The row form of the index map, where the innermost dimension is packed on both sides: each
+// block takes a segment of an output row, finds the outer coordinates (and whether the whole row
+// is constant) once, and its threads read and write consecutive elements of the row.
+template <class T>
+__global__ void __launch_bounds__(kMapThreads) IndexMapRowsKernel(IndexMap map, uint64_t segments,
+                                                                  uint64_t segmentsPerRow, T* out, const T* in) {
+    T constant;
+    memcpy(&constant, &map.constantBits, sizeof(T));
+    const int last = int(map.rank) - 1;
+    const int64_t width = map.outSizes[last];
+    const int64_t inWidth = map.inSizes[last];
+    const int64_t start = map.start[last];
+    const int64_t segment = int64_t(kMapThreads) * kRowSegmentSteps;
+    for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
+        uint64_t rest = s / segmentsPerRow;
+        const int64_t begin = int64_t(s % segmentsPerRow) * segment;
+        const int64_t end = begin + segment < width ? begin + segment : width;
+        int64_t inOffset = 0, outOffset = 0;
+        bool isConstant = false;
+        for (int d = last - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            outOffset += c * map.outStrides[d];
+            const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
+            isConstant |= source < 0;
+            inOffset += source * map.inStrides[d];
+        }
+        // All of a thread's reads before its writes, so that they are in flight together.
+        T v[kRowSegmentSteps];
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
+            const int64_t source = MapCoordinate(map.mode, c - start, inWidth);
+            v[u] = (c >= end || isConstant || source < 0) ? constant : in[inOffset + source];
+        }
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
+            if (c < end) out[outOffset + c] = v[u];
+        }
+    }
+}
+
+// The constant-mode row map (PADDING's rows: constant, the copied input row, constant) in units of
+// V, several elements of T, where every boundary and row start falls on a unit: a unit is either
+// all constant or a copy of an input unit.
+template <class V, class T>
+__global__ void __launch_bounds__(kMapThreads) PadRowsKernel(IndexMap map, uint64_t segments, uint64_t segmentsPerRow,
+                                                              V* out, const V* in) {
+    constexpr int64_t k = int64_t(sizeof(V) / sizeof(T));
+    T constant;
+    memcpy(&constant, &map.constantBits, sizeof(T));
+    V fill;
+    for (int64_t e = 0; e < k; ++e) {
+        memcpy(reinterpret_cast<unsigned char*>(&fill) + e * sizeof(T), &constant, sizeof(T));
+    }
+    const int last = int(map.rank) - 1;
+    const int64_t width = map.outSizes[last] / k;
+    const int64_t inWidth = map.inSizes[last] / k;
+    const int64_t start = map.start[last] / k;
+    const int64_t segment = int64_t(kMapThreads) * kRowSegmentSteps;
+    for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
+        uint64_t rest = s / segmentsPerRow;
+        const int64_t begin = int64_t(s % segmentsPerRow) * segment;
+        const int64_t end = begin + segment < width ? begin + segment : width;
+        int64_t inOffset = 0, outOffset = 0;
+        bool isConstant = false;
+        for (int d = last - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            outOffset += c * map.outStrides[d];
+            const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
+            isConstant |= source < 0;
+            inOffset += source * map.inStrides[d];
+        }
+        outOffset /= k;  // exact: every stride that moves a row start is a multiple of k
+        inOffset /= k;
+        V v[kRowSegmentSteps];
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
+            const int64_t source = c - start;
+            v[u] = (c >= end || isConstant || source < 0 || source >= inWidth) ? fill : in[inOffset + source];
+        }
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const int64_t c = begin + threadIdx.x + int64_t(u) * blockDim.x;
+            if (c < end) out[outOffset + c] = v[u];
+        }
+    }
+}
+
+// Rows of at least this many elements take the row kernel.
+constexpr uint32_t kMinRowElements = 64;
+
+bool IsRowMap(const IndexMap& map) {
+    if (map.rank == 0) return false;
+    const uint32_t last = map.rank - 1;
+    return map.outSizes[last] >= kMinRowElements && map.outStrides[last] == 1 && map.inStrides[last] == 1;
+}
+
+uint64_t Magnitude(int64_t v) { return uint64_t(v < 0 ? -v : v); }
+
+// The unit in bytes of PadRowsKernel for a constant-mode row map, up to 16: the largest power of
+// two dividing the row lengths, the padding before the row, every stride that moves a row start
+// and both pointers (an input pointer of null, SLICE_GRAD's zeros, allows any).
+uint64_t PadRowUnit(const IndexMap& map, uint32_t elementBytes, const void* out, const void* in) {
+    if (map.mode != MapMode::Constant) return elementBytes;
+    const uint32_t last = map.rank - 1;
+    uint64_t bits = 16 | uint64_t(map.outSizes[last]) * elementBytes | Magnitude(map.inSizes[last]) * elementBytes |
+                    Magnitude(map.start[last]) * elementBytes | uint64_t(reinterpret_cast<uintptr_t>(out)) |
+                    uint64_t(reinterpret_cast<uintptr_t>(in));
+    for (uint32_t d = 0; d < last; ++d) {
+        bits |= Magnitude(map.inStrides[d]) * elementBytes | Magnitude(map.outStrides[d]) * elementBytes;
+    }
+    return LowestBit(bits);
+}
+
+template <class V, class T>
+cudaError_t LaunchPadRowsTyped(const IndexMap& map, void* out, const void* in, LaunchTarget launch) {
+    if constexpr (sizeof(V) <= sizeof(T)) {
+        return cudaErrorInvalidValue;  // unreachable: LaunchRowsTyped picks only units wider than T
+    } else {
+        const uint64_t width = map.outSizes[map.rank - 1] / (sizeof(V) / sizeof(T));
+        const uint64_t perRow = CeilDiv(width, uint64_t(kMapThreads) * kRowSegmentSteps);
+        const uint64_t segments = map.count / map.outSizes[map.rank - 1] * perRow;
+        PadRowsKernel<V, T><<<launch.Blocks(segments * kMapThreads, kMapThreads), kMapThreads, 0, launch.stream>>>(
+            map, segments, perRow, static_cast<V*>(out), static_cast<const V*>(in));
+        return cudaGetLastError();
+    }
+}
+
+template <class T>
+cudaError_t LaunchRowsTyped(const IndexMap& map, void* out, const void* in, LaunchTarget launch) {
+    const uint64_t unit = PadRowUnit(map, sizeof(T), out, in);
+    if (unit > sizeof(T)) {
+        switch (unit) {
+            case 16: return LaunchPadRowsTyped<uint4, T>(map, out, in, launch);
+            case 8: return LaunchPadRowsTyped<uint2, T>(map, out, in, launch);
+            case 4: return LaunchPadRowsTyped<uint32_t, T>(map, out, in, launch);
+            default: return LaunchPadRowsTyped<uint16_t, T>(map, out, in, launch);
+        }
+    }
+    const uint64_t width = map.outSizes[map.rank - 1];
+    const uint64_t perRow = CeilDiv(width, uint64_t(kMapThreads) * kRowSegmentSteps);
+    const uint64_t segments = map.count / width * perRow;
+    IndexMapRowsKernel<T><<<launch.Blocks(segments * kMapThreads, kMapThreads), kMapThreads, 0, launch.stream>>>(
+        map, segments, perRow, static_cast<T*>(out), static_cast<const T*>(in));
+    return cudaGetLastError();
+}
+
+// The GATHER of whole rows (an embedding lookup), and with no index tuple a strided copy of rows:
+// the innermost dimension passes through packed on both sides, so each row is one contiguous copy,
+// done in units of V (1 to 16 bytes, a width every row start and the row length allow); each block
+// takes a segment of a row and finds its offsets once.
+template <class V, class I>
+__global__ void __launch_bounds__(kMapThreads) GatherRowsKernel(GatherMap map, uint64_t segments,
+                                                                 uint64_t segmentsPerRow, uint32_t elementBytes,
+                                                                 uint64_t rowUnits, unsigned char* out,
+                                                                 const unsigned char* in, const I* indices) {
+    const int last = int(map.rank) - 1;
+    const uint64_t segment = uint64_t(blockDim.x) * kRowSegmentSteps;
+    for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
+        uint64_t rest = s / segmentsPerRow;
+        const uint64_t begin = (s % segmentsPerRow) * segment;
+        const uint64_t end = begin + segment < rowUnits ? begin + segment : rowUnits;
+        int64_t inOffset = 0, idxOffset = 0, outOffset = 0;
+        for (int d = last - 1; d >= 0; --d) {
+            const int64_t c = int64_t(rest % map.outSizes[d]);
+            rest /= map.outSizes[d];
+            inOffset += c * map.inStrides[d];
+            idxOffset += c * map.idxStrides[d];
+            outOffset += c * map.outStrides[d];
+        }
+        for (uint32_t k = 0; k < map.tupleSize; ++k) {
+            const I v = indices[idxOffset + int64_t(k) * map.tupleStride];
+            inOffset += ClampIndexOf(v, map.componentSizes[k]) * map.componentStrides[k];
+        }
+        const V* src = reinterpret_cast<const V*>(in + inOffset * int64_t(elementBytes));
+        V* dst = reinterpret_cast<V*>(out + outOffset * int64_t(elementBytes));
+        // The segment is kRowSegmentSteps steps of the block: all of a thread's reads before its
+        // writes, so that they are in flight together.
+        V v[kRowSegmentSteps] = {};
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const uint64_t j = begin + threadIdx.x + uint64_t(u) * blockDim.x;
+            if (j < end) v[u] = src[j];
+        }
+#pragma unroll
+        for (int u = 0; u < kRowSegmentSteps; ++u) {
+            const uint64_t j = begin + threadIdx.x + uint64_t(u) * blockDim.x;
+            if (j < end) dst[j] = v[u];
+        }
+    }
+}
+
+// The copy unit of the row gather, or 0 where the map is not a packed-row gather: the largest
+// power of two up to 16 dividing the row's byte length, every byte stride that moves a row start,
+// and both pointers.
+uint32_t GatherRowUnit(const GatherMap& map, uint32_t elementBytes, const void* out, const void* in) {
+    if (map.count == 0 || !IsGatherRowMap(map, elementBytes)) return 0;
+    const uint32_t last = map.rank - 1;
+    const uint64_t rowBytes = uint64_t(map.outSizes[last]) * elementBytes;
+    uint64_t bits = 16 | rowBytes | uint64_t(reinterpret_cast<uintptr_t>(out)) |
+                    uint64_t(reinterpret_cast<uintptr_t>(in));
+    for (uint32_t d = 0; d < last; ++d) {
+        bits |= uint64_t(map.inStrides[d] < 0 ? -map.inStrides[d] : map.inStrides[d]) * elementBytes;
+        bits |= uint64_t(map.outStrides[d] < 0 ? -map.outStrides[d] : map.outStrides[d]) * elementBytes;
+    }
+    for (uint32_t k = 0; k < map.tupleSize; ++k) {
+        const int64_t s = map.componentStrides[k];
+        bits |= uint64_t(s < 0 ? -s : s) * elementBytes;
+    }
+    return uint32_t(LowestBit(bits));
+}
+
+template <class V, class I>
+cudaError_t LaunchGatherRowsTyped(const GatherMap& map, uint32_t elementBytes, uint32_t unit, void* out,
+                                  const void* in, const void* indices, LaunchTarget launch) {
+    const uint64_t width = map.outSizes[map.rank - 1];
+    const uint64_t rowUnits = width * elementBytes / unit;
+    // Enough threads that a row takes a few steps of the block, at least a warp.
+    const int threads = rowUnits >= 1024 ? 256 : (rowUnits >= 512 ? 128 : (rowUnits >= 256 ? 64 : 32));
+    const uint64_t perRow = CeilDiv(rowUnits, uint64_t(threads) * kRowSegmentSteps);
+    const uint64_t segments = map.count / width * perRow;
+    GatherRowsKernel<V, I><<<launch.Blocks(segments * uint64_t(threads), threads), threads, 0, launch.stream>>>(
+        map, segments, perRow, elementBytes, rowUnits, static_cast<unsigned char*>(out),
+        static_cast<const unsigned char*>(in), static_cast<const I*>(indices));
+    return cudaGetLastError();
+}
+
+template <class I>
+cudaError_t LaunchGatherRows(const GatherMap& map, uint32_t elementBytes, uint32_t unit, void* out, const void* in,
+                             const void* indices, LaunchTarget launch) {
+    switch (unit) {
+        case 16: return LaunchGatherRowsTyped<uint4, I>(map, elementBytes, unit, out, in, indices, launch);
+        case 8: return LaunchGatherRowsTyped<uint2, I>(map, elementBytes, unit, out, in, indices, launch);
+        case 4: return LaunchGatherRowsTyped<uint32_t, I>(map, elementBytes, unit, out, in, indices, launch);
+        case 2: return LaunchGatherRowsTyped<uint16_t, I>(map, elementBytes, unit, out, in, indices, launch);
+        default: return LaunchGatherRowsTyped<uint8_t, I>(map, elementBytes, unit, out, in, indices, launch);
+    }
 }
 
 template <class T, class I>
@@ -105,6 +356,10 @@ cudaError_t LaunchGatherTyped(const GatherMap& map, bool scatter, void* out, con
 template <class I>
 cudaError_t LaunchGatherIndexed(const GatherMap& map, bool scatter, uint32_t elementBytes, void* out, const void* in,
                                 const void* indices, LaunchTarget launch) {
+    if (!scatter) {
+        const uint32_t unit = GatherRowUnit(map, elementBytes, out, in);
+        if (unit != 0) return LaunchGatherRows<I>(map, elementBytes, unit, out, in, indices, launch);
+    }
     switch (elementBytes) {
         case 1: return LaunchGatherTyped<uint8_t, I>(map, scatter, out, in, indices, launch);
         case 2: return LaunchGatherTyped<uint16_t, I>(map, scatter, out, in, indices, launch);
@@ -205,6 +460,13 @@ cudaError_t LaunchFoldTyped(const WindowMap& map, void* out, const void* in, Lau
 
 }  // namespace
 
+bool IsGatherRowMap(const GatherMap& map, uint32_t elementBytes) {
+    if (map.rank == 0) return false;
+    const uint32_t last = map.rank - 1;
+    return map.idxStrides[last] == 0 && map.inStrides[last] == 1 && map.outStrides[last] == 1 &&
+           uint64_t(map.outSizes[last]) * elementBytes >= 32;
+}
+
 cudaError_t LaunchUnfold(const WindowMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
     switch (elementBytes) {
         case 1: return LaunchUnfoldTyped<uint8_t>(map, out, in, launch);
@@ -250,6 +512,15 @@ cudaError_t LaunchScatter(const GatherMap& map, uint32_t elementBytes, uint32_t 
 }
 
 cudaError_t LaunchIndexMap(const IndexMap& map, uint32_t elementBytes, void* out, const void* in, LaunchTarget launch) {
+    if (map.count != 0 && IsRowMap(map)) {
+        switch (elementBytes) {
+            case 1: return LaunchRowsTyped<uint8_t>(map, out, in, launch);
+            case 2: return LaunchRowsTyped<uint16_t>(map, out, in, launch);
+            case 4: return LaunchRowsTyped<uint32_t>(map, out, in, launch);
+            case 8: return LaunchRowsTyped<uint64_t>(map, out, in, launch);
+            default: return cudaErrorInvalidValue;
+        }
+    }
     switch (elementBytes) {
         case 1: return LaunchTyped<uint8_t>(map, out, in, launch);
         case 2: return LaunchTyped<uint16_t>(map, out, in, launch);

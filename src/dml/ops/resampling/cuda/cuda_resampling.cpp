@@ -21,10 +21,25 @@ Status ElementTypeOf(const OperatorArgs& args, ElementType* type) {
     return {};
 }
 
+// Whether LaunchTapSum2d takes the tables: 4-D, F32 or F16, the first two dimensions passed
+// through (one tap of weight 1 each), the destination rows countable in 32 bits.
+bool IsTapSum2d(const TapTableStorage& s, ElementType type) {
+    const TapTables& t = s.header;
+    if (t.rank != 4 || (type != ElementType::F32 && type != ElementType::F16)) return false;
+    if (uint64_t(t.sizes[0]) * t.sizes[1] * t.sizes[2] >= (uint64_t(1) << 31)) return false;
+    for (int d = 0; d < 2; ++d) {
+        for (uint32_t c = 0; c < t.sizes[d]; ++c) {
+            const uint32_t begin = s.starts[t.startBase[d] + c];
+            if (s.starts[t.startBase[d] + c + 1] != begin + 1 || s.weights[begin] != 1.0f) return false;
+        }
+    }
+    return true;
+}
+
 class ResampleKernel final : public Kernel {
 public:
     ResampleKernel(const char* name, TapTableStorage storage, ElementType type)
-        : name_(name), storage_(std::move(storage)), type_(type) {
+        : name_(name), storage_(std::move(storage)), type_(type), byRows_(IsTapSum2d(storage_, type)) {
         packed_.resize(storage_.PackedBytes());
         storage_.Pack(packed_.data());
     }
@@ -38,7 +53,9 @@ public:
     }
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
-        stream.Check(LaunchTapSum(storage_.TablesAt(b.persistent), type_, b.outputs[0], b.inputs[0], stream.Launch()),
+        const TapTables tables = storage_.TablesAt(b.persistent);
+        stream.Check(byRows_ ? LaunchTapSum2d(tables, type_, b.outputs[0], b.inputs[0], stream.Launch())
+                             : LaunchTapSum(tables, type_, b.outputs[0], b.inputs[0], stream.Launch()),
                      name_);
     }
 
@@ -47,6 +64,7 @@ private:
     TapTableStorage storage_;
     std::vector<std::byte> packed_;  // the tables as the persistent resource holds them
     ElementType type_;
+    bool byRows_;  // LaunchTapSum2d applies
 };
 
 class ValueScaleKernel final : public Kernel {

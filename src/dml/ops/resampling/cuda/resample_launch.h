@@ -14,6 +14,11 @@ namespace freedml::dml::cuda {
 // dst[c] = the weighted sum of src over c's taps (tables in device memory), for F32, F16, I8, U8.
 cudaError_t LaunchTapSum(const TapTables& tables, ElementType type, void* dst, const void* src, LaunchTarget launch);
 
+// The same for 4-D tables whose first two dimensions each have one tap of weight 1 at every
+// coordinate and fewer than 2^31 destination rows (IsTapSum2d), for F32 and F16.
+cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, void* dst, const void* src,
+                           LaunchTarget launch);
+
 // VALUE_SCALE_2D over {N, C, H, W}: dst = src * scale + bias[channel] (bias in device memory).
 struct ValueScalePlan {
     uint32_t sizes[4] = {};

@@ -1,6 +1,7 @@
 // Device code of the resampling family: one thread per destination element in a grid-stride loop,
-// summing its taps with SumTaps (resample_plan.h, the function the CPU kernel runs), and
-// VALUE_SCALE_2D. Arithmetic in float, as on the CPU.
+// summing its taps with SumTaps (resample_plan.h, the function the CPU kernel runs), or by rows
+// where only the last two of four dimensions are scaled; and VALUE_SCALE_2D. Arithmetic in float,
+// as on the CPU.
 #include <cuda_fp16.h>
 
 #include "dml/ops/resampling/cuda/resample_launch.h"
@@ -47,6 +48,48 @@ cudaError_t LaunchTapSumTyped(const TapTables& t, void* dst, const void* src, La
     return cudaGetLastError();
 }
 
+// The 4-D resample that scales only the last two dimensions (each of the first two has one tap of
+// weight 1): a 2-D grid, x along the destination row so that consecutive threads write
+// consecutive elements, y over rows. A thread reads its column's taps once per row and blends in
+// float in SumTaps's order (weight = row weight * column weight, taps row-major, acc from 0), so
+// the result is SumTaps's.
+template <class T>
+__global__ void __launch_bounds__(kThreads) TapSum2dKernel(TapTables t, uint32_t rows, T* dst, const T* src) {
+    const uint32_t width = t.sizes[3], height = t.sizes[2], channels = t.sizes[1];
+    const uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= width) return;
+    const uint32_t bx = t.starts[t.startBase[3] + x], ex = t.starts[t.startBase[3] + x + 1];
+    for (uint32_t r = blockIdx.y; r < rows; r += gridDim.y) {
+        const uint32_t y = r % height, plane = r / height;
+        const uint32_t c1 = plane % channels, c0 = plane / channels;
+        const int64_t out = int64_t(c0) * t.dstStrides[0] + int64_t(c1) * t.dstStrides[1] +
+                            int64_t(y) * t.dstStrides[2] + int64_t(x) * t.dstStrides[3];
+        const uint32_t by = t.starts[t.startBase[2] + y], ey = t.starts[t.startBase[2] + y + 1];
+        const int64_t base = t.offsets[t.starts[t.startBase[0] + c0]] + t.offsets[t.starts[t.startBase[1] + c1]];
+        float acc = 0;
+        if (by != ey && bx != ex) {
+            for (uint32_t ky = by; ky < ey; ++ky) {
+                const float wy = t.weights[ky];
+                const int64_t row = base + t.offsets[ky];
+                for (uint32_t kx = bx; kx < ex; ++kx) {
+                    const float w = wy * t.weights[kx];
+                    acc += w * LoadAs<T>(src + row + t.offsets[kx]);
+                }
+            }
+        }
+        StoreAs<T>(dst + out, acc);
+    }
+}
+
+template <class T>
+cudaError_t LaunchTapSum2dTyped(const TapTables& t, void* dst, const void* src, LaunchTarget launch) {
+    if (t.count == 0) return cudaSuccess;
+    const uint32_t rows = t.sizes[0] * t.sizes[1] * t.sizes[2];
+    const dim3 grid((t.sizes[3] + kThreads - 1) / kThreads, rows < 65535 ? rows : 65535);
+    TapSum2dKernel<T><<<grid, kThreads, 0, launch.stream>>>(t, rows, static_cast<T*>(dst), static_cast<const T*>(src));
+    return cudaGetLastError();
+}
+
 template <class T>
 __global__ void __launch_bounds__(kThreads) ValueScaleKernel(ValueScalePlan p, const float* bias, T* dst,
                                                              const T* src, uint64_t count) {
@@ -84,6 +127,15 @@ cudaError_t LaunchTapSum(const TapTables& tables, ElementType type, void* dst, c
         case ElementType::F16: return LaunchTapSumTyped<__half>(tables, dst, src, launch);
         case ElementType::I8: return LaunchTapSumTyped<int8_t>(tables, dst, src, launch);
         case ElementType::U8: return LaunchTapSumTyped<uint8_t>(tables, dst, src, launch);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, void* dst, const void* src,
+                           LaunchTarget launch) {
+    switch (type) {
+        case ElementType::F32: return LaunchTapSum2dTyped<float>(tables, dst, src, launch);
+        case ElementType::F16: return LaunchTapSum2dTyped<__half>(tables, dst, src, launch);
         default: return cudaErrorInvalidValue;
     }
 }
