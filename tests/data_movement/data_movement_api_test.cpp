@@ -174,7 +174,8 @@ TEST_F(DataMovementTest, InvalidScattersSliceGradsReversesAndFoldsAreRefused) {
     Refused(DML_OPERATOR_UNFOLD, &u, "Strides[1] is 0");
     u = {&image.desc, &columns.desc, 2, big, ones, ones, zeros, zeros};
     Refused(DML_OPERATOR_UNFOLD, &u, "spans 9 elements, more than the 5");
-    u = {&image.desc, &columns.desc, 3, window, ones, ones, ones, ones};
+    UINT window3[] = {3, 3, 3}, ones3[] = {1, 1, 1};  // the arrays hold DimensionCount entries
+    u = {&image.desc, &columns.desc, 3, window3, ones3, ones3, ones3, ones3};
     Refused(DML_OPERATOR_UNFOLD, &u, "with DimensionCount 3 it must have 5");
     DML_FOLD_OPERATOR_DESC f{&i8columns.desc, &i8image.desc, 2, window, ones, ones, ones, ones};
     Refused(DML_OPERATOR_FOLD, &f, "InputTensor has data type INT8; DML_OPERATOR_FOLD accepts");
