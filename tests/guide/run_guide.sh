@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_guide.sh GUIDE SOURCE_DIR BUILD_DIR WORK
-# Runs every ```sh block of GUIDE, in order, each in a fresh bash (-e: the first failing command
+# Runs every ```sh block of GUIDE (not ```bash, which needs root, nor ```shell, which needs what the
+# guide cannot provide), in order, each in a fresh bash (-e: the first failing command
 # fails the block), in WORK/root: a copy of the repository root's layout (links to the source
 # tree's entries, build/ = BUILD_DIR), with HOME=WORK/home so nothing outside WORK changes.
 set -euo pipefail
