@@ -20,23 +20,34 @@ constexpr int kRowSegmentSteps = 4;
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 uint64_t LowestBit(uint64_t v) { return v & (~v + 1); }
 
+// The output and input offsets (in elements) of the coordinate that `index` enumerates over the
+// map's first `dims` output dimensions, and whether any of them maps to the constant (then the
+// input offset means nothing).
+__device__ __forceinline__ bool MapOffsets(const IndexMap& map, int dims, uint64_t index, int64_t* inOffset,
+                                           int64_t* outOffset) {
+    int64_t in = 0, out = 0;
+    bool isConstant = false;
+    for (int d = dims - 1; d >= 0; --d) {
+        const int64_t c = int64_t(index % map.outSizes[d]);
+        index /= map.outSizes[d];
+        out += c * map.outStrides[d];
+        const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
+        isConstant |= source < 0;
+        in += source * map.inStrides[d];
+    }
+    *inOffset = in;
+    *outOffset = out;
+    return isConstant;
+}
+
 template <class T>
 __global__ void __launch_bounds__(kMapThreads) IndexMapKernel(IndexMap map, T* out, const T* in) {
     T constant;
     memcpy(&constant, &map.constantBits, sizeof(T));  // little-endian: the low bytes
     const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
     for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < map.count; i += step) {
-        uint64_t rest = i;
-        int64_t inOffset = 0, outOffset = 0;
-        bool isConstant = false;
-        for (int d = int(map.rank) - 1; d >= 0; --d) {
-            const int64_t c = int64_t(rest % map.outSizes[d]);
-            rest /= map.outSizes[d];
-            outOffset += c * map.outStrides[d];
-            const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
-            isConstant |= source < 0;
-            inOffset += source * map.inStrides[d];
-        }
+        int64_t inOffset, outOffset;
+        const bool isConstant = MapOffsets(map, int(map.rank), i, &inOffset, &outOffset);
         out[outOffset] = isConstant ? constant : in[inOffset];
     }
 }
@@ -63,19 +74,10 @@ __global__ void __launch_bounds__(kMapThreads) IndexMapRowsKernel(IndexMap map, 
     const int64_t start = map.start[last];
     const int64_t segment = int64_t(kMapThreads) * kRowSegmentSteps;
     for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
-        uint64_t rest = s / segmentsPerRow;
         const int64_t begin = int64_t(s % segmentsPerRow) * segment;
         const int64_t end = begin + segment < width ? begin + segment : width;
-        int64_t inOffset = 0, outOffset = 0;
-        bool isConstant = false;
-        for (int d = last - 1; d >= 0; --d) {
-            const int64_t c = int64_t(rest % map.outSizes[d]);
-            rest /= map.outSizes[d];
-            outOffset += c * map.outStrides[d];
-            const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
-            isConstant |= source < 0;
-            inOffset += source * map.inStrides[d];
-        }
+        int64_t inOffset, outOffset;
+        const bool isConstant = MapOffsets(map, last, s / segmentsPerRow, &inOffset, &outOffset);
         // All of a thread's reads before its writes, so that they are in flight together.
         T v[kRowSegmentSteps];
 #pragma unroll
@@ -111,19 +113,10 @@ __global__ void __launch_bounds__(kMapThreads) PadRowsKernel(IndexMap map, uint6
     const int64_t start = map.start[last] / k;
     const int64_t segment = int64_t(kMapThreads) * kRowSegmentSteps;
     for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
-        uint64_t rest = s / segmentsPerRow;
         const int64_t begin = int64_t(s % segmentsPerRow) * segment;
         const int64_t end = begin + segment < width ? begin + segment : width;
-        int64_t inOffset = 0, outOffset = 0;
-        bool isConstant = false;
-        for (int d = last - 1; d >= 0; --d) {
-            const int64_t c = int64_t(rest % map.outSizes[d]);
-            rest /= map.outSizes[d];
-            outOffset += c * map.outStrides[d];
-            const int64_t source = MapCoordinate(map.mode, c - map.start[d], map.inSizes[d]);
-            isConstant |= source < 0;
-            inOffset += source * map.inStrides[d];
-        }
+        int64_t inOffset, outOffset;
+        const bool isConstant = MapOffsets(map, last, s / segmentsPerRow, &inOffset, &outOffset);
         outOffset /= k;  // exact: every stride that moves a row start is a multiple of k
         inOffset /= k;
         V v[kRowSegmentSteps];
