@@ -27,7 +27,7 @@
 // Optimizer: ADAM_OPTIMIZER in place on each of the 8 parameter tensors with its two moments and
 // the shared training-step tensor (1 at the first step), then step += 1 (ELEMENT_WISE_IDENTITY with
 // ScaleBias, in place). Optimizer::Sgd replaces Adam by plain SGD from element-wise operators
-// (g *= -lr; p += g), for builds without ADAM_OPTIMIZER.
+// (s = -lr g; p += s), for builds without ADAM_OPTIMIZER.
 #pragma once
 
 #include <wsl/winadapter.h>
@@ -304,6 +304,8 @@ private:
             if (optimizer_ == Optimizer::Adam) {
                 Declare("m" + name, count);
                 Declare("v" + name, count);
+            } else {
+                Declare("s" + name, count);  // -lr * gradient
             }
         }
         // Activations and their gradients.
@@ -446,9 +448,9 @@ private:
             } else {
                 DML_SCALE_BIAS scale{-hyper_.learningRate, 0.0f};
                 DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC s{t, t, &scale};
-                Add(("sgd " + p + " scale").c_str(), DML_OPERATOR_ELEMENT_WISE_IDENTITY, &s, {"g" + p}, {"g" + p});
+                Add(("sgd " + p + " scale").c_str(), DML_OPERATOR_ELEMENT_WISE_IDENTITY, &s, {"g" + p}, {"s" + p});
                 DML_ELEMENT_WISE_ADD_OPERATOR_DESC a{t, t, t};
-                Add(("sgd " + p + " add").c_str(), DML_OPERATOR_ELEMENT_WISE_ADD, &a, {p, "g" + p}, {p});
+                Add(("sgd " + p + " add").c_str(), DML_OPERATOR_ELEMENT_WISE_ADD, &a, {p, "s" + p}, {p});
             }
         }
         {
