@@ -353,6 +353,24 @@ for name, impl in (("ops-freedml.jsonl", "FreeDML"), ("ops-torch.jsonl", "PyTorc
                 add("operators", r["name"], dtype, impl, r["gbs"], "GB/s", "", name)
 
 
+# training_bench.cpp and training_torch.py: one JSON object per line, steps/s of the same CNN step;
+# training_bench's train_op lines are its per-operator profile (each operator alone, ms).
+for name, impl in (("train-freedml.jsonl", "FreeDML"), ("train-torch.jsonl", "PyTorch")):
+    path = os.path.join(raw, name)
+    if not os.path.exists(path):
+        continue
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("{"):
+                continue
+            r = json.loads(line)
+            if r.get("bench") == "train" and "steps_per_s" in r:
+                add("training", r["name"], r.get("optimizer", "?"), impl, r["steps_per_s"], "steps/s",
+                    f"{r['ms']:.2f} ms per step; {r.get('dispatches', '')} dispatches", name)
+            elif r.get("bench") == "train_op":
+                add("training profile", r["name"], "FLOAT32", impl, r["ms"], "ms", "", name)
+
+
 def command_of(source):
     return commands.get(source, source)
 
@@ -595,6 +613,45 @@ if op_cases:
             behind.append((f"operator {case} {dtype}", rt, "PyTorch"))
     w("")
     commands_block("operators")
+
+# Training step (issue 24)
+train_rows = [r for r in rows if r["group"] == "training" and r["impl"] == "FreeDML"]
+if train_rows:
+    on_cuda = machine.get("device", "cpu").startswith("cuda")
+    goal = 0.8 if on_cuda else 1.0
+    w("## Training step")
+    w("")
+    w("One training step of a small CNN (batch 32, 3x32x32 input; conv 3->32 3x3, batch normalization,")
+    w("ReLU, 2x2 max pool, conv 32->64 3x3, batch normalization, ReLU, 2x2 max pool, fully connected")
+    w("4096->10, softmax cross-entropy, Adam on all 8 parameter tensors) composed from DirectML operators")
+    w("through the public API (`bench/training_step.h` documents the composition): about 48 dispatches recorded")
+    w("in one command list with UAV barriers, re-executed for every step. PyTorch runs the same step with")
+    w("torch.nn and torch.optim.Adam (`bench/training_torch.py`) on the same device and thread count.")
+    w("The optimizer column says which ran: `sgd` (plain SGD from element-wise operators, and torch.optim.SGD")
+    w(f"on the PyTorch side) where this FreeDML has no ADAM_OPTIMIZER. Goal: at least {goal:g}x PyTorch.")
+    w("")
+    w("| case | optimizer | FreeDML steps/s | PyTorch steps/s | FreeDML / PyTorch |")
+    w("| --- | --- | ---: | ---: | ---: |")
+    for r in train_rows:
+        theirs = value("training", r["case"], r["dtype"], "PyTorch")
+        speed = ratio(r["value"], theirs)
+        w(f"| {r['case']} | {r['dtype']} | {fmt(r['value'])} | {fmt(theirs)} | {fmt(speed)} |")
+        if speed is not None and speed < goal:
+            behind.append((f"training step {r['case']} ({r['dtype']})", speed, "PyTorch"))
+    profile = [r for r in rows if r["group"] == "training profile" and r["impl"] == "FreeDML"]
+    total = next((r["value"] for r in profile if r["case"] == "sum of operators alone"), None)
+    ops = sorted((r for r in profile if r["case"] != "sum of operators alone"), key=lambda r: -r["value"])
+    if ops and total:
+        w("")
+        w("Where FreeDML's step spends its time: each operator alone (its dispatch repeated in a list), the ten")
+        w(f"largest of {len(ops)}; together the operators take {fmt(total)} ms.")
+        w("")
+        w("| operator | ms | share |")
+        w("| --- | ---: | ---: |")
+        for r in ops[:10]:
+            w(f"| {r['case']} | {fmt(r['value'])} | {r['value'] / total * 100:.0f} % |")
+    w("")
+    commands_block("training")
 
 # GEMM
 if gemm_sizes:

@@ -69,7 +69,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev
 jobs=$(nproc)
 targets=()
 for target in dispatch_bench graph_bench dense_bench elementwise_bench operator_bench pooling_bench resample_bench \
-              data_movement_bench binding_bench binding_rules_bench; do
+              data_movement_bench binding_bench binding_rules_bench training_bench; do
   if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
     targets+=("$target")
   else
@@ -170,6 +170,14 @@ if [ "$device" = cpu ]; then
 elif [ -x "$root/bench/run_gpu.sh" ]; then
   # The CUDA backend's own GPU benchmarks (bench/cuda/), kept beside the report's raw files.
   OUT="$raw" run gpu.out "$root/bench/run_gpu.sh" "$build"
+fi
+# One CNN training step through the API beside PyTorch's, with the same optimizer (training_bench
+# says which it ran: SGD where this FreeDML has no ADAM_OPTIMIZER).
+if has training_bench; then
+  run train-freedml.jsonl "$bin/training_bench" --profile "${op_quick[@]}"
+  optimizer=$(grep -o '"optimizer": "[a-z]*"' "$raw/train-freedml.jsonl" | head -1 | cut -d'"' -f4 || true)
+  run train-torch.jsonl "$system_python" "$root/bench/training_torch.py" --device "$torch_device" \
+      --threads "$(nproc)" --optimizer "${optimizer:-adam}" "${op_quick[@]}"
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)" >>"$raw/machine.txt"
 echo "run: $(( $(date +%s) - started )) s for every benchmark$([ "$quick" = 1 ] && echo ' (--quick)')" >>"$raw/machine.txt"

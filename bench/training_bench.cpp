@@ -107,9 +107,8 @@ int main(int argc, char** argv) {
                     net.batch, optimizer.c_str(), seconds * 1e3, 1.0 / seconds, step.OperatorCount(), loss);
         std::fflush(stdout);
         if (profile) {
-            const int opReps = quick ? 5 : 20;
             double total = 0.0;
-            for (const auto& [name, ms] : step.Profile(opReps)) {
+            for (const auto& [name, ms] : step.Profile(quick ? 1 : 3, quick ? 2 : 5)) {
                 total += ms;
                 std::printf("{\"bench\": \"train_op\", \"name\": \"%s\", \"ms\": %.4f}\n", name.c_str(), ms);
             }

@@ -37,5 +37,9 @@ for key, r in ours.items():
         p = t.get("gbs", float("nan"))
         print(f"{label + ' GB/s':34} {r['gbs']:12.0f} {p:12.0f} {r['gbs'] / p:7.2f}   "
               f"{r['gbs'] / copy:.2f} of copy")
+    elif r["bench"] == "train":
+        p = t.get("steps_per_s", float("nan"))
+        print(f"{label + ' steps/s (' + r.get('optimizer', '?') + ')':34} {r['steps_per_s']:12.1f} {p:12.1f} "
+              f"{r['steps_per_s'] / p:7.2f}")
     elif r["bench"] == "dispatch":
         print(f"{'dispatch overhead (us)':34} {r['us_per_dispatch']:12.2f} {t.get('us_per_dispatch', float('nan')):12.2f}")
