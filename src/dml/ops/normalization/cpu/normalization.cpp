@@ -59,6 +59,35 @@ inline void Offsets(const NormPlan& p, int first, int last, uint64_t e, int64_t 
     }
 }
 
+// Calls row(offsets, count) for each run of the group's innermost reduced dimension, the group at
+// `base`: the other reduced coordinates are decoded once per run instead of once per element (with
+// batch normalization's {N, H, W} that is a division-free walk along W). Elements are visited in
+// the same row-major order as an element-by-element walk, so sums come out the same.
+template <class Row>
+inline void ForEachReducedRow(const NormPlan& p, const int64_t (&base)[kNormOperands], Row&& row) {
+    if (p.rank == p.groupRank) {
+        row(base, uint64_t(1));
+        return;
+    }
+    const int last = p.rank - 1;
+    const uint64_t count = p.sizes[last];
+    if (count == 0) return;
+    const uint64_t rows = p.groupSize / count;
+    for (uint64_t r = 0; r < rows; ++r) {
+        int64_t off[kNormOperands];
+        std::copy(std::begin(base), std::end(base), off);
+        Offsets(p, p.groupRank, last, r, off);
+        row(off, count);
+    }
+}
+
+// Element `i` of a run that starts at `start`: every operand's offset.
+inline void RunOffsets(const NormPlan& p, const int64_t (&start)[kNormOperands], uint64_t i,
+                       int64_t (&off)[kNormOperands]) {
+    const int last = p.rank - 1;
+    for (int o = 0; o < kNormOperands; ++o) off[o] = start[o] + int64_t(i) * p.strides[o][last];
+}
+
 // BATCH_NORMALIZATION_TRAINING's OutputMeanTensor and OutputVarianceTensor: one element per group
 // (their strides over the reduced dimensions are 0).
 template <bool Half>
@@ -141,6 +170,7 @@ template <bool Half>
 void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operands& ops, uint64_t first,
                uint64_t last) {
     const std::byte* x = ops.at[kNormIn];
+    const int64_t sx = p.rank > 0 ? p.strides[kNormIn][p.rank - 1] : 0;
     for (uint64_t g = first; g < last; ++g) {
         int64_t base[kNormOperands] = {};
         Offsets(p, 0, p.groupRank, g, base);
@@ -149,21 +179,19 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
             const double n = double(p.groupSize);
             if (p.useMean) {
                 double sum = 0.0;
-                for (uint64_t e = 0; e < p.groupSize; ++e) {
-                    int64_t off[kNormOperands] = {};
-                    Offsets(p, p.groupRank, p.rank, e, off);
-                    sum += Load<Half>(x, base[kNormIn] + off[kNormIn]);
-                }
+                ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
+                    for (uint64_t i = 0; i < count; ++i) sum += Load<Half>(x, at[kNormIn] + int64_t(i) * sx);
+                });
                 mean = sum / n;
             }
             if (p.p == 1 || p.p == 2 || p.useVariance) {
                 double acc = 0.0;
-                for (uint64_t e = 0; e < p.groupSize; ++e) {
-                    int64_t off[kNormOperands] = {};
-                    Offsets(p, p.groupRank, p.rank, e, off);
-                    const double v = double(Load<Half>(x, base[kNormIn] + off[kNormIn])) - mean;
-                    acc += p.p == 1 ? std::fabs(v) : v * v;
-                }
+                ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
+                    for (uint64_t i = 0; i < count; ++i) {
+                        const double v = double(Load<Half>(x, at[kNormIn] + int64_t(i) * sx)) - mean;
+                        acc += p.p == 1 ? std::fabs(v) : v * v;
+                    }
+                });
                 if (p.p == 1) {
                     factor = 1.0 / std::max(acc, double(p.epsilon));
                 } else if (p.p == 2) {
@@ -175,27 +203,30 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
             }
         }
         if (p.mode == NormMode::Statistics) WriteStatistics<Half>(p, ops, base, mean, variance);
-        for (uint64_t e = 0; e < p.groupSize; ++e) {
-            int64_t off[kNormOperands];
-            std::copy(std::begin(base), std::end(base), off);
-            Offsets(p, p.groupRank, p.rank, e, off);
-            double m = mean, f = factor;
-            if (p.mode == NormMode::GivenStatistics) {
-                m = Load<Half>(ops.at[kNormMean], off[kNormMean]);
-                f = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], off[kNormVariance])) + p.epsilon);
+        ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
+            for (uint64_t i = 0; i < count; ++i) {
+                int64_t off[kNormOperands];
+                RunOffsets(p, at, i, off);
+                double m = mean, f = factor;
+                if (p.mode == NormMode::GivenStatistics) {
+                    m = Load<Half>(ops.at[kNormMean], off[kNormMean]);
+                    f = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], off[kNormVariance])) + p.epsilon);
+                }
+                double y = (double(Load<Half>(x, off[kNormIn])) - m) * f;
+                if (p.has[kNormScale]) y *= Load<Half>(ops.at[kNormScale], off[kNormScale]);
+                if (p.has[kNormBias]) y += Load<Half>(ops.at[kNormBias], off[kNormBias]);
+                if (p.has[kNormAdd]) y += Load<Half>(ops.at[kNormAdd], off[kNormAdd]);
+                Store<Half>(ops.at[kNormOut], off[kNormOut], cpu::ApplyActivation(act, float(y)));
             }
-            double y = (double(Load<Half>(x, off[kNormIn])) - m) * f;
-            if (p.has[kNormScale]) y *= Load<Half>(ops.at[kNormScale], off[kNormScale]);
-            if (p.has[kNormBias]) y += Load<Half>(ops.at[kNormBias], off[kNormBias]);
-            if (p.has[kNormAdd]) y += Load<Half>(ops.at[kNormAdd], off[kNormAdd]);
-            Store<Half>(ops.at[kNormOut], off[kNormOut], cpu::ApplyActivation(act, float(y)));
-        }
+        });
     }
 }
 
 // BATCH_NORMALIZATION_GRAD: per group, the output gradient element by element and the two sums.
 template <bool Half>
 void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_t last) {
+    const int inner = p.rank > 0 ? p.rank - 1 : 0;
+    const int64_t sg = p.strides[kNormGradient][inner], sx = p.strides[kNormIn][inner];
     for (uint64_t g = first; g < last; ++g) {
         int64_t base[kNormOperands] = {};
         Offsets(p, 0, p.groupRank, g, base);
@@ -203,32 +234,31 @@ void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_
         const double k = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], base[kNormVariance])) + p.epsilon);
         const double scale = Load<Half>(ops.at[kNormScale], base[kNormScale]);
         double sumGradient = 0.0, sumScaled = 0.0, sumInput = 0.0;
-        for (uint64_t e = 0; e < p.groupSize; ++e) {
-            int64_t off[kNormOperands];
-            std::copy(std::begin(base), std::end(base), off);
-            Offsets(p, p.groupRank, p.rank, e, off);
-            const double dy = Load<Half>(ops.at[kNormGradient], off[kNormGradient]);
-            const double x = Load<Half>(ops.at[kNormIn], off[kNormIn]);
-            sumGradient += dy;
-            sumScaled += dy * (x - mean) * k;
-            sumInput += x;
-        }
+        ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
+            for (uint64_t i = 0; i < count; ++i) {
+                const double dy = Load<Half>(ops.at[kNormGradient], at[kNormGradient] + int64_t(i) * sg);
+                const double x = Load<Half>(ops.at[kNormIn], at[kNormIn] + int64_t(i) * sx);
+                sumGradient += dy;
+                sumScaled += dy * (x - mean) * k;
+                sumInput += x;
+            }
+        });
         const double n = double(p.groupSize);
         // Training: m(x), m(g) and m(g * (x - m(x))) = (sum(g * (x - mean)) + (mean - m(x)) * sum(g)) / n.
         const double meanInput = sumInput / n, meanGradient = sumGradient / n;
         const double meanCoef1 = (sumScaled / k + (mean - meanInput) * sumGradient) / n;
-        for (uint64_t e = 0; e < p.groupSize; ++e) {
-            int64_t off[kNormOperands];
-            std::copy(std::begin(base), std::end(base), off);
-            Offsets(p, p.groupRank, p.rank, e, off);
-            const double dy = Load<Half>(ops.at[kNormGradient], off[kNormGradient]);
-            double out = dy * scale * k;
-            if (p.training) {
-                const double x = Load<Half>(ops.at[kNormIn], off[kNormIn]);
-                out = scale * k * ((dy - meanGradient) - (x - meanInput) * meanCoef1 * k * k);
+        const int64_t so = p.strides[kNormOut][inner];
+        ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
+            for (uint64_t i = 0; i < count; ++i) {
+                const double dy = Load<Half>(ops.at[kNormGradient], at[kNormGradient] + int64_t(i) * sg);
+                double out = dy * scale * k;
+                if (p.training) {
+                    const double x = Load<Half>(ops.at[kNormIn], at[kNormIn] + int64_t(i) * sx);
+                    out = scale * k * ((dy - meanGradient) - (x - meanInput) * meanCoef1 * k * k);
+                }
+                Store<Half>(ops.at[kNormOut], at[kNormOut] + int64_t(i) * so, float(out));
             }
-            Store<Half>(ops.at[kNormOut], off[kNormOut], float(out));
-        }
+        });
         Store<Half>(ops.at[kNormOutScaleGradient], base[kNormOutScaleGradient], float(sumScaled));
         Store<Half>(ops.at[kNormOutBiasGradient], base[kNormOutBiasGradient], float(sumGradient));
     }
