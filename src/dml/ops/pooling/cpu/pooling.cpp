@@ -282,9 +282,48 @@ void PoolGradRange(const PoolPlan& plan, const std::byte* x, const std::byte* dy
 
 using GradFn = void (*)(const PoolPlan&, const std::byte*, const std::byte*, std::byte*, uint64_t, uint64_t);
 
+// MAX_POOLING_GRAD where no two windows share an input element and none reaches into padding
+// (NonOverlappingMax): by (n, c) planes, the plane's gradient zero-filled, then each window's
+// output gradient written to its first maximum (PoolMax's choice, as PoolGradRange's) once, instead
+// of every input element searching the windows that hold it. The same values PoolGradRange writes.
+template <class T>
+void MaxGradPlanes(const PoolPlan& plan, const std::byte* x, const std::byte* dy, std::byte* dx, uint64_t first,
+                   uint64_t last) {
+    using E = Element<T>;
+    using V = typename E::Value;
+    const uint64_t outPlane = uint64_t(plan.out[0]) * plan.out[1] * plan.out[2];
+    const int64_t* gs = plan.gradStrides;
+    for (uint64_t plane = first; plane < last; ++plane) {
+        const int64_t base = int64_t(plane / plan.channels) * gs[0] + int64_t(plane % plan.channels) * gs[1];
+        for (uint32_t i0 = 0; i0 < plan.in[0]; ++i0) {
+            for (uint32_t i1 = 0; i1 < plan.in[1]; ++i1) {
+                const int64_t row = base + int64_t(i0) * gs[2] + int64_t(i1) * gs[3];
+                for (uint32_t i2 = 0; i2 < plan.in[2]; ++i2) E::Write(dx, row + int64_t(i2) * gs[4], V(0));
+            }
+        }
+        for (uint64_t j = 0; j < outPlane; ++j) {
+            const PoolSite site = LocatePool(plan, plane * outPlane + j);
+            uint64_t at = 0;
+            PoolMax<V>(plan, site, E::Lowest(), [&](int64_t offset) { return E::Read(x, offset); }, &at);
+            // 0 + g, as PoolGradRange's sum: a -0 gradient lands as +0.
+            E::Write(dx, GradientOffset(plan, at), static_cast<V>(0.0 + double(E::Read(dy, site.outOffset))));
+        }
+    }
+}
+
+bool NonOverlappingMax(const PoolPlan& plan) {
+    if (plan.kind != PoolKind::Max) return false;
+    for (int d = 0; d < 3; ++d) {
+        if (plan.dilation[d] != 1 || plan.pad[d] != 0 || plan.stride[d] < plan.window[d]) return false;
+        if (plan.out[d] > 0 && uint64_t(plan.out[d] - 1) * plan.stride[d] + plan.window[d] > plan.in[d]) return false;
+    }
+    return true;
+}
+
 class PoolingGradKernel final : public Kernel {
 public:
-    PoolingGradKernel(PoolPlan plan, GradFn run) : plan_(plan), run_(run) {}
+    // `planes` (null: none) runs by (n, c) planes where the plan allows it (MaxGradPlanes).
+    PoolingGradKernel(PoolPlan plan, GradFn run, GradFn planes) : plan_(plan), run_(run), planes_(planes) {}
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
@@ -292,6 +331,15 @@ public:
         const bool max = plan_.kind == PoolKind::Max;
         const std::byte* x = max ? b.inputs[0] : nullptr;
         const std::byte* dy = b.inputs[max ? 1 : 0];
+        if (planes_) {
+            const uint64_t planes = uint64_t(plan_.batch) * plan_.channels;
+            const uint64_t perPlane = std::max<uint64_t>(1, plan_.inCount / std::max<uint64_t>(1, planes));
+            const uint64_t minPlanes = std::max<uint64_t>(1, 4096 / perPlane);
+            cpu::ParallelFor(cpu::HostThreads(b), planes, minPlanes, [&](uint64_t first, uint64_t last) {
+                planes_(plan_, x, dy, b.outputs[0], first, last);
+            });
+            return;
+        }
         cpu::ParallelFor(cpu::HostThreads(b), plan_.inCount, 1024, [&](uint64_t first, uint64_t last) {
             run_(plan_, x, dy, b.outputs[0], first, last);
         });
@@ -300,6 +348,7 @@ public:
 private:
     PoolPlan plan_;
     GradFn run_;
+    GradFn planes_;
 };
 
 // MAX_UNPOOLING: every output element 0, then each input element to the output element its index
@@ -373,13 +422,14 @@ Status CreateCpuPooling(const KernelContext&, const OperatorArgs& args, std::uni
 
 Status CreateCpuPoolingGrad(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) {
     const DML_TENSOR_DATA_TYPE type = args.outputs[0]->dataType;
-    GradFn run = nullptr;
-    if (type == DML_TENSOR_DATA_TYPE_FLOAT32) run = PoolGradRange<float>;
-    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) run = PoolGradRange<Half>;
+    GradFn run = nullptr, planes = nullptr;
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT32) run = PoolGradRange<float>, planes = MaxGradPlanes<float>;
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) run = PoolGradRange<Half>, planes = MaxGradPlanes<Half>;
     if (!run) {
         return NoKernel("DML_OPERATOR_%s has no CPU kernel for data type %s.", args.schema.name, DataTypeName(type));
     }
-    *kernel = std::make_unique<PoolingGradKernel>(MakePoolPlan(args), run);
+    const PoolPlan plan = MakePoolPlan(args);
+    *kernel = std::make_unique<PoolingGradKernel>(plan, run, NonOverlappingMax(plan) ? planes : nullptr);
     return {};
 }
 
