@@ -203,6 +203,25 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
             }
         }
         if (p.mode == NormMode::Statistics) WriteStatistics<Half>(p, ops, base, mean, variance);
+        if (p.mode == NormMode::Statistics) {
+            // The common case (batch normalization training, MVN): each operand walked by its own
+            // stride along the run, no per-element offsets of every operand.
+            const int inner = p.rank > 0 ? p.rank - 1 : 0;
+            const int64_t so = p.strides[kNormOut][inner], ss = p.strides[kNormScale][inner];
+            const int64_t sb = p.strides[kNormBias][inner], sa = p.strides[kNormAdd][inner];
+            const bool scale = p.has[kNormScale], bias = p.has[kNormBias], add = p.has[kNormAdd];
+            ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
+                for (uint64_t i = 0; i < count; ++i) {
+                    const int64_t e = int64_t(i);
+                    double y = (double(Load<Half>(x, at[kNormIn] + e * sx)) - mean) * factor;
+                    if (scale) y *= Load<Half>(ops.at[kNormScale], at[kNormScale] + e * ss);
+                    if (bias) y += Load<Half>(ops.at[kNormBias], at[kNormBias] + e * sb);
+                    if (add) y += Load<Half>(ops.at[kNormAdd], at[kNormAdd] + e * sa);
+                    Store<Half>(ops.at[kNormOut], at[kNormOut] + e * so, cpu::ApplyActivation(act, float(y)));
+                }
+            });
+            continue;
+        }
         ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
             for (uint64_t i = 0; i < count; ++i) {
                 int64_t off[kNormOperands];
