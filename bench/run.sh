@@ -178,6 +178,12 @@ if has training_bench; then
   optimizer=$(grep -o '"optimizer": "[a-z]*"' "$raw/train-freedml.jsonl" | head -1 | cut -d'"' -f4 || true)
   run train-torch.jsonl "$system_python" "$root/bench/training_torch.py" --device "$torch_device" \
       --threads "$(nproc)" --optimizer "${optimizer:-adam}" "${op_quick[@]}"
+  if [ "$device" = cpu ]; then
+    # Both sides again with OpenMP's passive wait policy (oneDNN's and PyTorch's teams stop spinning).
+    run train-freedml-passive.jsonl env OMP_WAIT_POLICY=passive "$bin/training_bench" "${op_quick[@]}"
+    run train-torch-passive.jsonl env OMP_WAIT_POLICY=passive "$system_python" "$root/bench/training_torch.py" \
+        --device cpu --threads "$(nproc)" --optimizer "${optimizer:-adam}" "${op_quick[@]}"
+  fi
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)" >>"$raw/machine.txt"
 echo "run: $(( $(date +%s) - started )) s for every benchmark$([ "$quick" = 1 ] && echo ' (--quick)')" >>"$raw/machine.txt"
