@@ -298,6 +298,10 @@ void MaxGradPlanes(const PoolPlan& plan, const std::byte* x, const std::byte* dy
         for (uint32_t i0 = 0; i0 < plan.in[0]; ++i0) {
             for (uint32_t i1 = 0; i1 < plan.in[1]; ++i1) {
                 const int64_t row = gBase + int64_t(i0) * gs[2] + int64_t(i1) * gs[3];
+                if (gs[4] == 1) {  // a packed row: zero bits are +0 in every type here
+                    std::memset(dx + row * ElementBytes<T>(), 0, size_t(plan.in[2]) * ElementBytes<T>());
+                    continue;
+                }
                 for (uint32_t i2 = 0; i2 < plan.in[2]; ++i2) E::Write(dx, row + int64_t(i2) * gs[4], V(0));
             }
         }
