@@ -6,6 +6,7 @@
 // the runs is printed. The optimizer is ADAM_OPTIMIZER; where this FreeDML does not compile it, the
 // step uses plain SGD from element-wise operators and the line says so ("optimizer": "sgd").
 //   training_bench [--quick] [--optimizer adam|sgd] [--batch N] [--profile] [--runs N]
+//                  [--weight-gradient conv|unfold]
 // Output: one JSON object per line; --profile adds one line per operator (each alone, median ms).
 #include <algorithm>
 #include <chrono>
@@ -67,11 +68,15 @@ int main(int argc, char** argv) {
             optimizer = argv[++i];
         } else if (arg == "--batch" && i + 1 < argc) {
             net.batch = UINT(std::stoul(argv[++i]));
+        } else if (arg == "--weight-gradient" && i + 1 < argc) {
+            const std::string how = argv[++i];
+            net.weightGradient = how == "unfold" ? freedml_train::WeightGradient::Unfold
+                                                 : freedml_train::WeightGradient::SwappedConvolution;
         } else if (arg == "--runs" && i + 1 < argc) {
             runs = std::max(1, std::stoi(argv[++i]));
         } else {
             std::fprintf(stderr, "usage: training_bench [--quick] [--optimizer adam|sgd] [--batch N] [--profile] "
-                                 "[--runs N]\n");
+                                 "[--runs N] [--weight-gradient conv|unfold]\n");
             return 2;
         }
     }
@@ -103,8 +108,10 @@ int main(int argc, char** argv) {
         const double seconds = times[times.size() / 2];
         const float loss = step.Read("loss")[0];
         std::printf("{\"bench\": \"train\", \"name\": \"cnn_b%u\", \"type\": \"f32\", \"optimizer\": \"%s\", "
-                    "\"ms\": %.4f, \"steps_per_s\": %.3f, \"dispatches\": %zu, \"loss\": %.5f}\n",
-                    net.batch, optimizer.c_str(), seconds * 1e3, 1.0 / seconds, step.OperatorCount(), loss);
+                    "\"weight_gradient\": \"%s\", \"ms\": %.4f, \"steps_per_s\": %.3f, \"dispatches\": %zu, \"loss\": %.5f}\n",
+                    net.batch, optimizer.c_str(),
+                    net.weightGradient == freedml_train::WeightGradient::Unfold ? "unfold" : "conv", seconds * 1e3,
+                    1.0 / seconds, step.OperatorCount(), loss);
         std::fflush(stdout);
         if (profile) {
             double total = 0.0;

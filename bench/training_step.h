@@ -24,6 +24,8 @@
 //         as {C2, N, ...}, output {C1, C2, 3, 3}; the swaps are ELEMENT_WISE_IDENTITY copies of
 //         strided views (oneDNN takes packed tensors), and a last copy puts gW2 as {C2, C1, 3, 3}
 //   the same for the first block (-> gW1, gg1, gbe1; no gradient for x)
+//   (NetConfig::weightGradient = Unfold instead: UNFOLD the layer input to columns {N, Cin*9, s*s},
+//   a GEMM batched over the N images, gc[n] x columns[n]^T, and a REDUCE SUM over the images)
 // Optimizer: ADAM_OPTIMIZER in place on each of the 8 parameter tensors with its two moments and
 // the shared training-step tensor (1 at the first step), then step += 1 (ELEMENT_WISE_IDENTITY with
 // ScaleBias, in place). Optimizer::Sgd replaces Adam by plain SGD from element-wise operators
@@ -54,8 +56,15 @@ namespace freedml_train {
 
 using Microsoft::WRL::ComPtr;
 
+// How the convolutions' weight gradients are composed (see the top of this file).
+enum class WeightGradient {
+    SwappedConvolution,  // a FORWARD CONVOLUTION of the batch-channel-swapped tensors
+    Unfold,              // UNFOLD (im2col), a GEMM batched over the images, REDUCE SUM over them
+};
+
 struct NetConfig {
     UINT batch = 32, inChannels = 3, size = 32, c1 = 32, c2 = 64, classes = 10;
+    WeightGradient weightGradient = WeightGradient::SwappedConvolution;
 };
 
 enum class Optimizer { Adam, Sgd };
@@ -313,9 +322,11 @@ private:
             const bool pooled = std::strcmp(name, "gp1") == 0;
             Declare(name, UINT64(N) * C1 * (pooled ? S2 * S2 : S * S));
         }
-        Declare("xT", UINT64(N) * Ci * S * S);
+        // The weight gradients' scratch: swapped copies, or UNFOLD's columns (9 times larger).
+        const UINT64 columns = net_.weightGradient == WeightGradient::Unfold ? 9 : 1;
+        Declare("xT", UINT64(N) * Ci * S * S * columns);
         Declare("p1", UINT64(N) * C1 * S2 * S2);
-        Declare("p1T", UINT64(N) * C1 * S2 * S2);
+        Declare("p1T", UINT64(N) * C1 * S2 * S2 * columns);
         for (const char* name : {"c2", "z2", "a2", "ga2", "gz2", "gc2", "gc2T"}) Declare(name, UINT64(N) * C2 * S2 * S2);
         Declare("p2", UINT64(N) * F);
         Declare("gp2", UINT64(N) * F);
@@ -323,8 +334,9 @@ private:
         for (const char* name : {"mean2", "var2"}) Declare(name, C2);
         for (const char* name : {"logits", "logp", "prob", "d"}) Declare(name, UINT64(N) * K);
         Declare("loss", 1);
-        Declare("gW1T", UINT64(C1) * Ci * 9);
-        Declare("gW2T", UINT64(C2) * C1 * 9);
+        const UINT64 images = net_.weightGradient == WeightGradient::Unfold ? N : 1;
+        Declare("gW1T", UINT64(C1) * Ci * 9 * images);
+        Declare("gW2T", UINT64(C2) * C1 * 9 * images);
 
         static const UINT one2[] = {1, 1}, pad1[] = {1, 1}, zero2[] = {0, 0}, two2[] = {2, 2}, axis3[] = {3};
         auto conv = [&](const char* name, const DML_TENSOR_DESC* in, const DML_TENSOR_DESC* filter,
@@ -425,6 +437,18 @@ private:
             if (gin) {
                 conv(("conv" + t + " grad input").c_str(), T({N, C, s, s}), T({C, Cin, 3, 3}), T({N, Cin, s, s}), BWD,
                      {gc, W}, gin);
+            }
+            if (net_.weightGradient == WeightGradient::Unfold) {
+                // gW[co, (ci, k)] = sum over n of gc[n] {C, s*s} x cols[n]^T {s*s, Cin*9}.
+                static const UINT window[] = {3, 3}, axis1[] = {1};
+                DML_UNFOLD_OPERATOR_DESC u{T({N, Cin, s, s}), T({1, N, Cin * 9, s * s}), 2, window, one2, one2, pad1, pad1};
+                Add(("conv" + t + " grad W: unfold").c_str(), DML_OPERATOR_UNFOLD, &u, {in}, {inT});
+                gemm(("conv" + t + " grad W: batched GEMM").c_str(), T({1, N, C, s * s}), T({1, N, Cin * 9, s * s}),
+                     nullptr, T({1, N, C, Cin * 9}), NONE, TRANS, 1.0f, 0.0f, {gc, inT, ""}, gWT);
+                DML_REDUCE_OPERATOR_DESC r{DML_REDUCE_FUNCTION_SUM, T({1, N, C, Cin * 9}), T({1, 1, C, Cin * 9}), 1,
+                                           axis1};
+                Add(("conv" + t + " grad W: sum over images").c_str(), DML_OPERATOR_REDUCE, &r, {gWT}, {gW});
+                return;
             }
             copy(("conv" + t + " grad W: input swap").c_str(), swapped(N, Cin, s, s), T({Cin, N, s, s}), in, inT);
             copy(("conv" + t + " grad W: gradient swap").c_str(), swapped(N, C, s, s), T({C, N, s, s}), gc, gcT);

@@ -1,6 +1,7 @@
 // Three training steps of a small CNN composed through the public DirectML API on the CPU adapter
 // (bench/training_step.h: convolution, batch normalization training, ReLU, max pooling, GEMM, log
-// softmax, their gradients, and ADAM_OPTIMIZER or SGD from element-wise operators), against the
+// softmax, their gradients, and ADAM_OPTIMIZER or SGD from element-wise operators; the weight
+// gradients by a swapped convolution or by UNFOLD, a batched GEMM and REDUCE), against the
 // float64 reference that generate_reference.py computed with PyTorch's autograd and the optimizers'
 // definitions: each step's loss, the first step's gradient of every parameter, and every parameter
 // after the three steps. FREEDML_ADAPTER picks another adapter (the CPU one when it is unset).
@@ -13,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "training_step.h"
@@ -64,13 +66,16 @@ void ExpectClose(const std::string& what, const std::vector<float>& got, const s
                                         << want[worst] << " (largest magnitude " << scale << ")";
 }
 
-class TrainingStepTest : public ::testing::TestWithParam<Optimizer> {
+using freedml_train::WeightGradient;
+using Param = std::tuple<Optimizer, WeightGradient>;
+
+class TrainingStepTest : public ::testing::TestWithParam<Param> {
 protected:
     void SetUp() override {
         setenv("FREEDML_ADAPTER", "cpu", /*overwrite=*/0);
         ref_ = LoadReference();
         ASSERT_EQ(ref_["config"].size(), 7u) << "cannot read " << FREEDML_TRAINING_REFERENCE;
-        if (GetParam() == Optimizer::Adam && !TrainingStep::CompilesAdam()) {
+        if (std::get<0>(GetParam()) == Optimizer::Adam && !TrainingStep::CompilesAdam()) {
             GTEST_SKIP() << "this FreeDML does not compile ADAM_OPTIMIZER";
         }
     }
@@ -79,9 +84,9 @@ protected:
 
 TEST_P(TrainingStepTest, MatchesFloat64Reference) {
     const std::vector<double>& c = ref_["config"];
-    NetConfig net{UINT(c[0]), UINT(c[1]), UINT(c[2]), UINT(c[3]), UINT(c[4]), UINT(c[5])};
+    NetConfig net{UINT(c[0]), UINT(c[1]), UINT(c[2]), UINT(c[3]), UINT(c[4]), UINT(c[5]), std::get<1>(GetParam())};
     const int steps = int(c[6]);
-    const bool adam = GetParam() == Optimizer::Adam;
+    const bool adam = std::get<0>(GetParam()) == Optimizer::Adam;
     freedml_train::Hyper hyper;
     if (adam) {
         hyper.learningRate = float(ref_["adam"][0]);
@@ -91,7 +96,7 @@ TEST_P(TrainingStepTest, MatchesFloat64Reference) {
     } else {
         hyper.learningRate = float(ref_["sgd_lr"][0]);
     }
-    TrainingStep step(net, GetParam(), hyper);
+    TrainingStep step(net, std::get<0>(GetParam()), hyper);
     for (const std::string& p : ParameterNames()) step.Write(p, ToFloat(ref_[p]));
     step.Write("x", ToFloat(ref_["x"]));
     step.Write("onehot", ToFloat(ref_["onehot"]));
@@ -112,9 +117,13 @@ TEST_P(TrainingStepTest, MatchesFloat64Reference) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Optimizers, TrainingStepTest, ::testing::Values(Optimizer::Adam, Optimizer::Sgd),
-                         [](const ::testing::TestParamInfo<Optimizer>& param) {
-                             return std::string(param.param == Optimizer::Adam ? "Adam" : "Sgd");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Compositions, TrainingStepTest,
+    ::testing::Combine(::testing::Values(Optimizer::Adam, Optimizer::Sgd),
+                       ::testing::Values(WeightGradient::SwappedConvolution, WeightGradient::Unfold)),
+    [](const ::testing::TestParamInfo<Param>& param) {
+        return std::string(std::get<0>(param.param) == Optimizer::Adam ? "Adam" : "Sgd") +
+               (std::get<1>(param.param) == WeightGradient::Unfold ? "_UnfoldWeightGradient" : "_ConvolutionWeightGradient");
+    });
 
 }  // namespace
