@@ -33,7 +33,7 @@ src=/tmp/freedml-src
 rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
 # The operator families' API tests (tests/<family>/<family>_api_test), run on the CUDA adapter.
-families="reduction data_movement generators pooling normalization region_pooling resampling quantized recurrent attention"
+families="reduction data_movement generators pooling normalization region_pooling resampling quantized recurrent attention training"
 keep="conformance cuda dml d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary $families"
 for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
@@ -52,7 +52,7 @@ if ! configure; then
 fi
 targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test dxcore_tests"
 for f in $families; do targets="$targets ${f}_api_test"; done
-[ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench"
+[ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench training_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
 [ "$what" = conformance ] && for f in ${FREEDML_FAMILY_TESTS:-}; do targets="$targets ${f}_api_test"; done
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
