@@ -7,7 +7,8 @@
 # compute-sanitizer memcheck over the same cases, and racecheck over the softmax family's cases;
 # FREEDML_CONFORMANCE_FILTER (a gtest filter, e.g. 'Conformance_unary_*/cuda') narrows the first
 # two (FREEDML_MEMCHECK_FILTER the second alone), FREEDML_RACECHECK_FILTER the third;
-# FREEDML_FAMILY_TESTS (e.g. "pooling quantized") adds those families' API tests on the CUDA adapter.
+# FREEDML_FAMILY_TESTS (e.g. "pooling quantized") adds those families' API tests on the CUDA adapter;
+# FREEDML_BENCH_OPS (operator_bench --only's list) then benchmarks those operators against PyTorch.
 # `tests` also installs the build into a prefix, moves the prefix, and lists the adapters with the
 # moved dmlrun in a clean environment (the CUDA plugin must be found beside the libraries), then
 # runs the CUDA tests, the conformance suite (FREEDML_CONFORMANCE_FILTER narrows it), the DirectML
@@ -39,7 +40,7 @@ for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -r
 cd $src
 build=build-gpu
 bench=ON
-[ "$what" = all ] || [ "$what" = bench ] || bench=OFF
+[ "$what" = all ] || [ "$what" = bench ] || [ -n "${FREEDML_BENCH_OPS:-}" ] || bench=OFF
 configure() { cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DFREEDML_BENCH=$bench "$@" \
                 > "$out/configure.log" 2>&1; }
 if ! configure; then
@@ -55,6 +56,7 @@ for f in $families; do targets="$targets ${f}_api_test"; done
 [ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
 [ "$what" = conformance ] && for f in ${FREEDML_FAMILY_TESTS:-}; do targets="$targets ${f}_api_test"; done
+[ "$what" = conformance ] && [ -n "${FREEDML_BENCH_OPS:-}" ] && targets="$targets operator_bench"
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
 echo "build: $(( $(date +%s) - start )) s"
 FREEDML_DEBUG=1 ./$build/tests/cuda/cuda_d3d12_test --gtest_filter=*AdapterIs* 2>&1 | grep -i "freedml\|OK\|FAIL" | head -5
@@ -85,6 +87,11 @@ if [ "$what" = conformance ]; then
   run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 3 \
     ./$build/tests/conformance/conformance_test --gtest_filter="${FREEDML_RACECHECK_FILTER:-Conformance_activation_axis*/cuda}"
   grep -E "RACECHECK SUMMARY|========= " "$out/racecheck.log" | head -8
+  if [ -n "${FREEDML_BENCH_OPS:-}" ]; then  # after the checks, those operators' benchmark
+    FREEDML_ADAPTER=cuda ./$build/bench/operator_bench --only "$FREEDML_BENCH_OPS" > "$out/freedml_bench.jsonl" 2> "$out/bench.log"
+    python3 bench/operator_torch.py --device cuda --only "$FREEDML_BENCH_OPS" > "$out/torch_bench.jsonl" 2>> "$out/bench.log"
+    python3 bench/cuda/compare.py "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" | tee "$out/bench_table.txt"
+  fi
   echo "total: $(( $(date +%s) - start )) s"
   exit 0
 fi
