@@ -108,8 +108,10 @@ TEST_F(AdamTest, UpdatesInPlaceOverSeveralSteps) {
         for (auto& e : g) e = normal(engine);
         Upload(gBuf.Get(), g);
         Upload(stepBuf.Get(), std::vector<float>{float(step)});
+        // Each output on its input's very region (H2).
         Dispatch(op.Get(),
-                 {BufferBinding(&xB), BufferBinding(&mB), BufferBinding(&vB), BufferBinding(&gB), BufferBinding(&stepB)},
+                 {BufferBinding(&xB), BufferBinding(&mB), BufferBinding(&vB), BufferBinding(&gB),
+                  BufferBinding(&stepB)},
                  {BufferBinding(&xB), BufferBinding(&mB), BufferBinding(&vB)}, persistent.Get());
         ASSERT_FALSE(DeviceRemoved()) << Messages();
         ReferenceStep(x, m, v, g, step);

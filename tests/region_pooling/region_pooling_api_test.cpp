@@ -125,7 +125,8 @@ TEST_F(RegionPoolingTest, RoiAlignGradDescsAreChecked) {
                                              "accepts UINT32");
     d.BatchIndicesTensor = &batches.desc;
     d.InputGradientTensor = &dyChannels.desc;
-    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "InputGradientTensor has sizes {4, 2, 2, 2}; for 4 regions and 3 channels");
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d,
+            "InputGradientTensor has sizes {4, 2, 2, 2}; for 4 regions and 3 channels");
     d.InputGradientTensor = &dyI32.desc;
     Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "InputGradientTensor has data type INT32");
     d.InputGradientTensor = &dy.desc;

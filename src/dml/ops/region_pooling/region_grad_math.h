@@ -18,15 +18,18 @@
 // OutputROIGradientTensor (with respect to the region's [x1, y1, x2, y2]): the exact derivative of
 // the forward output, sum over elements and samples of share * dValue/dCoordinate. A sample sits at
 //     x = (i - OutputPixelOffset) * step + x1 * SpatialScaleX - InputPixelOffset,
-//     step = (x2 - x1) * SpatialScaleX / D  (D = samples along the axis, minus 1 when aligned to corners)
+//     step = (x2 - x1) * SpatialScaleX / D
+// (D = samples along the axis, minus 1 when aligned to corners)
 // so dx/dx1 = SpatialScaleX * (1 - (i - OutputPixelOffset) / D) and dx/dx2 = SpatialScaleX * (i -
 // OutputPixelOffset) / D (dx/dx1 = SpatialScaleX, dx/dx2 = 0 where the step is fixed at 0), and
 // dValue/dx is the bilinear slope (1 - ly) * (v01 - v00) + ly * (v11 - v10), 0 where the forward
-// clamps x (x <= 0 or past the last column). The page's pseudocode sketches the same quantities
-// (imageGradX, imageGradY weighted by the gradient) with a placeholder position weight;
-// FreeDML takes the derivative itself. NEAREST_NEIGHBOR is piecewise constant in the coordinates:
-// its region gradient is 0. The sample count (a ceil of the region size) is constant almost
-// everywhere and contributes no derivative.
+// clamps x (x <= 0 or past the last column). The page's pseudocode (one sample per output) has the
+// same slopes times the incoming gradient (its imageGradX, imageGradY) but weights them by
+// (inputWidth - X) and X of the output element, which does not follow from its own sample
+// positions; FreeDML uses dx/dx1 and dx/dx2 above, so the region gradient is the derivative of the
+// forward pass (the conformance generator checks it numerically). NEAREST_NEIGHBOR is piecewise
+// constant in the coordinates: its region gradient is 0. The sample count (a ceil of the region
+// size) is constant almost everywhere and contributes no derivative.
 #pragma once
 
 #include <cmath>
@@ -153,7 +156,8 @@ template <class Read>
 FREEDML_RP_HD float SampleValue(const GradPlan& p, const Sample& s, Read read) {
     if (!p.linear) return read(s.y0, s.x0);
     const float hy = 1.0f - s.ly, hx = 1.0f - s.lx;
-    return hy * (hx * read(s.y0, s.x0) + s.lx * read(s.y0, s.x1)) + s.ly * (hx * read(s.y1, s.x0) + s.lx * read(s.y1, s.x1));
+    return hy * (hx * read(s.y0, s.x0) + s.lx * read(s.y0, s.x1)) +
+           s.ly * (hx * read(s.y1, s.x0) + s.lx * read(s.y1, s.x1));
 }
 
 // The gradient of one InputGradientTensor element `g` at output position (oy, ox) of a region

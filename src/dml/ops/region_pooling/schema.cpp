@@ -217,7 +217,8 @@ Status ValidateRoiAlignGrad(const OperatorArgs& args) {
                "OutputHeight, OutputWidth}.",
                SizesToString(gradient).c_str(), count, channels, input ? "InputTensor" : "OutputGradientTensor", count,
                channels);
-    INVALID_IF(desc.ReductionFunction != DML_REDUCE_FUNCTION_AVERAGE && desc.ReductionFunction != DML_REDUCE_FUNCTION_MAX,
+    INVALID_IF(desc.ReductionFunction != DML_REDUCE_FUNCTION_AVERAGE &&
+                   desc.ReductionFunction != DML_REDUCE_FUNCTION_MAX,
                "ReductionFunction is %s; DML_OPERATOR_ROI_ALIGN_GRAD accepts DML_REDUCE_FUNCTION_AVERAGE or "
                "DML_REDUCE_FUNCTION_MAX.",
                kReduceFunction.NameOf(desc.ReductionFunction));

@@ -54,8 +54,8 @@ __global__ void __launch_bounds__(kGradThreads) ScatterGradient(GradArgs a, floa
         region::Axis ax, ay;
         const uint32_t batch = RegionOf<T>(a, r, &ax, &ay);
         if (batch >= p.batch) continue;
-        const float g = ToFloat(gradient[int64_t(r) * p.inGrad[0] + int64_t(c) * p.inGrad[1] + int64_t(oy) * p.inGrad[2] +
-                                         int64_t(ox) * p.inGrad[3]]);
+        const float g = ToFloat(gradient[int64_t(r) * p.inGrad[0] + int64_t(c) * p.inGrad[1] +
+                                         int64_t(oy) * p.inGrad[2] + int64_t(ox) * p.inGrad[3]]);
         const int64_t inBase = int64_t(batch) * p.in[0] + int64_t(c) * p.in[1];
         const auto read = [&](int64_t y, int64_t x) { return ToFloat(input[inBase + y * p.in[2] + x * p.in[3]]); };
         float* plane = scratch + p.PackedIndex(batch, c, 0, 0);
@@ -105,7 +105,9 @@ __global__ void __launch_bounds__(kGradThreads) RegionGradient(GradArgs a, T* ou
                 const float g = ToFloat(gradient[int64_t(r) * p.inGrad[0] + int64_t(c) * p.inGrad[1] +
                                                  int64_t(oy) * p.inGrad[2] + int64_t(ox) * p.inGrad[3]]);
                 const int64_t inBase = int64_t(batch) * p.in[0] + int64_t(c) * p.in[1];
-                const auto read = [&](int64_t y, int64_t x) { return ToFloat(input[inBase + y * p.in[2] + x * p.in[3]]); };
+                const auto read = [&](int64_t y, int64_t x) {
+                    return ToFloat(input[inBase + y * p.in[2] + x * p.in[3]]);
+                };
                 const auto scatter = [](int64_t, int64_t, float) {};
                 region::ElementGradient(p, ax, ay, oy, ox, g, false, true, read, scatter, sum);
             }
