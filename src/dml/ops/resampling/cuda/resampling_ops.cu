@@ -57,9 +57,9 @@ cudaError_t LaunchTapSumTyped(const TapTables& t, void* dst, const void* src, La
 constexpr uint32_t kColumnTaps = 4;
 constexpr uint32_t kRowsPerThread = 4;
 
-template <class T>
+template <class T, class Offset>
 __device__ __forceinline__ float BlendRow(const T* __restrict__ row, float wy, uint32_t nx,
-                                          const float (&wx)[kColumnTaps], const int64_t (&ox)[kColumnTaps], float acc) {
+                                          const float (&wx)[kColumnTaps], const Offset (&ox)[kColumnTaps], float acc) {
 #pragma unroll
     for (uint32_t k = 0; k < kColumnTaps; ++k) {
         if (k < nx) acc += (wy * wx[k]) * LoadAs<T>(row + ox[k]);
@@ -67,7 +67,9 @@ __device__ __forceinline__ float BlendRow(const T* __restrict__ row, float wy, u
     return acc;
 }
 
-template <class T>
+// Offset: int64_t, or int32_t where every offset fits (32-bit address arithmetic is several
+// times cheaper, and this kernel is bound by it).
+template <class T, class Offset>
 __global__ void __launch_bounds__(kThreads)
     TapSum2dKernel(TapTables t, uint32_t rows, T* __restrict__ dst, const T* __restrict__ src) {
     const uint32_t width = t.sizes[3], height = t.sizes[2], channels = t.sizes[1];
@@ -76,33 +78,35 @@ __global__ void __launch_bounds__(kThreads)
     const uint32_t bx = t.starts[t.startBase[3] + x], ex = t.starts[t.startBase[3] + x + 1];
     const uint32_t nx = ex - bx;
     float wx[kColumnTaps] = {};
-    int64_t ox[kColumnTaps] = {};
+    Offset ox[kColumnTaps] = {};
     if (nx <= kColumnTaps) {
 #pragma unroll
         for (uint32_t k = 0; k < kColumnTaps; ++k) {
-            if (k < nx) wx[k] = t.weights[bx + k], ox[k] = t.offsets[bx + k];
+            if (k < nx) wx[k] = t.weights[bx + k], ox[k] = Offset(t.offsets[bx + k]);
         }
     }
+    const Offset s0 = Offset(t.dstStrides[0]), s1 = Offset(t.dstStrides[1]), s2 = Offset(t.dstStrides[2]);
+    const Offset column = Offset(x) * Offset(t.dstStrides[3]);
     // kRowsPerThread consecutive rows from r0: one division for all of them.
     for (uint32_t r0 = blockIdx.y * kRowsPerThread; r0 < rows; r0 += gridDim.y * kRowsPerThread) {
         uint32_t y = r0 % height, plane = r0 / height;
         uint32_t c1 = plane % channels, c0 = plane / channels;
         const uint32_t end = rows - r0 < kRowsPerThread ? rows : r0 + kRowsPerThread;
         for (uint32_t r = r0; r < end; ++r) {
-            const int64_t out = int64_t(c0) * t.dstStrides[0] + int64_t(c1) * t.dstStrides[1] +
-                                int64_t(y) * t.dstStrides[2] + int64_t(x) * t.dstStrides[3];
+            const Offset out = Offset(c0) * s0 + Offset(c1) * s1 + Offset(y) * s2 + column;
             const uint32_t by = t.starts[t.startBase[2] + y], ey = t.starts[t.startBase[2] + y + 1];
-            const int64_t base = t.offsets[t.starts[t.startBase[0] + c0]] + t.offsets[t.starts[t.startBase[1] + c1]];
+            const Offset base =
+                Offset(t.offsets[t.starts[t.startBase[0] + c0]]) + Offset(t.offsets[t.starts[t.startBase[1] + c1]]);
             float acc = 0;
             if (nx != 0) {
                 for (uint32_t ky = by; ky < ey; ++ky) {
                     const float wy = t.weights[ky];
-                    const T* row = src + base + t.offsets[ky];
+                    const T* row = src + (base + Offset(t.offsets[ky]));
                     if (nx <= kColumnTaps) {
                         acc = BlendRow(row, wy, nx, wx, ox, acc);
                     } else {
                         for (uint32_t kx = bx; kx < ex; ++kx)
-                            acc += (wy * t.weights[kx]) * LoadAs<T>(row + t.offsets[kx]);
+                            acc += (wy * t.weights[kx]) * LoadAs<T>(row + Offset(t.offsets[kx]));
                     }
                 }
             }
@@ -116,13 +120,19 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <class T>
-cudaError_t LaunchTapSum2dTyped(const TapTables& t, void* dst, const void* src, LaunchTarget launch) {
+cudaError_t LaunchTapSum2dTyped(const TapTables& t, bool narrow, void* dst, const void* src, LaunchTarget launch) {
     if (t.count == 0) return cudaSuccess;
     const uint32_t rows = t.sizes[0] * t.sizes[1] * t.sizes[2];
     // kRowsPerThread rows per thread: the column taps are loaded once for all of them.
     const uint32_t rowBlocks = (rows + kRowsPerThread - 1) / kRowsPerThread;
     const dim3 grid((t.sizes[3] + kThreads - 1) / kThreads, rowBlocks < 65535 ? rowBlocks : 65535);
-    TapSum2dKernel<T><<<grid, kThreads, 0, launch.stream>>>(t, rows, static_cast<T*>(dst), static_cast<const T*>(src));
+    if (narrow) {
+        TapSum2dKernel<T, int32_t>
+            <<<grid, kThreads, 0, launch.stream>>>(t, rows, static_cast<T*>(dst), static_cast<const T*>(src));
+    } else {
+        TapSum2dKernel<T, int64_t>
+            <<<grid, kThreads, 0, launch.stream>>>(t, rows, static_cast<T*>(dst), static_cast<const T*>(src));
+    }
     return cudaGetLastError();
 }
 
@@ -167,11 +177,13 @@ cudaError_t LaunchTapSum(const TapTables& tables, ElementType type, void* dst, c
     }
 }
 
-cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, void* dst, const void* src,
+cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, bool narrow, void* dst, const void* src,
                            LaunchTarget launch) {
     switch (type) {
-        case ElementType::F32: return LaunchTapSum2dTyped<float>(tables, dst, src, launch);
-        case ElementType::F16: return LaunchTapSum2dTyped<__half>(tables, dst, src, launch);
+        case ElementType::F32:
+            return LaunchTapSum2dTyped<float>(tables, narrow, dst, src, launch);
+        case ElementType::F16:
+            return LaunchTapSum2dTyped<__half>(tables, narrow, dst, src, launch);
         default: return cudaErrorInvalidValue;
     }
 }
