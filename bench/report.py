@@ -815,6 +815,48 @@ if alone:
     w("")
     commands_block("threading")
 
+# The CUDA adapter: the last GPU run of bench/run_gpu.sh, kept in docs/performance/cuda/ (this machine
+# may have no GPU; that run has its own date and device).
+gpu_dir = os.path.join(plots, "cuda")
+gpu_table = os.path.join(gpu_dir, "bench_table.txt")
+if os.path.exists(gpu_table):
+    gpu = {}
+    if os.path.exists(os.path.join(gpu_dir, "gpu.txt")):
+        with open(os.path.join(gpu_dir, "gpu.txt")) as f:
+            for line in f:
+                if ":" in line:
+                    key, value_ = line.split(":", 1)
+                    gpu[key.strip()] = value_.strip()
+    w("## On an NVIDIA GPU: the CUDA adapter against PyTorch")
+    w("")
+    w("From the last run of `bench/run_gpu.sh` on a GPU machine (`tests/cuda/run_on_device.sh bench` builds and")
+    w("runs it there), kept in [performance/cuda/](performance/cuda/) with its raw JSON lines: FreeDML's CUDA")
+    w("adapter through the DirectML API against PyTorch (eager, cuBLAS/cuDNN) on the same GPU in the same run.")
+    w("GB/s counts the bytes each operator must move; \"of copy\" is FreeDML's figure over its own")
+    w("device-to-device copy. The memory-bound operators are small enough (8 to 320 MB) that PyTorch's own")
+    w("figures move by up to a third between runs; ratios near 1 are not verdicts.")
+    w("")
+    for key in ["date", "gpu", "driver", "command"]:
+        if key in gpu:
+            w(f"- {key}: {gpu[key]}")
+    w("")
+    w("| benchmark | FreeDML | PyTorch | ratio | note |")
+    w("| --- | ---: | ---: | ---: | --- |")
+    with open(gpu_table) as f:
+        for line in f:
+            parts = re.split(r"\s{2,}", line.strip())
+            if len(parts) < 2 or parts[0] == "benchmark":
+                continue
+            cells = (parts + ["", "", "", ""])[:5]
+            w("| " + " | ".join(cells) + " |")
+            try:
+                gpu_ratio = float(parts[3]) if len(parts) >= 4 else None
+            except ValueError:
+                gpu_ratio = None
+            if gpu_ratio is not None and gpu_ratio < 0.9:
+                behind.append((f"CUDA: {parts[0]}", gpu_ratio, "PyTorch on the same GPU"))
+    w("")
+
 # Where FreeDML is behind
 w("## Where FreeDML is behind")
 w("")

@@ -6,7 +6,9 @@
 #   bench/run_gpu.sh [build-dir] [--quick]
 # Builds freedml_gpu_bench in the build directory (default build-gpu) when it is missing, runs it
 # on the first CUDA adapter and bench/cuda/torch_bench.py on the same GPU, and prints the table.
-# Raw JSON lines go to $OUT (or the build directory) as freedml_bench.jsonl and torch_bench.jsonl.
+# Raw JSON lines go to $OUT (or the build directory) as freedml_bench.jsonl and torch_bench.jsonl,
+# the table as bench_table.txt and the GPU's facts as gpu.txt: copied into docs/performance/cuda/,
+# bench/report.py puts them into docs/PERFORMANCE.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-gpu}
@@ -28,4 +30,10 @@ python3 "$root/bench/cuda/torch_bench.py" $quick | tee "$out/torch_bench.jsonl"
 python3 "$root/bench/operator_torch.py" --device cuda $quick | tee -a "$out/torch_bench.jsonl"
 python3 "$root/bench/training_torch.py" --device cuda --optimizer "${optimizer:-adam}" $quick | tee -a "$out/torch_bench.jsonl"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
+{  # the facts bench/report.py prints above the table
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "gpu: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1)"
+  echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
+  echo "command: tests/cuda/run_on_device.sh bench (bench/run_gpu.sh $quick)"
+} > "$out/gpu.txt"
 python3 "$root/bench/cuda/compare.py" "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" | tee "$out/bench_table.txt"

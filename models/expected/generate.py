@@ -364,6 +364,61 @@ def roi_align(m):
     return {"aligned": aligned, "pooled": pooled}
 
 
+def adam_optimizer(m):
+    """Two in-place steps of the DML_ADAM_OPTIMIZER_OPERATOR_DESC page's formula, the bias correction
+    sqrt(1 - Beta2^T) / (1 - Beta1^T) with T = 1, then 2; the desc's FLOAT fields as float32."""
+    desc = m["dispatchables"]["adam"]["desc"]
+    lr, b1, b2, eps = (float(np.float32(desc[k])) for k in ("LearningRate", "Beta1", "Beta2", "Epsilon"))
+    x, mom, var = f64(m, "weights"), f64(m, "firstMoment"), f64(m, "secondMoment")
+    for t in (1, 2):
+        g = f64(m, f"gradient{t}")
+        mom = b1 * mom + (1 - b1) * g
+        var = b2 * var + (1 - b2) * g * g
+        x = x - lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t) * mom / (np.sqrt(var) + eps)
+    return {"weights": x, "firstMoment": mom, "secondMoment": var}
+
+
+def roi_align_grad(m):
+    """ROI_ALIGN1's forward pass (half-pixel offsets, two samples per axis, bilinear, every sample
+    inside the map and off pixel boundaries) written out, differentiated numerically: with respect
+    to the features by its linearity, with respect to the box corners by central differences."""
+    x = f64(m, "features", (4, 4))
+    g = f64(m, "cropGradient", (2, 2, 2))
+    boxes = f64(m, "boxes", (2, 4))
+
+    def bilinear(img, y, xx):
+        y0, x0 = int(np.floor(y)), int(np.floor(xx))
+        y1, x1 = min(y0 + 1, 3), min(x0 + 1, 3)
+        ly, lx = y - y0, xx - x0
+        return ((1 - ly) * ((1 - lx) * img[y0, x0] + lx * img[y0, x1]) +
+                ly * ((1 - lx) * img[y1, x0] + lx * img[y1, x1]))
+
+    def loss(img, bx):
+        total = 0.0
+        for r, (bx1, by1, bx2, by2) in enumerate(bx):
+            sx, sy = (bx2 - bx1) / 4, (by2 - by1) / 4  # 2 outputs x 2 samples per axis
+            for oy in range(2):
+                for ox in range(2):
+                    got = [bilinear(img, by1 + (oy * 2 + ky + 0.5) * sy - 0.5, bx1 + (ox * 2 + kx + 0.5) * sx - 0.5)
+                           for ky in range(2) for kx in range(2)]
+                    total += g[r, oy, ox] * np.mean(got)
+        return total
+
+    features = np.zeros(16)
+    for k in range(16):
+        unit = np.zeros(16)
+        unit[k] = 1.0
+        features[k] = loss(unit.reshape(4, 4), boxes)
+    h = 1e-6
+    corners = np.zeros(8)
+    for k in range(8):
+        plus, minus = boxes.ravel().copy(), boxes.ravel().copy()
+        plus[k] += h
+        minus[k] -= h
+        corners[k] = (loss(x, plus.reshape(2, 4)) - loss(x, minus.reshape(2, 4))) / (2 * h)
+    return {"featureGradient": features, "boxGradient": corners}, {"rtol": 1e-4, "atol": 1e-5}
+
+
 def dynamic_quantized_linear(m):
     """ONNX DynamicQuantizeLinear (UINT8: range widened to include 0, scale (max - min) / 255, zero
     point and values rounded half to even, saturated), in float32 as the operator computes it, then
@@ -448,6 +503,8 @@ REFERENCES = {
     "dml_max_pooling": dml_max_pooling,
     "dml_normalization": dml_normalization,
     "roi_align": roi_align,
+    "roi_align_grad": roi_align_grad,
+    "adam_optimizer": adam_optimizer,
     "generators": generators,
     "lstm": lstm,
     "dynamic_quantized_linear": dynamic_quantized_linear,

@@ -249,7 +249,7 @@ for dtype in TYPES:
         cases.append(make_case(name, "MEAN_VARIANCE_NORMALIZATION", dtype, x, want, sb,
                                {"CrossChannel": cross, "NormalizeVariance": normvar, "Epsilon": 1e-5}, act))
 
-# ---- MEAN_VARIANCE_NORMALIZATION1: several axis sets, scale/bias broadcast, a layer norm row of 300
+# ---- MEAN_VARIANCE_NORMALIZATION1: several axis sets, scale/bias broadcast, layer norm rows of 300, 2048
 for dtype in TYPES:
     for shape, axes, sb_shape, act, strided in [
             ((2, 3, 4), [2], (1, 1, 4), None, False),
@@ -257,7 +257,8 @@ for dtype in TYPES:
             ((2, 3, 4, 5), [3, 1], None, None, False),
             ((3, 300), [1], (1, 300), None, False),
             ((2, 3, 4), [1, 2], (2, 3, 4), "leaky", True),
-            ((5,), [0], None, None, False)]:
+            ((5,), [0], None, None, False),
+            ((2, 2048), [1], (1, 2048), "relu", False)]:  # rows of several 16-byte chunks per thread
         x = rnd(dtype, shape, 2.0, 3.0)
         scale = bias = None
         sb = {}

@@ -376,6 +376,10 @@ for function, types in FUNCTIONS.items():
 for op in ("ARGMIN", "ARGMAX"):
     x = rng.integers(0, 3, size=(3, 260)).astype(np.float32)
     cases.append(case(op, op, "FLOAT32", x, [0], "UINT32", decreasing=True, suffix="_outer"))
+# Rows wider than 256 outputs: the CPU kernel's dense path takes blocks up to 2048 wide.
+for function in ("SUM", "MAX", "MIN", "L2"):
+    cases.append(case("REDUCE", function, "FLOAT32", make_input("FLOAT32", (3, 2100), function), [0],
+                      suffix="_outer_wide"))
 write_cases(__file__, "reduction_outer", cases)
 
 # ---- Long slices ---------------------------------------------------------------------------------------

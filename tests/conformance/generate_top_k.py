@@ -128,4 +128,19 @@ for largest in (True, False):
 x = make_input("FLOAT32", (2, 300))
 cases.append(case("TOP_K", "FLOAT32", x, 1, 17, suffix="_long"))
 cases.append(case("TOP_K1", "FLOAT32", x, 1, 300, False, suffix="_long"))
+# Lines of 256 elements and more (the CUDA adapter selects there instead of sorting): NaN, signed
+# zeros and many equal values across several chunks of a line; K up to 1024, and above it.
+x = np.round(rng.standard_normal((3, 2500)) * 3).astype(np.float32)
+x[0, ::97] = np.nan
+x[1, ::13] = -0.0
+for largest in (True, False):
+    cases.append(case("TOP_K1", "FLOAT32", x, 1, 40, largest, suffix="_long_ties"))
+cases.append(case("TOP_K1", "FLOAT32", x.T.copy(), 0, 7, True, "UINT64", suffix="_long_axis0"))
+x16 = make_input("FLOAT16", (2, 1500), few=True)
+cases.append(case("TOP_K1", "FLOAT16", x16, 1, 1000, False, suffix="_long_ties"))
+for dtype, length, k in (("INT8", 700, 650), ("UINT16", 600, 5), ("INT32", 1100, 1024), ("UINT32", 300, 1)):
+    xi = make_input(dtype, (2, length))
+    for largest in (True, False):
+        cases.append(case("TOP_K1", dtype, xi, 1, k, largest, suffix="_long"))
+cases.append(case("TOP_K1", "FLOAT32", make_input("FLOAT32", (1, 1300)), 1, 1100, True, suffix="_long_k_above_1024"))
 write_cases(__file__, "reduction_top_k", cases)

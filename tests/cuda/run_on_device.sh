@@ -7,7 +7,8 @@
 # compute-sanitizer memcheck over the same cases, and racecheck over the softmax family's cases;
 # FREEDML_CONFORMANCE_FILTER (a gtest filter, e.g. 'Conformance_unary_*/cuda') narrows the first
 # two (FREEDML_MEMCHECK_FILTER the second alone), FREEDML_RACECHECK_FILTER the third;
-# FREEDML_FAMILY_TESTS (e.g. "pooling quantized") adds those families' API tests on the CUDA adapter.
+# FREEDML_FAMILY_TESTS (e.g. "pooling quantized") adds those families' API tests on the CUDA adapter;
+# FREEDML_BENCH_OPS (operator_bench --only's list) then benchmarks those operators against PyTorch.
 # `tests` also installs the build into a prefix, moves the prefix, and lists the adapters with the
 # moved dmlrun in a clean environment (the CUDA plugin must be found beside the libraries), then
 # runs the CUDA tests, the conformance suite (FREEDML_CONFORMANCE_FILTER narrows it), the DirectML
@@ -24,7 +25,10 @@ deps=${2:-.devdeps}
 final=${OUT:-/tmp/freedml-out}
 out=/tmp/freedml-logs  # everything here comes back as $OUT/logs.tgz (the tool returns few files)
 mkdir -p "$out" "$final"
-trap 'tar -C "$out" -czf "$final/logs.tgz" . 2>/dev/null; cp "$out/bench_table.txt" "$final/" 2>/dev/null' EXIT
+# The benchmark's results come back as $OUT/cuda/, what docs/performance/cuda/ keeps.
+trap 'tar -C "$out" -czf "$final/logs.tgz" . 2>/dev/null; cp "$out/bench_table.txt" "$final/" 2>/dev/null
+      mkdir -p "$final/cuda"; for f in bench_table.txt gpu.txt freedml_bench.jsonl torch_bench.jsonl; do
+      cp "$out/$f" "$final/cuda/" 2>/dev/null; done' EXIT
 . "$(dirname "$0")/device_deps.sh" "$deps"
 # Build from a copy that keeps only the test folders this session runs, so that other work in
 # progress in the tree (a test folder mid-edit) cannot stop the configure step.
@@ -33,13 +37,13 @@ src=/tmp/freedml-src
 rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
 # The operator families' API tests (tests/<family>/<family>_api_test), run on the CUDA adapter.
-families="reduction data_movement generators pooling normalization region_pooling resampling quantized recurrent attention training"
+families="reduction data_movement generators pooling normalization region_pooling resampling quantized recurrent attention optimizer training"
 keep="conformance cuda dml d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary $families"
 for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
 build=build-gpu
 bench=ON
-[ "$what" = all ] || [ "$what" = bench ] || bench=OFF
+[ "$what" = all ] || [ "$what" = bench ] || [ -n "${FREEDML_BENCH_OPS:-}" ] || bench=OFF
 configure() { cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DFREEDML_BENCH=$bench "$@" \
                 > "$out/configure.log" 2>&1; }
 if ! configure; then
@@ -55,6 +59,7 @@ for f in $families; do targets="$targets ${f}_api_test"; done
 [ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench training_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
 [ "$what" = conformance ] && for f in ${FREEDML_FAMILY_TESTS:-}; do targets="$targets ${f}_api_test"; done
+[ "$what" = conformance ] && [ -n "${FREEDML_BENCH_OPS:-}" ] && targets="$targets operator_bench"
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
 echo "build: $(( $(date +%s) - start )) s"
 FREEDML_DEBUG=1 ./$build/tests/cuda/cuda_d3d12_test --gtest_filter=*AdapterIs* 2>&1 | grep -i "freedml\|OK\|FAIL" | head -5
@@ -85,6 +90,11 @@ if [ "$what" = conformance ]; then
   run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 3 \
     ./$build/tests/conformance/conformance_test --gtest_filter="${FREEDML_RACECHECK_FILTER:-Conformance_activation_axis*/cuda}"
   grep -E "RACECHECK SUMMARY|========= " "$out/racecheck.log" | head -8
+  if [ -n "${FREEDML_BENCH_OPS:-}" ]; then  # after the checks, those operators' benchmark
+    FREEDML_ADAPTER=cuda ./$build/bench/operator_bench --only "$FREEDML_BENCH_OPS" > "$out/freedml_bench.jsonl" 2> "$out/bench.log"
+    python3 bench/operator_torch.py --device cuda --only "$FREEDML_BENCH_OPS" > "$out/torch_bench.jsonl" 2>> "$out/bench.log"
+    python3 bench/cuda/compare.py "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" | tee "$out/bench_table.txt"
+  fi
   echo "total: $(( $(date +%s) - start )) s"
   exit 0
 fi

@@ -1,6 +1,7 @@
 // IDMLDevice: creation, feature support, operator creation and its validation messages, child
 // objects, private data, residency, removal.
 #include <cstring>
+#include <string>
 
 #include "dml_fixture.h"
 
@@ -211,29 +212,30 @@ TEST_F(DmlTest, CreateOperatorNamesTheFieldAndRule) {
     EXPECT_NE(messages.find("T2"), std::string::npos) << messages;
 }
 
-TEST_F(DmlTest, CreateOperatorRefusesOperatorsFreeDMLCannotRunYet) {
-    // ROI_ALIGN_GRAD is a real DirectML operator that FreeDML does not run yet: refused, never
-    // accepted and then wrong.
-    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2});
-    Tensor rois(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, 4});
-    Tensor batch(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 1});
-    DML_ROI_ALIGN_GRAD_OPERATOR_DESC desc{};
-    desc.InputGradientTensor = &t.desc;
-    desc.ROITensor = &rois.desc;
-    desc.BatchIndicesTensor = &batch.desc;
-    desc.OutputGradientTensor = &t.desc;
-    desc.ReductionFunction = DML_REDUCE_FUNCTION_AVERAGE;
-    desc.InterpolationMode = DML_INTERPOLATION_MODE_LINEAR;
-    desc.SpatialScaleX = desc.SpatialScaleY = 1.0f;
-    desc.MinimumSamplesPerOutput = desc.MaximumSamplesPerOutput = 1;
-    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ROI_ALIGN_GRAD, &desc};
+TEST_F(DmlTest, CreateOperatorKnowsEveryOperatorTypeAndRefusesOthers) {
+    // Every DML_OPERATOR_TYPE of feature level 6.4 (1 to 177) is one FreeDML runs: with no desc
+    // struct each is refused for that reason, by its name, never as unknown or not implemented.
     ComPtr<IDMLOperator> op;
-    EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
-    EXPECT_NE(Messages().find("does not implement yet"), std::string::npos) << Messages();
-    ClearMessages();
-    DML_OPERATOR_DESC unknown{static_cast<DML_OPERATOR_TYPE>(100000), &desc};
-    EXPECT_EQ(dml->CreateOperator(&unknown, IID_PPV_ARGS(&op)), E_INVALIDARG);
-    EXPECT_NE(Messages().find("is not a DirectML operator type"), std::string::npos) << Messages();
+    for (int type = 1; type <= 177; ++type) {
+        ClearMessages();
+        DML_OPERATOR_DESC opDesc{static_cast<DML_OPERATOR_TYPE>(type), nullptr};
+        ASSERT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG) << type;
+        const std::string messages = Messages();
+        EXPECT_NE(messages.find("DML_OPERATOR_DESC.Desc is null for a"), std::string::npos) << type << ": " << messages;
+        EXPECT_EQ(messages.find("does not implement"), std::string::npos) << type << ": " << messages;
+    }
+    // Values outside the enumeration: refused with the range, whatever the desc points to.
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2});
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC desc{&t.desc, &t.desc, nullptr};
+    for (int type : {0, 178, -1, 100000}) {
+        ClearMessages();
+        DML_OPERATOR_DESC unknown{static_cast<DML_OPERATOR_TYPE>(type), &desc};
+        EXPECT_EQ(dml->CreateOperator(&unknown, IID_PPV_ARGS(&op)), E_INVALIDARG) << type;
+        EXPECT_EQ(op, nullptr);
+        const std::string expected =
+            "DML_OPERATOR_DESC.Type (" + std::to_string(type) + ") is not a DirectML operator type (1..177).";
+        EXPECT_NE(Messages().find(expected), std::string::npos) << Messages();
+    }
     EXPECT_EQ(dml->CreateOperator(nullptr, IID_PPV_ARGS(&op)), E_INVALIDARG);
 }
 

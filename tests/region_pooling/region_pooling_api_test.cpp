@@ -1,6 +1,7 @@
-// The region pooling family (ROI_POOLING, ROI_ALIGN, ROI_ALIGN1) through the public API: invalid
-// descs are refused with messages that name the field and the values, and valid ones are
-// accepted (the computed values are in the conformance suite, cases/region_pooling.json).
+// The region pooling family (ROI_POOLING, ROI_ALIGN, ROI_ALIGN1, ROI_ALIGN_GRAD) through the public
+// API: invalid descs are refused with messages that name the field and the values, and valid ones
+// are accepted (the computed values are in the conformance suite, cases/region_pooling.json and
+// cases/region_pooling_grad.json).
 #include "dml_fixture.h"
 
 namespace freedml_test {
@@ -80,6 +81,60 @@ TEST_F(RegionPoolingTest, RoiAlign1DescsAreChecked) {
     d.ReductionFunction = DML_REDUCE_FUNCTION_AVERAGE;
     d.MaximumSamplesPerOutput = 0;
     Refused(DML_OPERATOR_ROI_ALIGN1, &d, "MaximumSamplesPerOutput (0) is less than MinimumSamplesPerOutput (1)");
+}
+
+TEST_F(RegionPoolingTest, RoiAlignGradDescsAreChecked) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 6, 6}), dy(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 3, 2, 2});
+    Tensor rois(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 4}), batches(DML_TENSOR_DATA_TYPE_UINT32, {4});
+    Tensor dx(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 6, 6}), droi(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 4});
+    Tensor dxF16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 3, 6, 6}), dxOther(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 6, 7});
+    Tensor droiLead(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 4, 4}), batches64(DML_TENSOR_DATA_TYPE_UINT64, {4});
+    Tensor dyChannels(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 2, 2, 2}), dyI32(DML_TENSOR_DATA_TYPE_INT32, {4, 3, 2, 2});
+    DML_ROI_ALIGN_GRAD_OPERATOR_DESC d{&in.desc, &dy.desc, &rois.desc, &batches.desc, &dx.desc, &droi.desc,
+                                       DML_REDUCE_FUNCTION_AVERAGE, DML_INTERPOLATION_MODE_LINEAR, 1.0f, 1.0f,
+                                       0.5f, -0.5f, 1, 4, FALSE};
+    Accepted(DML_OPERATOR_ROI_ALIGN_GRAD, &d);
+    // Either output alone; no InputTensor for an AVERAGE that writes only OutputGradientTensor.
+    d.OutputROIGradientTensor = nullptr;
+    d.InputTensor = nullptr;
+    Accepted(DML_OPERATOR_ROI_ALIGN_GRAD, &d);
+    d.ReductionFunction = DML_REDUCE_FUNCTION_MAX;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d,
+            "InputTensor is null, but ReductionFunction is DML_REDUCE_FUNCTION_MAX");
+    d.ReductionFunction = DML_REDUCE_FUNCTION_AVERAGE;
+    d.OutputGradientTensor = nullptr;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "OutputGradientTensor and OutputROIGradientTensor are both null");
+    d.OutputROIGradientTensor = &droi.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "InputTensor is null, but OutputROIGradientTensor is bound");
+    d.InputTensor = &in.desc;
+    Accepted(DML_OPERATOR_ROI_ALIGN_GRAD, &d);
+    d.OutputGradientTensor = &dx.desc;
+    d.OutputROIGradientTensor = &droiLead.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d,
+            "OutputROIGradientTensor has sizes {1, 4, 4}, but ROITensor has {4, 4}; they must match");
+    d.OutputROIGradientTensor = &droi.desc;
+    d.OutputGradientTensor = &dxF16.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d,
+            "OutputGradientTensor has data type FLOAT16, but InputGradientTensor is FLOAT32");
+    d.OutputGradientTensor = &dxOther.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d,
+            "OutputGradientTensor has sizes {2, 3, 6, 7}, but InputTensor has {2, 3, 6, 6}");
+    d.OutputGradientTensor = &dx.desc;
+    d.BatchIndicesTensor = &batches64.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "BatchIndicesTensor has data type UINT64; DML_OPERATOR_ROI_ALIGN_GRAD "
+                                             "accepts UINT32");
+    d.BatchIndicesTensor = &batches.desc;
+    d.InputGradientTensor = &dyChannels.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d,
+            "InputGradientTensor has sizes {4, 2, 2, 2}; for 4 regions and 3 channels");
+    d.InputGradientTensor = &dyI32.desc;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "InputGradientTensor has data type INT32");
+    d.InputGradientTensor = &dy.desc;
+    d.ReductionFunction = DML_REDUCE_FUNCTION_SUM;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "ReductionFunction is DML_REDUCE_FUNCTION_SUM");
+    d.ReductionFunction = DML_REDUCE_FUNCTION_MAX;
+    d.MinimumSamplesPerOutput = 0;
+    Refused(DML_OPERATOR_ROI_ALIGN_GRAD, &d, "MinimumSamplesPerOutput is 0; it must be at least 1");
 }
 
 }  // namespace

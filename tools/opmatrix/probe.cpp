@@ -35,7 +35,8 @@ constexpr Profile kShapes[] = {
 // Operators whose shape rules tie tensors of different sizes together (the recurrent layers'
 // gates * hidden_size rows and 2 * gates * hidden_size biases), which the profiles' one shape for
 // every tensor cannot meet: the sizes of such a tensor, and the value of such a count field. Each
-// describes seq_length, batch_size, input_size and hidden_size 1, one direction.
+// recurrent one describes seq_length, batch_size, input_size and hidden_size 1, one direction; the
+// region operators get one region row (four coordinates, five with ROI_POOLING's batch).
 struct FieldOverride {
     const char* op;
     const char* field;
@@ -54,6 +55,11 @@ constexpr FieldOverride kOverrides[] = {
     {"GRU", "RecurrenceTensor", {1, 1, 3, 1}, 0},
     {"GRU", "BiasTensor", {1, 1, 1, 6}, 0},
     {"GRU", "ActivationDescCount", {}, 2},
+    {"ROI_POOLING", "ROITensor", {1, 1, 1, 5}, 0},
+    {"ROI_ALIGN", "ROITensor", {1, 1, 1, 4}, 0},
+    {"ROI_ALIGN1", "ROITensor", {1, 1, 1, 4}, 0},
+    {"ROI_ALIGN_GRAD", "ROITensor", {1, 1, 1, 4}, 0},
+    {"ROI_ALIGN_GRAD", "OutputROIGradientTensor", {1, 1, 1, 4}, 0},
 };
 const FieldOverride* FindOverride(const OperatorSchema& schema, const char* field) {
     for (const auto& o : kOverrides) {

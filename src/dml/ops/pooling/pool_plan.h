@@ -49,9 +49,12 @@ struct PoolSite {
     int64_t first[3];   // first window position per spatial dimension (may be negative)
 };
 
-FREEDML_POOL_FN PoolSite LocatePool(const PoolPlan& plan, uint64_t o) {
+// Index: the integer type of the divisions (the CUDA kernel passes 32 bits where the output's
+// element count allows; a 64-bit division costs several times as much there).
+template <class Index>
+FREEDML_POOL_FN PoolSite LocatePool(const PoolPlan& plan, Index o) {
     PoolSite site{};
-    uint64_t rest = o;
+    Index rest = o;
     uint32_t y[3];
     for (int d = 2; d >= 0; --d) {
         y[d] = uint32_t(rest % plan.out[d]);

@@ -31,8 +31,8 @@ __global__ void __launch_bounds__(kAdamThreads) AdamElements(AdamArgs args, adam
         Offsets(args.plan, e, offset);
         T* p[7];
         for (int k = 0; k < 7; ++k) p[k] = reinterpret_cast<T*>(args.base[k]) + offset[k];
-        const adam::AdamResult r =
-            adam::Step(params, rate, float(LoadAs(p[3])), float(LoadAs(p[4])), float(LoadAs(p[5])), float(LoadAs(p[6])));
+        const adam::AdamResult r = adam::Step(params, rate, float(LoadAs(p[3])), float(LoadAs(p[4])),
+                                              float(LoadAs(p[5])), float(LoadAs(p[6])));
         StoreAs(p[0], r.x);
         StoreAs(p[1], r.m);
         StoreAs(p[2], r.v);

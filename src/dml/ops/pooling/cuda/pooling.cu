@@ -29,11 +29,11 @@ __device__ __forceinline__ typename ComputeOf<T>::type Lowest() {
     }
 }
 
-template <class T>
+template <class T, class Index>
 __global__ void __launch_bounds__(kBlockThreads) PoolKernel(PoolPlan plan, T* out, void* indices, const T* in) {
-    const uint64_t step = uint64_t(gridDim.x) * kBlockThreads;
-    for (uint64_t o = uint64_t(blockIdx.x) * kBlockThreads + threadIdx.x; o < plan.outCount; o += step) {
-        const PoolSite site = LocatePool(plan, o);
+    const Index step = Index(gridDim.x) * kBlockThreads, count = Index(plan.outCount);
+    for (Index o = Index(blockIdx.x) * kBlockThreads + threadIdx.x; o < count; o += step) {
+        const PoolSite site = LocatePool<Index>(plan, o);
         if (plan.kind == PoolKind::Max) {
             uint64_t index = 0;
             const auto best = PoolMax(plan, site, Lowest<T>(), [&](int64_t offset) { return LoadAs(in + offset); },
@@ -49,6 +49,52 @@ __global__ void __launch_bounds__(kBlockThreads) PoolKernel(PoolPlan plan, T* ou
             StoreAs(out + site.outOffset, float(v));
         }
     }
+}
+
+// MAX over 2-D windows (the first spatial slot unused) without an indices output, the shape of
+// every CNN's max pool: blockIdx.y is the {N, C} plane, so a thread finds its output position with
+// one 32-bit division, and walks its window in PoolMax's order with PoolMax's rule (the first
+// NaN wins, else the first strict maximum).
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads) MaxPool2dKernel(PoolPlan plan, T* out, const T* in) {
+    const uint32_t plane = blockIdx.y, n = plane / plan.channels, c = plane % plan.channels;
+    const T* src = in + int64_t(n) * plan.inStrides[0] + int64_t(c) * plan.inStrides[1];
+    T* dst = out + int64_t(n) * plan.outStrides[0] + int64_t(c) * plan.outStrides[1];
+    const uint32_t outW = plan.out[2], planeSize = plan.out[1] * outW;
+    const int32_t inH = int32_t(plan.in[1]), inW = int32_t(plan.in[2]);
+    for (uint32_t i = blockIdx.x * kBlockThreads + threadIdx.x; i < planeSize; i += gridDim.x * kBlockThreads) {
+        const uint32_t oy = i / outW, ox = i % outW;
+        const int32_t y0 = int32_t(oy * plan.stride[1]) - int32_t(plan.pad[1]);
+        const int32_t x0 = int32_t(ox * plan.stride[2]) - int32_t(plan.pad[2]);
+        auto best = Lowest<T>();
+        bool any = false, nan = false;
+        for (uint32_t ky = 0; ky < plan.window[1] && !nan; ++ky) {
+            const int32_t y = y0 + int32_t(ky * plan.dilation[1]);
+            if (y < 0 || y >= inH) continue;
+            const T* row = src + int64_t(y) * plan.inStrides[3];
+            for (uint32_t kx = 0; kx < plan.window[2]; ++kx) {
+                const int32_t x = x0 + int32_t(kx * plan.dilation[2]);
+                if (x < 0 || x >= inW) continue;
+                const auto v = LoadAs(row + int64_t(x) * plan.inStrides[4]);
+                const bool isNaN = !(v == v);
+                if (!any || isNaN || v > best) best = v, any = true, nan = isNaN;
+                if (nan) break;
+            }
+        }
+        StoreAs(dst + int64_t(oy) * plan.outStrides[3] + int64_t(ox) * plan.outStrides[4], best);
+    }
+}
+
+// Whether MaxPool2dKernel serves the plan: MAX without indices over 2-D windows, planes that fit
+// the grid's y dimension and 32-bit positions.
+bool IsMaxPool2d(const PoolPlan& plan) {
+    return plan.kind == PoolKind::Max && !plan.hasIndices && plan.in[0] == 1 && plan.out[0] == 1 &&
+           plan.window[0] == 1 && uint64_t(plan.batch) * plan.channels <= 65535 &&
+           uint64_t(plan.out[1]) * plan.out[2] < (uint64_t(1) << 31) && plan.in[1] < (1u << 30) &&
+           plan.in[2] < (1u << 30) && uint64_t(plan.out[1]) * plan.stride[1] + plan.pad[1] < (uint64_t(1) << 30) &&
+           uint64_t(plan.out[2]) * plan.stride[2] + plan.pad[2] < (uint64_t(1) << 30) &&
+           uint64_t(plan.window[1]) * plan.dilation[1] < (uint64_t(1) << 30) &&
+           uint64_t(plan.window[2]) * plan.dilation[2] < (uint64_t(1) << 30);
 }
 
 // One thread per OutputGradientTensor element gathers its share (PoolGradient): no atomics, the
@@ -88,8 +134,22 @@ __global__ void __launch_bounds__(kBlockThreads) ScatterKernel(UnpoolPlan plan, 
 template <class T>
 cudaError_t PoolTyped(const PoolPlan& plan, void* out, void* indices, const void* in, LaunchTarget launch) {
     if (plan.outCount == 0) return cudaSuccess;
-    PoolKernel<T><<<launch.Blocks(plan.outCount, kBlockThreads), kBlockThreads, 0, launch.stream>>>(
-        plan, static_cast<T*>(out), indices, static_cast<const T*>(in));
+    if (IsMaxPool2d(plan)) {
+        const uint32_t planeSize = plan.out[1] * plan.out[2];
+        const dim3 grid((planeSize + kBlockThreads - 1) / kBlockThreads, plan.batch * plan.channels);
+        MaxPool2dKernel<T>
+            <<<grid, kBlockThreads, 0, launch.stream>>>(plan, static_cast<T*>(out), static_cast<const T*>(in));
+        return cudaGetLastError();
+    }
+    const int blocks = launch.Blocks(plan.outCount, kBlockThreads);
+    // 32-bit output coordinates where the grid-stride loop cannot overflow them.
+    if (plan.outCount + uint64_t(blocks) * kBlockThreads <= UINT32_MAX) {
+        PoolKernel<T, uint32_t><<<blocks, kBlockThreads, 0, launch.stream>>>(plan, static_cast<T*>(out), indices,
+                                                                             static_cast<const T*>(in));
+    } else {
+        PoolKernel<T, uint64_t><<<blocks, kBlockThreads, 0, launch.stream>>>(plan, static_cast<T*>(out), indices,
+                                                                             static_cast<const T*>(in));
+    }
     return cudaGetLastError();
 }
 

@@ -24,8 +24,10 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "dml/kernel.h"
+#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
@@ -94,9 +96,16 @@ struct Plan {
     // elements, while a slice's own elements lie apart (a reduction over an outer axis): blocks of
     // output elements then walk their slices together, reading the input row by row.
     bool blocked = false;
+    bool denseBlocks = false;  // blocked, and the runner takes up to kDenseBlock outputs at once
 };
 
+#define FREEDML_REDUCE_INLINE __attribute__((always_inline)) inline
+
 constexpr uint64_t kBlock = 256;  // output elements reduced together when blocked (1 KiB rows of FLOAT32)
+// ... and by the dense block path, which takes up to kDenseBlock: each visit of a slice row then
+// reads up to 8 KiB in a row, long enough for the hardware prefetcher (a 1 KiB visit of each of
+// thousands of rows far apart is bound by memory latency).
+constexpr uint64_t kDenseBlock = 2048;
 
 // Reduces `count` output elements (1, or up to kBlock neighbours when blocked) from `in` to `out`.
 using RunFn = void (*)(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count);
@@ -110,6 +119,20 @@ inline void ForSlice(const LoopPlan<1>& inner, const std::byte* base, F&& f) {
                     for (uint64_t i = 0; i < count; ++i, q += s[0]) f(q);
                 });
 }
+
+// Calls f(first element, count, byte stride) for each row of a slice, in order.
+template <class F>
+inline void ForSliceRows(const LoopPlan<1>& inner, const std::byte* base, F&& f) {
+    RunLoopRows(inner, {const_cast<std::byte*>(base)}, 0, inner.OuterCount(),
+                [&](const std::array<std::byte*, 1>& p, uint64_t count, const std::array<int64_t, 1>& s) {
+                    f(static_cast<const std::byte*>(p[0]), count, s[0]);
+                });
+}
+
+// What Run may do besides feeding a state element by element: contiguous FLOAT32 runs are
+// reduced through arrays of tallies (loops the compiler vectorizes), with the same functions in
+// the same precision.
+enum class Dense { None, Tallies, Extreme };
 
 template <class V>
 inline bool IsNan(V v) {
@@ -136,6 +159,7 @@ void StoreIndex(DML_TENSOR_DATA_TYPE type, std::byte* out, uint64_t index) {
 // plan.lastTie.
 template <bool kMax, class T>
 struct ArgState {
+    static constexpr Dense kDense = Dense::None;
     using V = typename TypeOf<T>::Value;
     V best{};
     uint64_t bestIndex = 0;
@@ -162,8 +186,10 @@ struct ArgState {
 };
 
 // MAX / MIN: NaNs are passed over; a slice of NaNs gives NaN.
-template <bool kMax, class T>
+template <bool kIsMax, class T>
 struct ExtremeState {
+    static constexpr Dense kDense = std::is_same_v<T, float> ? Dense::Extreme : Dense::None;
+    static constexpr bool kMax = kIsMax;
     using V = typename TypeOf<T>::Value;
     V best{};
     bool any = false;
@@ -172,6 +198,42 @@ struct ExtremeState {
         const V x = TypeOf<T>::Read(p);
         if (!any || IsNan(best) || (kMax ? x > best : x < best)) best = x;
         any = true;
+    }
+
+    // `b` (from later elements) fed to a running extreme `a`, as Add would: a NaN gives way, and
+    // among equals the earlier stays.
+    static V Join(V a, V b) { return IsNan(a) || (kMax ? b > a : b < a) ? b : a; }
+
+    // The n contiguous FLOAT32 elements from p: kLanes running extremes (vector lanes), each
+    // Add's rule over its share, then joined. Lanes interleave, so among equal values the joined
+    // one may not be the first: that only shows between -0 and +0, so a zero result is found
+    // again element by element.
+    void AddRow(const Plan& plan, const std::byte* p, uint64_t n, uint64_t k) {
+        constexpr uint64_t kLanes = 16;
+        uint64_t i = 0;
+        if constexpr (std::is_same_v<T, float>) {
+            if (n >= 2 * kLanes) {
+                float lane[kLanes];
+                for (uint64_t j = 0; j < kLanes; ++j) lane[j] = Load<float>(p + j * sizeof(float));
+                for (i = kLanes; i + kLanes <= n; i += kLanes) {
+                    for (uint64_t j = 0; j < kLanes; ++j) {
+                        const float x = Load<float>(p + (i + j) * sizeof(float)), v = lane[j];
+                        lane[j] = (v != v || (kMax ? x > v : x < v)) ? x : v;
+                    }
+                }
+                float joined = lane[0];
+                for (uint64_t j = 1; j < kLanes; ++j) {
+                    if (!IsNan(lane[j])) joined = Join(joined, lane[j]);
+                }
+                if (joined == 0.0f) {
+                    for (uint64_t e = 0; e < i; ++e) Add(plan, p + e * sizeof(float), k + e);
+                } else {
+                    best = any ? Join(best, joined) : joined;
+                    any = true;
+                }
+            }
+        }
+        for (; i < n; ++i) Add(plan, p + i * sizeof(T), k + i);
     }
     void Store(const Plan&, std::byte* out) const {
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
@@ -186,22 +248,43 @@ struct ExtremeState {
 // partial tallies (by position) keep a long slice from waiting on one chain of additions.
 template <Fn kFn, class T>
 struct FloatState {
+    static constexpr Dense kDense = std::is_same_v<T, float> ? Dense::Tallies : Dense::None;
     using A = typename TypeOf<T>::Acc;
     static constexpr A kStart = kFn == Fn::Multiply ? A(1) : A(0);
     A acc[4] = {kStart, kStart, kStart, kStart};
 
-    void Add(const Plan&, const std::byte* p, uint64_t k) {
-        const A x = TypeOf<T>::Read(p);
-        A& a = acc[k & 3];
+    // A tally `a` fed the element x.
+    static A Fold(A a, A x) {
         if constexpr (kFn == Fn::Multiply) {
-            a *= x;
+            return a * x;
         } else if constexpr (kFn == Fn::L1) {
-            a += std::fabs(x);
+            return a + std::fabs(x);
         } else if constexpr (kFn == Fn::L2 || kFn == Fn::SumSquare) {
-            a += x * x;
+            return a + x * x;
         } else {  // Sum, Average, LogSum
-            a += x;
+            return a + x;
         }
+    }
+    // Two tallies of disjoint elements joined.
+    static A Join(A a, A b) { return kFn == Fn::Multiply ? a * b : a + b; }
+
+    void Add(const Plan&, const std::byte* p, uint64_t k) { acc[k & 3] = Fold(acc[k & 3], A(TypeOf<T>::Read(p))); }
+
+    // The n contiguous elements from p, the first at slice position k: kLanes partial tallies
+    // (vector lanes), joined into the four.
+    void AddRow(const Plan& plan, const std::byte* p, uint64_t n, uint64_t k) {
+        constexpr uint64_t kLanes = 16;
+        uint64_t i = 0;
+        if (n >= 2 * kLanes) {
+            A part[kLanes];
+            for (A& v : part) v = kStart;
+            for (; i + kLanes <= n; i += kLanes) {
+                for (uint64_t j = 0; j < kLanes; ++j)
+                    part[j] = Fold(part[j], A(TypeOf<T>::Read(p + (i + j) * sizeof(T))));
+            }
+            for (uint64_t j = 0; j < kLanes; ++j) acc[(k + j) & 3] = Join(acc[(k + j) & 3], part[j]);
+        }
+        for (; i < n; ++i) Add(plan, p + i * sizeof(T), k + i);
     }
     void Store(const Plan& plan, std::byte* out) const {
         A total = kFn == Fn::Multiply ? (acc[0] * acc[1]) * (acc[2] * acc[3]) : (acc[0] + acc[1]) + (acc[2] + acc[3]);
@@ -221,6 +304,7 @@ struct FloatState {
 // for a slice of only -inf).
 template <class T>
 struct LogSumExpState {
+    static constexpr Dense kDense = Dense::None;
     using A = typename TypeOf<T>::Acc;
     A max = -std::numeric_limits<A>::infinity();
     A sum = 0;
@@ -251,6 +335,7 @@ struct LogSumExpState {
 // SUM, MULTIPLY, L1 and SUM_SQUARE of integers, modulo 2^bits.
 template <Fn kFn, class T>
 struct IntegerState {
+    static constexpr Dense kDense = Dense::None;
     using U = std::make_unsigned_t<T>;
     static_assert(sizeof(U) >= sizeof(unsigned), "narrow types would promote to int");
     U acc = kFn == Fn::Multiply ? U(1) : U(0);
@@ -271,18 +356,78 @@ struct IntegerState {
     void Store(const Plan&, std::byte* out) const { ::freedml::dml::Store(out, T(acc)); }
 };
 
+// A block of `count` neighbouring outputs whose inputs are contiguous along the block (FLOAT32),
+// reduced row by row of their slices through arrays: FloatState's four tallies per output (by
+// slice position), or ExtremeState's running extreme.
 template <class S>
-void Run(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) {
+FREEDML_REDUCE_INLINE void RunDenseBlock(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) {
+    const int64_t outStep = plan.outer.InnerStride(1);
+    if constexpr (S::kDense == Dense::Tallies) {
+        using A = typename S::A;
+        thread_local std::vector<A> storage;  // grown once per thread, not per dispatch
+        storage.resize(4 * kDenseBlock);
+        A* tallies[4] = {storage.data(), storage.data() + kDenseBlock, storage.data() + 2 * kDenseBlock,
+                         storage.data() + 3 * kDenseBlock};
+        for (A* row : tallies) std::fill(row, row + count, S::kStart);
+        uint64_t k = 0;
+        ForSlice(plan.inner, in, [&](const std::byte* p) {
+            A* t = tallies[k++ & 3];
+            for (uint64_t b = 0; b < count; ++b) t[b] = S::Fold(t[b], A(Load<float>(p + b * sizeof(float))));
+        });
+        for (uint64_t b = 0; b < count; ++b) {
+            S state{};
+            for (int c = 0; c < 4; ++c) state.acc[c] = tallies[c][b];
+            state.Store(plan, out + int64_t(b) * outStep);
+        }
+    } else if constexpr (S::kDense == Dense::Extreme) {
+        float best[kDenseBlock] = {};
+        bool any = false;
+        ForSlice(plan.inner, in, [&](const std::byte* p) {
+            if (!any) {
+                for (uint64_t b = 0; b < count; ++b) best[b] = Load<float>(p + b * sizeof(float));
+                any = true;
+                return;
+            }
+            for (uint64_t b = 0; b < count; ++b) {  // ExtremeState::Add, per lane
+                const float x = Load<float>(p + b * sizeof(float)), v = best[b];
+                best[b] = (v != v || (S::kMax ? x > v : x < v)) ? x : v;
+            }
+        });
+        for (uint64_t b = 0; b < count; ++b) {
+            S state{};
+            state.best = best[b];
+            state.any = any;
+            state.Store(plan, out + int64_t(b) * outStep);
+        }
+    }
+}
+
+template <class S>
+FREEDML_REDUCE_INLINE void RunBody(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) {
     if (count == 1) {
         S state{};
         uint64_t k = 0;
-        ForSlice(plan.inner, in, [&](const std::byte* p) { state.Add(plan, p, k++); });
+        if constexpr (S::kDense != Dense::None) {
+            ForSliceRows(plan.inner, in, [&](const std::byte* p, uint64_t n, int64_t stride) {
+                if (stride == int64_t(sizeof(float))) {
+                    state.AddRow(plan, p, n, k);
+                } else {
+                    for (uint64_t i = 0; i < n; ++i) state.Add(plan, p + int64_t(i) * stride, k + i);
+                }
+                k += n;
+            });
+        } else {
+            ForSlice(plan.inner, in, [&](const std::byte* p) { state.Add(plan, p, k++); });
+        }
         state.Store(plan, out);
         return;
     }
     // Blocked: element b of the block is `b` input steps and `b` output steps from the first.
-    S states[kBlock]{};
     const int64_t inStep = plan.outer.InnerStride(0), outStep = plan.outer.InnerStride(1);
+    if constexpr (S::kDense != Dense::None) {
+        if (inStep == int64_t(sizeof(float))) return RunDenseBlock<S>(plan, in, out, count);
+    }
+    S states[kBlock]{};
     uint64_t k = 0;
     ForSlice(plan.inner, in, [&](const std::byte* p) {
         for (uint64_t b = 0; b < count; ++b) states[b].Add(plan, p + int64_t(b) * inStep, k);
@@ -291,35 +436,71 @@ void Run(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) 
     for (uint64_t b = 0; b < count; ++b) states[b].Store(plan, out + int64_t(b) * outStep);
 }
 
+template <class S>
+void Run(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) {
+    RunBody<S>(plan, in, out, count);
+}
+#ifdef FREEDML_CPU_X86_64
+template <class S>
+FREEDML_TARGET_AVX2_FMA void RunAvx2(const Plan& plan, const std::byte* in, std::byte* out, uint64_t count) {
+    RunBody<S>(plan, in, out, count);
+}
+#endif
+
+// Run<S>, or its AVX2 build where the CPU has it (the same operations, rounded the same).
+template <class S>
+RunFn Runner() {
+#ifdef FREEDML_CPU_X86_64
+    if (cpu::UseAvx2Fma()) return RunAvx2<S>;
+#endif
+    return Run<S>;
+}
+
 // The runner of `fn` on element type T (null where the schema allows no such pair).
 template <class T>
 RunFn Pick(Fn fn) {
     constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, Half>;
     switch (fn) {
-        case Fn::ArgMax: return Run<ArgState<true, T>>;
-        case Fn::ArgMin: return Run<ArgState<false, T>>;
-        case Fn::Max: return Run<ExtremeState<true, T>>;
-        case Fn::Min: return Run<ExtremeState<false, T>>;
+        case Fn::ArgMax:
+            return Runner<ArgState<true, T>>();
+        case Fn::ArgMin:
+            return Runner<ArgState<false, T>>();
+        case Fn::Max:
+            return Runner<ExtremeState<true, T>>();
+        case Fn::Min:
+            return Runner<ExtremeState<false, T>>();
         default: break;
     }
     if constexpr (kFloat) {
         switch (fn) {
-            case Fn::Average: return Run<FloatState<Fn::Average, T>>;
-            case Fn::L1: return Run<FloatState<Fn::L1, T>>;
-            case Fn::L2: return Run<FloatState<Fn::L2, T>>;
-            case Fn::LogSum: return Run<FloatState<Fn::LogSum, T>>;
-            case Fn::LogSumExp: return Run<LogSumExpState<T>>;
-            case Fn::Multiply: return Run<FloatState<Fn::Multiply, T>>;
-            case Fn::Sum: return Run<FloatState<Fn::Sum, T>>;
-            case Fn::SumSquare: return Run<FloatState<Fn::SumSquare, T>>;
+            case Fn::Average:
+                return Runner<FloatState<Fn::Average, T>>();
+            case Fn::L1:
+                return Runner<FloatState<Fn::L1, T>>();
+            case Fn::L2:
+                return Runner<FloatState<Fn::L2, T>>();
+            case Fn::LogSum:
+                return Runner<FloatState<Fn::LogSum, T>>();
+            case Fn::LogSumExp:
+                return Runner<LogSumExpState<T>>();
+            case Fn::Multiply:
+                return Runner<FloatState<Fn::Multiply, T>>();
+            case Fn::Sum:
+                return Runner<FloatState<Fn::Sum, T>>();
+            case Fn::SumSquare:
+                return Runner<FloatState<Fn::SumSquare, T>>();
             default: return nullptr;
         }
     } else if constexpr (sizeof(T) >= 4) {
         switch (fn) {
-            case Fn::L1: return Run<IntegerState<Fn::L1, T>>;
-            case Fn::Multiply: return Run<IntegerState<Fn::Multiply, T>>;
-            case Fn::Sum: return Run<IntegerState<Fn::Sum, T>>;
-            case Fn::SumSquare: return Run<IntegerState<Fn::SumSquare, T>>;
+            case Fn::L1:
+                return Runner<IntegerState<Fn::L1, T>>();
+            case Fn::Multiply:
+                return Runner<IntegerState<Fn::Multiply, T>>();
+            case Fn::Sum:
+                return Runner<IntegerState<Fn::Sum, T>>();
+            case Fn::SumSquare:
+                return Runner<IntegerState<Fn::SumSquare, T>>();
             default: return nullptr;
         }
     } else {
@@ -392,14 +573,21 @@ public:
             });
             return;
         }
-        // Blocks of kBlock output elements along each row of the innermost kept dimension.
+        // Blocks of `width` output elements along each row of the innermost kept dimension: kBlock,
+        // or for the dense path as wide as still gives every thread a block (up to kDenseBlock).
         const LoopPlan<2>& outer = plan_.outer;
         const uint64_t rowLength = outer.InnerCount();
-        const uint64_t blocksPerRow = (rowLength + kBlock - 1) / kBlock;
-        const uint64_t minBlocks = std::max<uint64_t>(1, work / (plan_.sliceCount * kBlock));
+        uint64_t width = kBlock;
+        if (plan_.denseBlocks) {
+            const ThreadPool* threads = HostThreads(b);
+            const uint64_t perThread = plan_.sliceTotal / (threads ? threads->Size() : 1);
+            width = std::clamp<uint64_t>((perThread + 63) / 64 * 64, kBlock, kDenseBlock);
+        }
+        const uint64_t blocksPerRow = (rowLength + width - 1) / width;
+        const uint64_t minBlocks = std::max<uint64_t>(1, work / (plan_.sliceCount * width));
         ParallelFor(HostThreads(b), outer.OuterCount() * blocksPerRow, minBlocks, [&](uint64_t first, uint64_t last) {
             for (uint64_t i = first; i < last; ++i) {
-                const uint64_t start = (i % blocksPerRow) * kBlock;
+                const uint64_t start = (i % blocksPerRow) * width;
                 uint64_t row = i / blocksPerRow;
                 const std::byte* in = b.inputs[0] + int64_t(start) * outer.InnerStride(0);
                 std::byte* out = b.outputs[0] + int64_t(start) * outer.InnerStride(1);
@@ -409,7 +597,7 @@ public:
                     in += int64_t(index) * outer.byteStrides[0][d];
                     out += int64_t(index) * outer.byteStrides[1][d];
                 }
-                run_(plan_, in, out, std::min(kBlock, rowLength - start));
+                run_(plan_, in, out, std::min(width, rowLength - start));
             }
         });
     }
@@ -418,6 +606,9 @@ private:
     Plan plan_;
     RunFn run_;
 };
+
+// The functions whose FLOAT32 state has a dense block path (Dense::Tallies or Dense::Extreme).
+bool HasDensePath(Fn fn) { return fn != Fn::ArgMax && fn != Fn::ArgMin && fn != Fn::LogSumExp; }
 
 Status Create(const OperatorArgs& args, Fn fn, uint32_t axisCount, const UINT* axes, bool lastTie,
               std::unique_ptr<Kernel>* kernel) {
@@ -447,6 +638,7 @@ Status Create(const OperatorArgs& args, Fn fn, uint32_t axisCount, const UINT* a
     const bool slicesPacked = plan.inner.rank == 1 && plan.inner.InnerStride(0) == int64_t(inSize);
     plan.blocked = plan.outer.rank >= 1 && plan.outer.InnerStride(0) == int64_t(inSize) && plan.sliceCount > 1 &&
                    !slicesPacked;
+    plan.denseBlocks = plan.blocked && input.dataType == DML_TENSOR_DATA_TYPE_FLOAT32 && HasDensePath(fn);
     *kernel = std::make_unique<ReduceKernel>(plan, run);
     return {};
 }

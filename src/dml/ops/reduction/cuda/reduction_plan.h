@@ -66,10 +66,12 @@ struct TopKPlan {
     // each key's line and index fields, and CUB's storage.
     uint32_t valueBytes = 0, lineBits = 0, indexBits = 0;
     uint64_t sortBytes = 0;
+    // The selecting path (set by PlanTopKSort): long lines, K small enough to sort in one block.
+    bool select = false;
 };
 
-// Chooses the sorting path where the element type and sizes allow it; returns the temporary
-// memory (bytes) LaunchTopK then needs, 0 for the counting path.
+// Chooses the selecting or the sorting path where the element type and sizes allow it; returns the
+// temporary memory (bytes) LaunchTopK then needs, 0 for the selecting and the counting paths.
 uint64_t PlanTopKSort(TopKPlan* plan);
 
 cudaError_t LaunchTopK(const TopKPlan& plan, void* values, void* indices, const void* in, void* temporary,

@@ -3,12 +3,16 @@
 // its index), one radix sort of all keys puts every line's elements in order, and a last kernel
 // writes each line's first K. The key holds the index, so ties keep the lower index first whatever
 // the sort's stability, and the values written are read back from the input (bit for bit).
+// Lines of at least kSelectMinLength elements with K up to kSelectMaxK take the selecting path
+// instead: one block per line finds the K-th key by a radix select (8 bits a pass, a shared
+// histogram), gathers the K first keys in index order and sorts only those.
 // 64-bit elements, and keys that would need more than 64 bits, take the counting path: one thread
 // per element finds its place by counting the elements that go before it (length^2 comparisons
 // per line, exact and simple).
 #include <cstdint>
 #include <type_traits>
 
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include "dml/kernels/cuda/elementwise.cuh"
@@ -120,6 +124,122 @@ __global__ void __launch_bounds__(kBlockThreads) TopKWrite(TopKPlan plan, T* val
     }
 }
 
+// The key of a value: its OrderBits, reversed where the largest come first, so that a line's K
+// first elements are its K smallest (key, index) pairs.
+template <class T>
+__device__ __forceinline__ uint32_t KeyOf(bool largest, T v) {
+    constexpr uint32_t kMask = sizeof(T) == 4 ? 0xFFFFFFFFu : (uint32_t(1) << (8 * sizeof(T))) - 1;
+    const uint32_t bits = OrderBits(v);
+    return largest ? ~bits & kMask : bits;
+}
+
+constexpr int kSelectThreads = 1024;
+constexpr uint32_t kSelectMaxK = 1024;
+constexpr uint32_t kSelectMinLength = 256;
+
+template <class T>
+__global__ void __launch_bounds__(kSelectThreads) TopKSelect(TopKPlan plan, T* values, void* indices, const T* in) {
+    using Scan = cub::BlockScan<uint32_t, kSelectThreads>;
+    __shared__ typename Scan::TempStorage scanStorage;
+    __shared__ uint32_t histogram[256];
+    __shared__ uint64_t chosen[kSelectMaxK];  // (key << 32) | index
+    __shared__ uint32_t digitFound, remainingFound;
+    const uint32_t n = plan.length, k = plan.k, lane = threadIdx.x % 32;
+    for (uint64_t line = blockIdx.x; line < plan.lines.count; line += gridDim.x) {
+        int64_t o[3];
+        Offsets(plan.lines, line, o);
+        const T* x = in + o[2];
+        // Radix select from the top digit: `prefix` gathers the K-th smallest key, `remaining`
+        // its rank among the keys that share the digits found so far.
+        uint32_t prefix = 0, prefixMask = 0, remaining = k;
+        for (int shift = 8 * int(sizeof(T)) - 8; shift >= 0; shift -= 8) {
+            if (threadIdx.x < 256) histogram[threadIdx.x] = 0;
+            __syncthreads();
+            for (uint32_t base = 0; base < n; base += kSelectThreads) {
+                const uint32_t i = base + threadIdx.x;
+                uint32_t digit = 256;  // none: outside the line or off the prefix
+                if (i < n) {
+                    const uint32_t key = KeyOf(plan.largest, x[int64_t(i) * plan.inStride]);
+                    if ((key & prefixMask) == prefix) digit = (key >> shift) & 255;
+                }
+                // One atomic per distinct digit of the warp: the top digits of real data repeat.
+                const uint32_t peers = __match_any_sync(0xFFFFFFFFu, digit);
+                if (digit < 256 && lane == uint32_t(__ffs(peers) - 1)) atomicAdd(&histogram[digit], __popc(peers));
+            }
+            __syncthreads();
+            if (threadIdx.x < 32) {  // the digit where the running count reaches `remaining`
+                uint32_t sum = 0;
+                for (int b = 0; b < 8; ++b) sum += histogram[lane * 8 + b];
+                uint32_t inclusive = sum;
+                for (int d = 1; d < 32; d <<= 1) {
+                    const uint32_t other = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
+                    if (int(lane) >= d) inclusive += other;
+                }
+                const uint32_t reached = __ballot_sync(0xFFFFFFFFu, inclusive >= remaining);
+                if (lane == uint32_t(__ffs(reached) - 1)) {
+                    uint32_t before = inclusive - sum;
+                    for (int b = 0; b < 8; ++b) {
+                        const uint32_t count = histogram[lane * 8 + b];
+                        if (before + count >= remaining) {
+                            digitFound = lane * 8 + b;
+                            remainingFound = remaining - before;
+                            break;
+                        }
+                        before += count;
+                    }
+                }
+            }
+            __syncthreads();
+            prefix |= digitFound << shift;
+            prefixMask |= 255u << shift;
+            remaining = remainingFound;
+        }
+        // Every key below the K-th, and the first `remaining` equal to it, in index order.
+        uint32_t taken = 0, tiesSeen = 0;
+        for (uint32_t base = 0; base < n && taken < k; base += kSelectThreads) {
+            const uint32_t i = base + threadIdx.x;
+            const uint32_t key = i < n ? KeyOf(plan.largest, x[int64_t(i) * plan.inStride]) : 0;
+            const bool below = i < n && key < prefix, tie = i < n && key == prefix;
+            uint32_t tieRank = 0, ties = 0, place = 0, count = 0;
+            Scan(scanStorage).ExclusiveSum(tie ? 1u : 0u, tieRank, ties);
+            __syncthreads();
+            const bool take = below || (tie && tiesSeen + tieRank < remaining);
+            Scan(scanStorage).ExclusiveSum(take ? 1u : 0u, place, count);
+            __syncthreads();
+            if (take) chosen[taken + place] = (uint64_t(key) << 32) | i;
+            taken += count;
+            tiesSeen += ties;
+        }
+        // Bitonic sort of the K chosen, padded to a power of two with keys above every pair.
+        uint32_t size = 1;
+        while (size < k) size <<= 1;
+        for (uint32_t i = k + threadIdx.x; i < size; i += kSelectThreads) chosen[i] = ~uint64_t(0);
+        __syncthreads();
+        for (uint32_t span = 2; span <= size; span <<= 1) {
+            for (uint32_t stride = span / 2; stride > 0; stride >>= 1) {
+                for (uint32_t i = threadIdx.x; i < size; i += kSelectThreads) {
+                    const uint32_t j = i ^ stride;
+                    if (j > i) {
+                        const uint64_t a = chosen[i], b = chosen[j];
+                        if ((a > b) == ((i & span) == 0)) chosen[i] = b, chosen[j] = a;
+                    }
+                }
+                __syncthreads();
+            }
+        }
+        for (uint32_t place = threadIdx.x; place < k; place += kSelectThreads) {
+            const uint32_t i = uint32_t(chosen[place]);
+            values[o[0] + int64_t(place) * plan.valueStride] = x[int64_t(i) * plan.inStride];
+            if (plan.index64) {
+                static_cast<uint64_t*>(indices)[o[1] + int64_t(place) * plan.indexStride] = i;
+            } else {
+                static_cast<uint32_t*>(indices)[o[1] + int64_t(place) * plan.indexStride] = i;
+            }
+        }
+        __syncthreads();  // `chosen` is rewritten by the next line
+    }
+}
+
 uint32_t BitsFor(uint64_t count) {  // bits that hold 0 .. count - 1
     uint32_t bits = 0;
     while (bits < 64 && (uint64_t(1) << bits) < count) ++bits;
@@ -174,6 +294,13 @@ cudaError_t LaunchTyped(const TopKPlan& plan, void* values, void* indices, const
     const uint64_t total = plan.lines.count * plan.length;
     if (total == 0) return cudaSuccess;
     if constexpr (sizeof(T) <= 4) {
+        if (plan.select) {
+            const uint64_t cap = uint64_t(launch.multiprocessors > 0 ? launch.multiprocessors : 1) * 2;
+            const int blocks = int(plan.lines.count < cap ? plan.lines.count : cap);
+            TopKSelect<T><<<blocks, kSelectThreads, 0, launch.stream>>>(plan, static_cast<T*>(values), indices,
+                                                                        static_cast<const T*>(in));
+            return cudaGetLastError();
+        }
         if (plan.valueBytes != 0) return LaunchSorted<T>(plan, values, indices, in, temporary, launch);
     }
     TopKPlaces<T><<<launch.Blocks(total, kBlockThreads), kBlockThreads, 0, launch.stream>>>(
@@ -187,6 +314,8 @@ uint64_t PlanTopKSort(TopKPlan* plan) {
     plan->valueBytes = 0;
     const uint32_t valueBits = ValueBits(plan->type);
     const uint64_t total = plan->lines.count * plan->length;
+    plan->select = valueBits != 0 && plan->length >= kSelectMinLength && plan->k <= kSelectMaxK;
+    if (plan->select) return 0;
     if (valueBits == 0 || total == 0 || total > uint64_t(INT32_MAX) / 2) return 0;
     const uint32_t lineBits = BitsFor(plan->lines.count), indexBits = BitsFor(plan->length);
     if (lineBits + indexBits + valueBits > 64) return 0;

@@ -1,6 +1,7 @@
 // CUDA kernels of the resampling family. The tap tables (resample_params.h) are built on the host
 // when the operator is compiled and copied into the persistent resource at initialization, as is
 // VALUE_SCALE_2D's Bias; execution is one launch over the destination.
+#include <algorithm>
 #include <vector>
 
 #include "dml/kernels/cuda/cuda_common.h"
@@ -36,10 +37,32 @@ bool IsTapSum2d(const TapTableStorage& s, ElementType type) {
     return true;
 }
 
+// Whether every offset LaunchTapSum2d forms fits in 32 bits: the source's (a sum of one tap per
+// dimension) and the destination's.
+bool FitsIn32Bits(const TapTableStorage& s) {
+    const TapTables& t = s.header;
+    int64_t source = 0, destination = 0;
+    for (uint32_t d = 0; d < t.rank; ++d) {
+        int64_t largest = 0;
+        for (uint32_t k = s.starts[t.startBase[d]]; k < s.starts[t.startBase[d] + t.sizes[d]]; ++k) {
+            if (s.offsets[k] < 0) return false;
+            largest = std::max(largest, s.offsets[k]);
+        }
+        source += largest;
+        if (t.dstStrides[d] < 0) return false;
+        destination += int64_t(t.sizes[d] == 0 ? 0 : t.sizes[d] - 1) * t.dstStrides[d];
+    }
+    return source < (int64_t(1) << 31) && destination < (int64_t(1) << 31);
+}
+
 class ResampleKernel final : public Kernel {
 public:
     ResampleKernel(const char* name, TapTableStorage storage, ElementType type)
-        : name_(name), storage_(std::move(storage)), type_(type), byRows_(IsTapSum2d(storage_, type)) {
+        : name_(name),
+          storage_(std::move(storage)),
+          type_(type),
+          byRows_(IsTapSum2d(storage_, type)),
+          narrow_(byRows_ && FitsIn32Bits(storage_)) {
         packed_.resize(storage_.PackedBytes());
         storage_.Pack(packed_.data());
     }
@@ -54,7 +77,7 @@ public:
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         const TapTables tables = storage_.TablesAt(b.persistent);
-        stream.Check(byRows_ ? LaunchTapSum2d(tables, type_, b.outputs[0], b.inputs[0], stream.Launch())
+        stream.Check(byRows_ ? LaunchTapSum2d(tables, type_, narrow_, b.outputs[0], b.inputs[0], stream.Launch())
                              : LaunchTapSum(tables, type_, b.outputs[0], b.inputs[0], stream.Launch()),
                      name_);
     }
@@ -65,6 +88,7 @@ private:
     std::vector<std::byte> packed_;  // the tables as the persistent resource holds them
     ElementType type_;
     bool byRows_;  // LaunchTapSum2d applies
+    bool narrow_;  // ... with 32-bit offsets
 };
 
 class ValueScaleKernel final : public Kernel {

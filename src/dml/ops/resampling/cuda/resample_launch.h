@@ -15,8 +15,9 @@ namespace freedml::dml::cuda {
 cudaError_t LaunchTapSum(const TapTables& tables, ElementType type, void* dst, const void* src, LaunchTarget launch);
 
 // The same for 4-D tables whose first two dimensions each have one tap of weight 1 at every
-// coordinate and fewer than 2^31 destination rows (IsTapSum2d), for F32 and F16.
-cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, void* dst, const void* src,
+// coordinate and fewer than 2^31 destination rows (IsTapSum2d), for F32 and F16; `narrow`: every
+// source and destination offset fits in 32 bits (the address arithmetic is then 32-bit).
+cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, bool narrow, void* dst, const void* src,
                            LaunchTarget launch);
 
 // VALUE_SCALE_2D over {N, C, H, W}: dst = src * scale + bias[channel] (bias in device memory).

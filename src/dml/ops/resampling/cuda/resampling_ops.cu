@@ -50,43 +50,89 @@ cudaError_t LaunchTapSumTyped(const TapTables& t, void* dst, const void* src, La
 
 // The 4-D resample that scales only the last two dimensions (each of the first two has one tap of
 // weight 1): a 2-D grid, x along the destination row so that consecutive threads write
-// consecutive elements, y over rows. A thread reads its column's taps once per row and blends in
-// float in SumTaps's order (weight = row weight * column weight, taps row-major, acc from 0), so
-// the result is SumTaps's.
-template <class T>
-__global__ void __launch_bounds__(kThreads) TapSum2dKernel(TapTables t, uint32_t rows, T* dst, const T* src) {
+// consecutive elements, y over runs of kRowsPerThread consecutive rows. A thread holds its column's taps in
+// registers (up to kColumnTaps; a longer column reads them per row) and blends in float in
+// SumTaps's order (weight = row weight * column weight, taps row-major, acc from 0), so the
+// result is SumTaps's.
+constexpr uint32_t kColumnTaps = 4;
+constexpr uint32_t kRowsPerThread = 4;
+
+template <class T, class Offset>
+__device__ __forceinline__ float BlendRow(const T* __restrict__ row, float wy, uint32_t nx,
+                                          const float (&wx)[kColumnTaps], const Offset (&ox)[kColumnTaps], float acc) {
+#pragma unroll
+    for (uint32_t k = 0; k < kColumnTaps; ++k) {
+        if (k < nx) acc += (wy * wx[k]) * LoadAs<T>(row + ox[k]);
+    }
+    return acc;
+}
+
+// Offset: int64_t, or int32_t where every offset fits (32-bit address arithmetic is several
+// times cheaper, and this kernel is bound by it).
+template <class T, class Offset>
+__global__ void __launch_bounds__(kThreads)
+    TapSum2dKernel(TapTables t, uint32_t rows, T* __restrict__ dst, const T* __restrict__ src) {
     const uint32_t width = t.sizes[3], height = t.sizes[2], channels = t.sizes[1];
     const uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= width) return;
     const uint32_t bx = t.starts[t.startBase[3] + x], ex = t.starts[t.startBase[3] + x + 1];
-    for (uint32_t r = blockIdx.y; r < rows; r += gridDim.y) {
-        const uint32_t y = r % height, plane = r / height;
-        const uint32_t c1 = plane % channels, c0 = plane / channels;
-        const int64_t out = int64_t(c0) * t.dstStrides[0] + int64_t(c1) * t.dstStrides[1] +
-                            int64_t(y) * t.dstStrides[2] + int64_t(x) * t.dstStrides[3];
-        const uint32_t by = t.starts[t.startBase[2] + y], ey = t.starts[t.startBase[2] + y + 1];
-        const int64_t base = t.offsets[t.starts[t.startBase[0] + c0]] + t.offsets[t.starts[t.startBase[1] + c1]];
-        float acc = 0;
-        if (by != ey && bx != ex) {
-            for (uint32_t ky = by; ky < ey; ++ky) {
-                const float wy = t.weights[ky];
-                const int64_t row = base + t.offsets[ky];
-                for (uint32_t kx = bx; kx < ex; ++kx) {
-                    const float w = wy * t.weights[kx];
-                    acc += w * LoadAs<T>(src + row + t.offsets[kx]);
+    const uint32_t nx = ex - bx;
+    float wx[kColumnTaps] = {};
+    Offset ox[kColumnTaps] = {};
+    if (nx <= kColumnTaps) {
+#pragma unroll
+        for (uint32_t k = 0; k < kColumnTaps; ++k) {
+            if (k < nx) wx[k] = t.weights[bx + k], ox[k] = Offset(t.offsets[bx + k]);
+        }
+    }
+    const Offset s0 = Offset(t.dstStrides[0]), s1 = Offset(t.dstStrides[1]), s2 = Offset(t.dstStrides[2]);
+    const Offset column = Offset(x) * Offset(t.dstStrides[3]);
+    // kRowsPerThread consecutive rows from r0: one division for all of them.
+    for (uint32_t r0 = blockIdx.y * kRowsPerThread; r0 < rows; r0 += gridDim.y * kRowsPerThread) {
+        uint32_t y = r0 % height, plane = r0 / height;
+        uint32_t c1 = plane % channels, c0 = plane / channels;
+        const uint32_t end = rows - r0 < kRowsPerThread ? rows : r0 + kRowsPerThread;
+        for (uint32_t r = r0; r < end; ++r) {
+            const Offset out = Offset(c0) * s0 + Offset(c1) * s1 + Offset(y) * s2 + column;
+            const uint32_t by = t.starts[t.startBase[2] + y], ey = t.starts[t.startBase[2] + y + 1];
+            const Offset base =
+                Offset(t.offsets[t.starts[t.startBase[0] + c0]]) + Offset(t.offsets[t.starts[t.startBase[1] + c1]]);
+            float acc = 0;
+            if (nx != 0) {
+                for (uint32_t ky = by; ky < ey; ++ky) {
+                    const float wy = t.weights[ky];
+                    const T* row = src + (base + Offset(t.offsets[ky]));
+                    if (nx <= kColumnTaps) {
+                        acc = BlendRow(row, wy, nx, wx, ox, acc);
+                    } else {
+                        for (uint32_t kx = bx; kx < ex; ++kx)
+                            acc += (wy * t.weights[kx]) * LoadAs<T>(row + Offset(t.offsets[kx]));
+                    }
                 }
             }
+            StoreAs<T>(dst + out, acc);
+            if (++y == height) {  // the next row starts the next plane
+                y = 0;
+                if (++c1 == channels) c1 = 0, ++c0;
+            }
         }
-        StoreAs<T>(dst + out, acc);
     }
 }
 
 template <class T>
-cudaError_t LaunchTapSum2dTyped(const TapTables& t, void* dst, const void* src, LaunchTarget launch) {
+cudaError_t LaunchTapSum2dTyped(const TapTables& t, bool narrow, void* dst, const void* src, LaunchTarget launch) {
     if (t.count == 0) return cudaSuccess;
     const uint32_t rows = t.sizes[0] * t.sizes[1] * t.sizes[2];
-    const dim3 grid((t.sizes[3] + kThreads - 1) / kThreads, rows < 65535 ? rows : 65535);
-    TapSum2dKernel<T><<<grid, kThreads, 0, launch.stream>>>(t, rows, static_cast<T*>(dst), static_cast<const T*>(src));
+    // kRowsPerThread rows per thread: the column taps are loaded once for all of them.
+    const uint32_t rowBlocks = (rows + kRowsPerThread - 1) / kRowsPerThread;
+    const dim3 grid((t.sizes[3] + kThreads - 1) / kThreads, rowBlocks < 65535 ? rowBlocks : 65535);
+    if (narrow) {
+        TapSum2dKernel<T, int32_t>
+            <<<grid, kThreads, 0, launch.stream>>>(t, rows, static_cast<T*>(dst), static_cast<const T*>(src));
+    } else {
+        TapSum2dKernel<T, int64_t>
+            <<<grid, kThreads, 0, launch.stream>>>(t, rows, static_cast<T*>(dst), static_cast<const T*>(src));
+    }
     return cudaGetLastError();
 }
 
@@ -131,11 +177,13 @@ cudaError_t LaunchTapSum(const TapTables& tables, ElementType type, void* dst, c
     }
 }
 
-cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, void* dst, const void* src,
+cudaError_t LaunchTapSum2d(const TapTables& tables, ElementType type, bool narrow, void* dst, const void* src,
                            LaunchTarget launch) {
     switch (type) {
-        case ElementType::F32: return LaunchTapSum2dTyped<float>(tables, dst, src, launch);
-        case ElementType::F16: return LaunchTapSum2dTyped<__half>(tables, dst, src, launch);
+        case ElementType::F32:
+            return LaunchTapSum2dTyped<float>(tables, narrow, dst, src, launch);
+        case ElementType::F16:
+            return LaunchTapSum2dTyped<__half>(tables, narrow, dst, src, launch);
         default: return cudaErrorInvalidValue;
     }
 }
