@@ -292,6 +292,11 @@ void MaxGradPlanes(const PoolPlan& plan, const std::byte* x, const std::byte* dy
     using E = Element<T>;
     using V = typename E::Value;
     const int64_t *gs = plan.gradStrides, *xs = plan.inStrides, *ys = plan.outStrides;
+    // Per window of one output row: the running maximum, where it is (in the plane's gradient),
+    // and whether it is a NaN (which no later element replaces).
+    std::vector<V> best(plan.out[2]);
+    std::vector<int64_t> at(plan.out[2]);
+    std::vector<uint8_t> bestNaN(plan.out[2]);
     for (uint64_t plane = first; plane < last; ++plane) {
         const int64_t n = int64_t(plane / plan.channels), c = int64_t(plane % plan.channels);
         const int64_t gBase = n * gs[0] + c * gs[1], xBase = n * xs[0] + c * xs[1], yBase = n * ys[0] + c * ys[1];
@@ -305,35 +310,37 @@ void MaxGradPlanes(const PoolPlan& plan, const std::byte* x, const std::byte* dy
                 for (uint32_t i2 = 0; i2 < plan.in[2]; ++i2) E::Write(dx, row + int64_t(i2) * gs[4], V(0));
             }
         }
-        // Every window lies inside the input (NonOverlappingMax), so no position needs a bounds
-        // check; positions are visited in row-major window order, as PoolMax does.
+        // Every window lies inside the input (NonOverlappingMax), so no position needs a bounds check.
+        // A whole output row at a time: each window position (k0, k1, k2), in PoolMax's row-major
+        // window order, updates the running maximum of every window of the row, so the innermost
+        // loop is a strided load and a compare.
         for (uint32_t y0 = 0; y0 < plan.out[0]; ++y0) {
             for (uint32_t y1 = 0; y1 < plan.out[1]; ++y1) {
-                for (uint32_t y2 = 0; y2 < plan.out[2]; ++y2) {
-                    const int64_t f0 = int64_t(y0) * plan.stride[0], f1 = int64_t(y1) * plan.stride[1],
-                                  f2 = int64_t(y2) * plan.stride[2];
-                    V best = E::Lowest();
-                    bool any = false, bestNaN = false;
-                    int64_t at[3] = {f0, f1, f2};
-                    for (uint32_t k0 = 0; k0 < plan.window[0] && !bestNaN; ++k0) {
-                        for (uint32_t k1 = 0; k1 < plan.window[1] && !bestNaN; ++k1) {
-                            const int64_t row = xBase + (f0 + k0) * xs[2] + (f1 + k1) * xs[3];
-                            for (uint32_t k2 = 0; k2 < plan.window[2]; ++k2) {
-                                const V v = E::Read(x, row + (f2 + k2) * xs[4]);
+                const int64_t f0 = int64_t(y0) * plan.stride[0], f1 = int64_t(y1) * plan.stride[1];
+                bool firstPosition = true;
+                for (uint32_t k0 = 0; k0 < plan.window[0]; ++k0) {
+                    for (uint32_t k1 = 0; k1 < plan.window[1]; ++k1) {
+                        const int64_t xRow = xBase + (f0 + k0) * xs[2] + (f1 + k1) * xs[3];
+                        const int64_t gRow = (f0 + k0) * gs[2] + (f1 + k1) * gs[3];
+                        for (uint32_t k2 = 0; k2 < plan.window[2]; ++k2, firstPosition = false) {
+                            for (uint32_t y2 = 0; y2 < plan.out[2]; ++y2) {
+                                const int64_t i2 = int64_t(y2) * plan.stride[2] + k2;
+                                const V v = E::Read(x, xRow + i2 * xs[4]);
                                 const bool nan = !(v == v);
-                                if (!any || nan || v > best) {
-                                    best = v;
-                                    at[0] = f0 + k0, at[1] = f1 + k1, at[2] = f2 + k2;
-                                    any = true;
-                                    bestNaN = nan;
-                                    if (nan) break;
+                                if (firstPosition || (!bestNaN[y2] && (nan || v > best[y2]))) {
+                                    best[y2] = v;
+                                    at[y2] = gRow + i2 * gs[4];
+                                    bestNaN[y2] = nan;
                                 }
                             }
                         }
                     }
-                    const double g = E::Read(dy, yBase + int64_t(y0) * ys[2] + int64_t(y1) * ys[3] + int64_t(y2) * ys[4]);
+                }
+                const int64_t yRow = yBase + int64_t(y0) * ys[2] + int64_t(y1) * ys[3];
+                for (uint32_t y2 = 0; y2 < plan.out[2]; ++y2) {
+                    const double g = E::Read(dy, yRow + int64_t(y2) * ys[4]);
                     // 0 + g, as PoolGradRange's sum: a -0 gradient lands as +0.
-                    E::Write(dx, gBase + at[0] * gs[2] + at[1] * gs[3] + at[2] * gs[4], static_cast<V>(0.0 + g));
+                    E::Write(dx, gBase + at[y2], static_cast<V>(0.0 + g));
                 }
             }
         }
