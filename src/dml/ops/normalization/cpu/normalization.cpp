@@ -59,24 +59,36 @@ inline void Offsets(const NormPlan& p, int first, int last, uint64_t e, int64_t 
     }
 }
 
-// Calls row(offsets, count) for each run of the group's innermost reduced dimension, the group at
-// `base`: the other reduced coordinates are decoded once per run instead of once per element (with
-// batch normalization's {N, H, W} that is a division-free walk along W). Elements are visited in
-// the same row-major order as an element-by-element walk, so sums come out the same.
+// Calls row(offsets, count) for each run of the group's innermost reduced dimension (or
+// dimensions), the group at `base`: the other reduced coordinates are decoded once per run instead
+// of once per element. Within a run every operand's element i is at offsets + i * its stride along
+// the last dimension. Runs come in row-major order.
 template <class Row>
 inline void ForEachReducedRow(const NormPlan& p, const int64_t (&base)[kNormOperands], Row&& row) {
     if (p.rank == p.groupRank) {
         row(base, uint64_t(1));
         return;
     }
+    // The run spans the trailing reduced dimensions that every operand walks as one (batch
+    // normalization's H and W of a packed tensor): fewer, longer runs.
     const int last = p.rank - 1;
-    const uint64_t count = p.sizes[last];
+    int first = last;
+    uint64_t count = p.sizes[last];
+    while (first > p.groupRank) {
+        bool joined = true;
+        for (int o = 0; o < kNormOperands; ++o) {
+            joined = joined && p.strides[o][first - 1] == p.strides[o][first] * int64_t(p.sizes[first]);
+        }
+        if (!joined) break;
+        --first;
+        count *= p.sizes[first];
+    }
     if (count == 0) return;
     const uint64_t rows = p.groupSize / count;
     for (uint64_t r = 0; r < rows; ++r) {
         int64_t off[kNormOperands];
         std::copy(std::begin(base), std::end(base), off);
-        Offsets(p, p.groupRank, last, r, off);
+        Offsets(p, p.groupRank, first, r, off);
         row(off, count);
     }
 }
