@@ -1,28 +1,217 @@
 // MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1 on the CPU: per (batch, query head) the scores
 // Q.K^T in float32, scaled, biased and masked, a softmax with the row maximum subtracted, and the
-// weighted sum of the values; (batch, head) pairs run in parallel. Sizes and strides come from
-// AttentionGeometry (attention_geometry.h), which also says what each tensor means.
+// weighted sum of the values. Sizes and strides come from AttentionGeometry (attention_geometry.h),
+// which also says what each tensor means.
+//
+// Two paths. FLOAT32 without bias or past keys (the shape of a transformer's self-attention) takes
+// blocks of query rows through oneDNN's batched matmul for the scores of every head at once (read
+// where the bindings hold Q and K, scaled by the primitive), a vectorized softmax pass on the
+// host pool (masks and relative position bias applied there), and a second batched matmul that
+// writes P.V straight into Output. Everything else (FLOAT16, bias, past keys and lengths, or a
+// build without oneDNN) takes the general loop: (batch, head) pairs in parallel, one query at a
+// time.
+#include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of the softmax rows
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "dml/kernels/cpu/batched_matmul.h"
+#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/kernels/cpu/vector_math.h"
 #include "dml/ops/attention/attention_geometry.h"
 
 namespace freedml::dml::cpu {
 namespace {
 
+// One row of scores into softmax weights, in place: a BOOLEAN mask's filter value added where the
+// mask is 0 (mask null: none), the maximum subtracted, e^x, and the division by the sum (as a
+// product with its reciprocal). Partial maxima and sums over eight lanes let the loops vectorize
+// without reassociating anything the compiler is not allowed to.
+[[gnu::always_inline]] inline void SoftmaxRowBody(float* s, uint32_t n, const int32_t* mask, int64_t maskStride,
+                                                  float filter) {
+    if (mask && maskStride == 1) {
+        for (uint32_t j = 0; j < n; ++j) s[j] += mask[j] == 0 ? filter : 0.0f;
+    } else if (mask) {
+        for (uint32_t j = 0; j < n; ++j) s[j] += mask[j * maskStride] == 0 ? filter : 0.0f;
+    }
+    constexpr uint32_t kLanes = 8;
+    const uint32_t whole = n / kLanes * kLanes;
+    float lanes[kLanes];
+    for (uint32_t l = 0; l < kLanes; ++l) lanes[l] = -std::numeric_limits<float>::infinity();
+    for (uint32_t j = 0; j < whole; j += kLanes)
+        for (uint32_t l = 0; l < kLanes; ++l) lanes[l] = lanes[l] < s[j + l] ? s[j + l] : lanes[l];
+    float maximum = -std::numeric_limits<float>::infinity();
+    for (uint32_t l = 0; l < kLanes; ++l) maximum = maximum < lanes[l] ? lanes[l] : maximum;
+    for (uint32_t j = whole; j < n; ++j) maximum = maximum < s[j] ? s[j] : maximum;
+    for (uint32_t j = 0; j < n; ++j) s[j] = vmath::ExpF(s[j] - maximum);
+    for (uint32_t l = 0; l < kLanes; ++l) lanes[l] = 0.0f;
+    for (uint32_t j = 0; j < whole; j += kLanes)
+        for (uint32_t l = 0; l < kLanes; ++l) lanes[l] += s[j + l];
+    float sum = 0.0f;
+    for (uint32_t l = 0; l < kLanes; ++l) sum += lanes[l];
+    for (uint32_t j = whole; j < n; ++j) sum += s[j];
+    const float inverse = 1.0f / sum;
+    for (uint32_t j = 0; j < n; ++j) s[j] *= inverse;
+}
+
+void SoftmaxRowBaseline(float* s, uint32_t n, const int32_t* mask, int64_t maskStride, float filter) {
+    SoftmaxRowBody(s, n, mask, maskStride, filter);
+}
+
+#ifdef FREEDML_TARGET_AVX2_FMA
+FREEDML_TARGET_AVX2_FMA void SoftmaxRowAvx2(float* s, uint32_t n, const int32_t* mask, int64_t maskStride,
+                                            float filter) {
+    SoftmaxRowBody(s, n, mask, maskStride, filter);
+}
+#endif
+
+using SoftmaxRowFunction = void (*)(float*, uint32_t, const int32_t*, int64_t, float);
+
+SoftmaxRowFunction PickSoftmaxRow() {
+#ifdef FREEDML_TARGET_AVX2_FMA
+    if (UseAvx2Fma()) return SoftmaxRowAvx2;
+#endif
+    return SoftmaxRowBaseline;
+}
+
+// The oneDNN path's plan: query rows per block (every head of a batch at once), and the two
+// products for a whole block and for the last, shorter one.
+struct BlockedPlan {
+    uint32_t rows = 0;
+    uint32_t calls = 1;  // products per block: 1, or one per key/value head
+    BatchedMatMul scores[2], weighted[2];  // [0] a whole block, [1] the last one when shorter
+};
+
+// Scores of one block stay below this many bytes (the temporary resource holds them).
+constexpr uint64_t kScoreBlockBytes = 8u << 20;
+
 class AttentionKernel {
 public:
-    explicit AttentionKernel(const AttentionGeometry& g) : g_(g) {}
+    explicit AttentionKernel(const AttentionGeometry& g) : g_(g) { PlanBlocked(); }
     uint64_t PersistentSizeInBytes() const { return 0; }
-    uint64_t TemporarySizeInBytes() const { return 0; }
+    uint64_t TemporarySizeInBytes() const {
+        return blocked_ ? uint64_t(g_.queryHeads) * blocked_->rows * g_.keyValueSequence * sizeof(float) : 0;
+    }
 
     void Execute(ThreadPool* threads, const OperatorArgs& args, const KernelBindings& b) const {
+        if (blocked_) {
+            WritePresent(threads, args, b);
+            ExecuteBlocked(threads, args, b);
+        } else {
+            ExecuteGeneral(threads, args, b, true);
+        }
+    }
+
+private:
+    // The present outputs (phase 1 of the general loop) when they are asked for.
+    void WritePresent(ThreadPool* threads, const OperatorArgs& args, const KernelBindings& b) const {
+        if (g_.hasPresentKey || g_.hasPresentValue) ExecuteGeneral(threads, args, b, false);
+    }
+
+    void PlanBlocked() {
+        const AttentionGeometry& g = g_;
+        if (g.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || g.hasBias || g.hasPast || g.hasPastSequenceLengths ||
+            g.totalSequence != g.keyValueSequence || g.querySequence == 0 || g.keyValueSequence == 0 ||
+            g.headSize == 0 || g.valueHeadSize == 0)
+            return;
+        auto plan = std::make_unique<BlockedPlan>();
+        const uint64_t rowBytes = uint64_t(g.queryHeads) * g.keyValueSequence * sizeof(float);
+        plan->rows = uint32_t(std::clamp<uint64_t>(kScoreBlockBytes / rowBytes, 1, g.querySequence));
+        // One product over every head when each has its own keys (MULTIHEAD_ATTENTION); with grouped
+        // heads one per key/value head, over its query heads, its keys broadcast.
+        const uint32_t group = g.queryHeads / g.keyValueHeads;
+        plan->calls = group == 1 ? 1 : g.keyValueHeads;
+        const int64_t perCall = group == 1 ? g.queryHeads : group;
+        const uint32_t last = g.querySequence % plan->rows;
+        for (int which = 0; which < (last ? 2 : 1); ++which) {
+            const int64_t rows = which ? last : plan->rows;
+            const int64_t n = g.keyValueSequence;
+            const AttentionOperand &q = g.query, &k = g.key, &v = g.value;
+            const auto& os = g.outputStrides;
+            const MatrixStrides s{rows * n, n, 1};  // scores {head, row, key}, packed
+            if (!plan->scores[which].Prepare(perCall, rows, g.headSize, n, g.scale, {q.head, q.position, q.channel},
+                                             {k.head, k.channel, k.position}, group > 1, s) ||
+                !plan->weighted[which].Prepare(perCall, rows, n, g.valueHeadSize, 1.0f, s,
+                                               {v.head, v.position, v.channel}, group > 1,
+                                               {int64_t(g.valueHeadSize) * os[2], os[1], os[2]}))
+                return;
+        }
+        blocked_ = std::move(plan);
+    }
+
+    void ExecuteBlocked(ThreadPool* threads, const OperatorArgs& args, const KernelBindings& b) const {
+        const AttentionGeometry& g = g_;
+        const auto input = [&](uint32_t i) { return reinterpret_cast<const float*>(ViewOf(args.inputs, b.inputs, i).data); };
+        const float *query = input(g.query.input), *key = input(g.key.input), *value = input(g.value.input);
+        float* out = reinterpret_cast<float*>(ViewOf(args.outputs, b.outputs, kAttnOutput).data);
+        const int32_t* mask = g.hasMask ? reinterpret_cast<const int32_t*>(ViewOf(args.inputs, b.inputs, kAttnMask).data)
+                                        : nullptr;
+        const std::byte* positionBias =
+            g.hasRelativePositionBias ? ViewOf(args.inputs, b.inputs, kAttnRelativePositionBias).data : nullptr;
+        float* scores = reinterpret_cast<float*>(b.temporary);
+        const SoftmaxRowFunction softmaxRow = PickSoftmaxRow();
+        const uint32_t n = g.keyValueSequence;
+        for (uint32_t bi = 0; bi < g.batch; ++bi) {
+            // Key range the 1-D masks allow (the BOOLEAN mask applies per element).
+            int64_t lo = 0, hi = n;
+            const bool booleanMask = g.hasMask && g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN;
+            if (g.hasMask && (g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_LENGTH ||
+                              g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_QUERY_SEQUENCE_LENGTH_START_END)) {
+                hi = mask[bi * g.maskStrides[3]];
+            } else if (g.hasMask && g.maskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_END_START) {
+                hi = mask[bi * g.maskStrides[3]];
+                lo = mask[g.maskStrides[2] + bi * g.maskStrides[3]];
+            }
+            for (uint32_t first = 0; first < g.querySequence; first += blocked_->rows) {
+                const uint32_t rows = std::min(blocked_->rows, g.querySequence - first);
+                const int which = rows == blocked_->rows ? 0 : 1;
+                const float* q = query + g.query.offset + bi * g.query.batch + int64_t(first) * g.query.position;
+                const float* k = key + g.key.offset + bi * g.key.batch;
+                const float* v = value + g.value.offset + bi * g.value.batch;
+                float* o = out + bi * g.outputStrides[0] + int64_t(first) * g.outputStrides[1];
+                const int64_t headsPerCall = g.queryHeads / blocked_->calls;
+                for (uint32_t c = 0; c < blocked_->calls; ++c) {
+                    if (!blocked_->scores[which].Run(q + c * headsPerCall * g.query.head, k + c * g.key.head,
+                                                     scores + c * headsPerCall * rows * n))
+                        return ExecuteGeneral(threads, args, b, true);
+                }
+                ParallelFor(threads, uint64_t(g.queryHeads) * rows, 8, [&](uint64_t begin, uint64_t end) {
+                    std::vector<float> biasRow(positionBias ? n : 0);
+                    for (uint64_t r = begin; r < end; ++r) {
+                        const uint32_t h = uint32_t(r / rows), i = first + uint32_t(r % rows);
+                        float* s = scores + r * n;
+                        if (positionBias) {
+                            const auto& p = g.biasPositionStrides;
+                            LoadFloats(g.dataType, positionBias + (bi * p[0] + h * p[1] + i * p[2]) * 4, p[3] * 4,
+                                       biasRow.data(), n);
+                            for (uint32_t j = 0; j < n; ++j) s[j] += biasRow[j];
+                        }
+                        if (g.hasMask && !booleanMask) {
+                            for (int64_t j = 0; j < int64_t(n); ++j)
+                                if (j < lo || j >= hi) s[j] += g.maskFilterValue;
+                        }
+                        const auto& m = g.maskStrides;
+                        softmaxRow(s, n, booleanMask ? mask + bi * m[0] + h * m[1] + i * m[2] : nullptr, m[3],
+                                   g.maskFilterValue);
+                    }
+                });
+                for (uint32_t c = 0; c < blocked_->calls; ++c) {
+                    if (!blocked_->weighted[which].Run(scores + c * headsPerCall * rows * n, v + c * g.value.head,
+                                                       o + c * headsPerCall * g.valueHeadSize * g.outputStrides[2]))
+                        return ExecuteGeneral(threads, args, b, true);
+                }
+            }
+        }
+    }
+
+    // The general loop; `attend` false writes the present outputs only.
+    void ExecuteGeneral(ThreadPool* threads, const OperatorArgs& args, const KernelBindings& b, bool attend) const {
         const AttentionGeometry& g = g_;
         std::vector<const std::byte*> in(args.inputs.size(), nullptr);
         for (size_t i = 0; i < in.size(); ++i) in[i] = ViewOf(args.inputs, b.inputs, i).data;
@@ -104,6 +293,7 @@ public:
             });
         }
 
+        if (!attend) return;
         // Phase 2: attention per (batch, query head). Reads only the past positions of the present
         // buffers, which phase 1 left as they were.
         const uint32_t group = g.queryHeads / g.keyValueHeads;
@@ -177,8 +367,8 @@ public:
         });
     }
 
-private:
     AttentionGeometry g_;
+    std::unique_ptr<BlockedPlan> blocked_;  // null: the general loop runs
 };
 
 }  // namespace
