@@ -165,6 +165,9 @@ run ops-torch.jsonl "$system_python" "$root/bench/operator_torch.py" --device "$
 # Attention and LSTM (issue 20) beside PyTorch and, on the CPU, ONNX Runtime (JSON lines).
 seq_gpu=(); [ "$device" = cpu ] || seq_gpu=(--gpu)
 has sequence_bench && run seq-freedml.jsonl "$bin/sequence_bench" "${seq_gpu[@]}" "${op_quick[@]}"
+if has sequence_bench && [ "$device" = cpu ]; then
+  run seq-freedml-passive.jsonl env OMP_WAIT_POLICY=passive "$bin/sequence_bench" "${op_quick[@]}"
+fi
 run seq-torch.jsonl "$system_python" "$root/bench/sequence_torch.py" --device "$torch_device" --threads "$(nproc)" \
     "${op_quick[@]}"
 if [ "$device" = cpu ]; then
