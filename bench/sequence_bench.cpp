@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
 
     // LSTM, forward, with bias: X {1, steps, batch, input}, the sequence, last hidden and last cell out.
     {
-        const UINT steps = quick && !gpu ? 32 : 128, batch = 16, input = 512, cells = 512;
+        const UINT steps = quick && !gpu ? 16 : 128, batch = 16, input = 512, cells = 512;
         const std::string name = "lstm_h512_s" + std::to_string(steps) + "_b16";
         if (Wanted(only, name)) {
             Tensor x(F32, {1, steps, batch, input}), w(F32, {1, 1, 4 * cells, input}), r(F32, {1, 1, 4 * cells, cells});

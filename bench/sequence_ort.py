@@ -111,7 +111,7 @@ for causal in (False, True):
         run, reference = (lambda: s.run(None, feeds)), "ONNX Runtime MultiHeadAttention (com.microsoft)"
     case(name, run, flops, reference)
 
-steps, batch, size, cells = (32 if args.quick else 128), 16, 512, 512
+steps, batch, size, cells = (16 if args.quick else 128), 16, 512, 512
 name = f"lstm_h512_s{steps}_b16"
 if not only or name in only:
     weights = [helper.make_tensor("W", TensorProto.FLOAT, [1, 4 * cells, size], rand(1, 4 * cells, size).ravel()),

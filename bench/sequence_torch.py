@@ -102,7 +102,7 @@ for batch, sequence in attention:
         case(name, attention_name, fn, flops, reference)
         del fn
 
-steps = 32 if args.quick and not gpu else 128
+steps = 16 if args.quick and not gpu else 128
 lstm = torch.nn.LSTM(512, 512).to(dev)
 x = rand((steps, 16, 512), torch.float32)
 case(f"lstm_h512_s{steps}_b16", "f32", lambda: lstm(x), 2.0 * steps * 16 * 4 * 512 * 1024, "torch.nn.LSTM")
