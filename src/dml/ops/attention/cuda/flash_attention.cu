@@ -13,6 +13,7 @@
 #include <mma.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "dml/ops/attention/cuda/attention_plan.h"
 
@@ -34,10 +35,21 @@ constexpr size_t FlashSharedBytes() {
            sizeof(float) * (kWarps * 16 * kKeys + kWarps * 16);
 }
 
-// Rows of one operand into shared memory (row-major, D halves a row; rows past `count` are zero).
+// Rows of one operand into shared memory (row-major, D halves a row; rows past `count` are zero):
+// 16 bytes a load where the channels are packed and every row starts 16-byte aligned, else one
+// element a load.
 template <int D>
 __device__ void LoadTile(__half* dst, const __half* base, int64_t rowStride, int64_t channelStride, uint32_t first,
                          uint32_t rows, uint32_t count) {
+    if (channelStride == 1 && rowStride % 8 == 0 && reinterpret_cast<uintptr_t>(base) % 16 == 0) {
+        for (uint32_t e = threadIdx.x; e < rows * (D / 8); e += kFlashThreads) {
+            const uint32_t r = e / (D / 8), d = e % (D / 8) * 8;
+            uint4 v = make_uint4(0, 0, 0, 0);
+            if (first + r < count) v = *reinterpret_cast<const uint4*>(base + int64_t(first + r) * rowStride + d);
+            *reinterpret_cast<uint4*>(dst + r * D + d) = v;
+        }
+        return;
+    }
     for (uint32_t e = threadIdx.x; e < rows * D; e += kFlashThreads) {
         const uint32_t r = e / D, d = e % D;
         dst[e] = first + r < count ? base[int64_t(first + r) * rowStride + int64_t(d) * channelStride] : __float2half(0.0f);
