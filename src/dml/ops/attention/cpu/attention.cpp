@@ -3,16 +3,19 @@
 // weighted sum of the values. Sizes and strides come from AttentionGeometry (attention_geometry.h),
 // which also says what each tensor means.
 //
-// Two paths. FLOAT32 without bias or past keys (the shape of a transformer's self-attention) takes
-// blocks of query rows through oneDNN's batched matmul for the scores of every head at once (read
-// where the bindings hold Q and K, scaled by the primitive), a vectorized softmax pass on the
-// host pool (masks and relative position bias applied there), and a second batched matmul that
-// writes P.V straight into Output. Everything else (FLOAT16, bias, past keys and lengths, or a
-// build without oneDNN) takes the general loop: (batch, head) pairs in parallel, one query at a
-// time.
+// Two paths. The blocked one takes blocks of query rows through oneDNN's batched matmul for the
+// scores of every head at once (scaled by the primitive), a vectorized softmax pass on the host
+// pool (masks and relative position bias applied there), and a second batched matmul for P.V.
+// FLOAT32 without bias or past keys (a transformer's self-attention) is read where the bindings
+// hold it and P.V is written straight into Output; with FLOAT16, a bias or past keys, Q, K and V
+// (past and new, bias added) are first gathered into packed floats in the temporary resource, and
+// a FLOAT16 output is converted from packed floats at the end. PastSequenceLengths (a key count
+// per batch) and builds without oneDNN take the general loop: (batch, head) pairs in parallel, one
+// query at a time.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of the softmax rows
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -86,6 +89,12 @@ struct BlockedPlan {
     uint32_t rows = 0;
     uint32_t calls = 1;  // products per block: 1, or one per key/value head
     BatchedMatMul scores[2], weighted[2];  // [0] a whole block, [1] the last one when shorter
+    bool packed = false;        // Q, K and V gathered into packed floats first
+    bool packedOutput = false;  // P.V into packed floats, converted into Output at the end (FLOAT16)
+    AttentionOperand q, k, v;   // where the products read: the bindings' layout or the packed copies'
+    std::array<int64_t, 3> out{};  // where P.V goes: Output's strides or the packed copy's
+    // Offsets in floats of the temporary resource's parts, and its size.
+    uint64_t queryAt = 0, keyAt = 0, valueAt = 0, outputAt = 0, floats = 0;
 };
 
 // Scores of one block stay below this many bytes (the temporary resource holds them).
@@ -95,9 +104,7 @@ class AttentionKernel {
 public:
     explicit AttentionKernel(const AttentionGeometry& g) : g_(g) { PlanBlocked(); }
     uint64_t PersistentSizeInBytes() const { return 0; }
-    uint64_t TemporarySizeInBytes() const {
-        return blocked_ ? uint64_t(g_.queryHeads) * blocked_->rows * g_.keyValueSequence * sizeof(float) : 0;
-    }
+    uint64_t TemporarySizeInBytes() const { return blocked_ ? blocked_->floats * sizeof(float) : 0; }
 
     void Execute(ThreadPool* threads, const OperatorArgs& args, const KernelBindings& b) const {
         if (blocked_) {
@@ -116,13 +123,40 @@ private:
 
     void PlanBlocked() {
         const AttentionGeometry& g = g_;
-        if (g.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || g.hasBias || g.hasPast || g.hasPastSequenceLengths ||
-            g.totalSequence != g.keyValueSequence || g.querySequence == 0 || g.keyValueSequence == 0 ||
-            g.headSize == 0 || g.valueHeadSize == 0)
+        if (g.hasPastSequenceLengths || g.querySequence == 0 || g.totalSequence == 0 || g.headSize == 0 ||
+            g.valueHeadSize == 0)
             return;
         auto plan = std::make_unique<BlockedPlan>();
-        const uint64_t rowBytes = uint64_t(g.queryHeads) * g.keyValueSequence * sizeof(float);
-        plan->rows = uint32_t(std::clamp<uint64_t>(kScoreBlockBytes / rowBytes, 1, g.querySequence));
+        const int64_t n = g.totalSequence;  // the past keys, then the new ones
+        const int64_t rowBytes = int64_t(g.queryHeads) * n * int64_t(sizeof(float));
+        plan->rows = uint32_t(std::clamp<int64_t>(int64_t(kScoreBlockBytes) / rowBytes, 1, g.querySequence));
+        plan->packed = g.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || g.hasBias || g.hasPast;
+        plan->packedOutput = g.dataType != DML_TENSOR_DATA_TYPE_FLOAT32;
+        plan->q = g.query, plan->k = g.key, plan->v = g.value;
+        plan->out = g.outputStrides;
+        uint64_t floats = uint64_t(g.queryHeads) * plan->rows * uint64_t(n);  // one block's scores
+        const auto take = [&](uint64_t count) {
+            const uint64_t at = floats;
+            floats += count;
+            return at;
+        };
+        if (plan->packed) {
+            // {batch, position, head, channel}, packed.
+            const int64_t qh = int64_t(g.queryHeads) * g.headSize, kh = int64_t(g.keyValueHeads) * g.headSize;
+            const int64_t vh = int64_t(g.keyValueHeads) * g.valueHeadSize;
+            plan->q = {0, 0, g.querySequence * qh, qh, g.headSize, 1};
+            plan->k = {0, 0, n * kh, kh, g.headSize, 1};
+            plan->v = {0, 0, n * vh, vh, g.valueHeadSize, 1};
+            plan->queryAt = take(uint64_t(g.batch) * g.querySequence * qh);
+            plan->keyAt = take(uint64_t(g.batch) * n * kh);
+            plan->valueAt = take(uint64_t(g.batch) * n * vh);
+        }
+        if (plan->packedOutput) {
+            const int64_t oh = int64_t(g.queryHeads) * g.valueHeadSize;
+            plan->out = {g.querySequence * oh, oh, 1};
+            plan->outputAt = take(uint64_t(g.batch) * g.querySequence * oh);
+        }
+        plan->floats = floats;
         // One product over every head when each has its own keys (MULTIHEAD_ATTENTION); with grouped
         // heads one per key/value head, over its query heads, its keys broadcast.
         const uint32_t group = g.queryHeads / g.keyValueHeads;
@@ -131,9 +165,8 @@ private:
         const uint32_t last = g.querySequence % plan->rows;
         for (int which = 0; which < (last ? 2 : 1); ++which) {
             const int64_t rows = which ? last : plan->rows;
-            const int64_t n = g.keyValueSequence;
-            const AttentionOperand &q = g.query, &k = g.key, &v = g.value;
-            const auto& os = g.outputStrides;
+            const AttentionOperand &q = plan->q, &k = plan->k, &v = plan->v;
+            const auto& os = plan->out;
             const MatrixStrides s{rows * n, n, 1};  // scores {head, row, key}, packed
             if (!plan->scores[which].Prepare(perCall, rows, g.headSize, n, g.scale, {q.head, q.position, q.channel},
                                              {k.head, k.channel, k.position}, group > 1, s) ||
@@ -145,18 +178,82 @@ private:
         blocked_ = std::move(plan);
     }
 
+    // Q (bias added), K and V (the past, then the new ones with bias) as packed floats.
+    void Gather(ThreadPool* threads, const OperatorArgs& args, const KernelBindings& b, float* temporary) const {
+        const AttentionGeometry& g = g_;
+        const BlockedPlan& p = *blocked_;
+        const int64_t es = ElementSizeInBytes(g.dataType);
+        const auto input = [&](uint32_t i) { return ViewOf(args.inputs, b.inputs, i).data; };
+        const uint32_t qkHidden = g.queryHeads * g.headSize, kHidden = g.keyValueHeads * g.headSize;
+        std::vector<float> bias;
+        if (g.hasBias) {
+            bias.resize(qkHidden + kHidden + size_t(g.keyValueHeads) * g.valueHeadSize);
+            LoadFloats(g.dataType, input(kAttnBias), g.biasStride * es, bias.data(), bias.size());
+        }
+        // One row of `width` channels: loaded, then its bias (from `biasAt`) added.
+        const auto row = [&](const std::byte* from, int64_t channelStride, float* to, uint32_t width, int64_t biasAt) {
+            LoadFloats(g.dataType, from, channelStride * es, to, width);
+            if (biasAt >= 0)
+                for (uint32_t d = 0; d < width; ++d) to[d] += bias[size_t(biasAt) + d];
+        };
+        const AttentionOperand& q = g.query;
+        float* queries = temporary + p.queryAt;
+        ParallelFor(threads, uint64_t(g.batch) * g.querySequence * g.queryHeads, 64, [&](uint64_t first, uint64_t last) {
+            for (uint64_t r = first; r < last; ++r) {
+                const uint32_t h = uint32_t(r % g.queryHeads), i = uint32_t(r / g.queryHeads % g.querySequence);
+                const uint32_t bi = uint32_t(r / g.queryHeads / g.querySequence);
+                row(input(q.input) + (q.offset + bi * q.batch + i * q.position + h * q.head) * es, q.channel,
+                    queries + r * g.headSize, g.headSize, g.hasBias ? int64_t(h) * g.headSize : -1);
+            }
+        });
+        for (bool value : {false, true}) {
+            const AttentionOperand& o = value ? g.value : g.key;
+            const uint32_t width = value ? g.valueHeadSize : g.headSize;
+            const auto& past = value ? g.pastValueStrides : g.pastKeyStrides;
+            const std::byte* pastData = g.hasPast ? input(value ? kAttnPastValue : kAttnPastKey) : nullptr;
+            float* to = temporary + (value ? p.valueAt : p.keyAt);
+            const uint64_t rows = uint64_t(g.batch) * g.totalSequence * g.keyValueHeads;
+            ParallelFor(threads, rows, 64, [&](uint64_t first, uint64_t last) {
+                for (uint64_t r = first; r < last; ++r) {
+                    const uint32_t kh = uint32_t(r % g.keyValueHeads), j = uint32_t(r / g.keyValueHeads % g.totalSequence);
+                    const uint32_t bi = uint32_t(r / g.keyValueHeads / g.totalSequence);
+                    if (j < g.pastSequence) {
+                        row(pastData + (bi * past[0] + kh * past[1] + j * past[2]) * es, past[3], to + r * width, width, -1);
+                    } else {
+                        const uint32_t at = j - g.pastSequence;
+                        const int64_t biasAt = !g.hasBias ? -1
+                                               : value   ? int64_t(qkHidden) + kHidden + int64_t(kh) * width
+                                                         : int64_t(qkHidden) + int64_t(kh) * width;
+                        row(input(o.input) + (o.offset + bi * o.batch + at * o.position + kh * o.head) * es, o.channel,
+                            to + r * width, width, biasAt);
+                    }
+                }
+            });
+        }
+    }
+
     void ExecuteBlocked(ThreadPool* threads, const OperatorArgs& args, const KernelBindings& b) const {
         const AttentionGeometry& g = g_;
+        const BlockedPlan& plan = *blocked_;
         const auto input = [&](uint32_t i) { return reinterpret_cast<const float*>(ViewOf(args.inputs, b.inputs, i).data); };
-        const float *query = input(g.query.input), *key = input(g.key.input), *value = input(g.value.input);
-        float* out = reinterpret_cast<float*>(ViewOf(args.outputs, b.outputs, kAttnOutput).data);
+        float* temporary = reinterpret_cast<float*>(b.temporary);
+        const float *query, *key, *value;
+        if (plan.packed) {
+            Gather(threads, args, b, temporary);
+            query = temporary + plan.queryAt, key = temporary + plan.keyAt, value = temporary + plan.valueAt;
+        } else {
+            query = input(g.query.input), key = input(g.key.input), value = input(g.value.input);
+        }
+        std::byte* output = ViewOf(args.outputs, b.outputs, kAttnOutput).data;
+        float* out = plan.packedOutput ? temporary + plan.outputAt : reinterpret_cast<float*>(output);
+        const int64_t es = ElementSizeInBytes(g.dataType);
         const int32_t* mask = g.hasMask ? reinterpret_cast<const int32_t*>(ViewOf(args.inputs, b.inputs, kAttnMask).data)
                                         : nullptr;
         const std::byte* positionBias =
             g.hasRelativePositionBias ? ViewOf(args.inputs, b.inputs, kAttnRelativePositionBias).data : nullptr;
-        float* scores = reinterpret_cast<float*>(b.temporary);
+        float* scores = temporary;
         const SoftmaxRowFunction softmaxRow = PickSoftmaxRow();
-        const uint32_t n = g.keyValueSequence;
+        const uint32_t n = g.totalSequence;
         for (uint32_t bi = 0; bi < g.batch; ++bi) {
             // Key range the 1-D masks allow (the BOOLEAN mask applies per element).
             int64_t lo = 0, hi = n;
@@ -168,17 +265,17 @@ private:
                 hi = mask[bi * g.maskStrides[3]];
                 lo = mask[g.maskStrides[2] + bi * g.maskStrides[3]];
             }
-            for (uint32_t first = 0; first < g.querySequence; first += blocked_->rows) {
-                const uint32_t rows = std::min(blocked_->rows, g.querySequence - first);
-                const int which = rows == blocked_->rows ? 0 : 1;
-                const float* q = query + g.query.offset + bi * g.query.batch + int64_t(first) * g.query.position;
-                const float* k = key + g.key.offset + bi * g.key.batch;
-                const float* v = value + g.value.offset + bi * g.value.batch;
-                float* o = out + bi * g.outputStrides[0] + int64_t(first) * g.outputStrides[1];
-                const int64_t headsPerCall = g.queryHeads / blocked_->calls;
-                for (uint32_t c = 0; c < blocked_->calls; ++c) {
-                    if (!blocked_->scores[which].Run(q + c * headsPerCall * g.query.head, k + c * g.key.head,
-                                                     scores + c * headsPerCall * rows * n))
+            for (uint32_t first = 0; first < g.querySequence; first += plan.rows) {
+                const uint32_t rows = std::min(plan.rows, g.querySequence - first);
+                const int which = rows == plan.rows ? 0 : 1;
+                const float* q = query + plan.q.offset + bi * plan.q.batch + int64_t(first) * plan.q.position;
+                const float* k = key + plan.k.offset + bi * plan.k.batch;
+                const float* v = value + plan.v.offset + bi * plan.v.batch;
+                float* o = out + bi * plan.out[0] + int64_t(first) * plan.out[1];
+                const int64_t headsPerCall = g.queryHeads / plan.calls;
+                for (uint32_t c = 0; c < plan.calls; ++c) {
+                    if (!plan.scores[which].Run(q + c * headsPerCall * plan.q.head, k + c * plan.k.head,
+                                                scores + c * headsPerCall * rows * n))
                         return ExecuteGeneral(threads, args, b, true);
                 }
                 ParallelFor(threads, uint64_t(g.queryHeads) * rows, 8, [&](uint64_t begin, uint64_t end) {
@@ -188,7 +285,7 @@ private:
                         float* s = scores + r * n;
                         if (positionBias) {
                             const auto& p = g.biasPositionStrides;
-                            LoadFloats(g.dataType, positionBias + (bi * p[0] + h * p[1] + i * p[2]) * 4, p[3] * 4,
+                            LoadFloats(g.dataType, positionBias + (bi * p[0] + h * p[1] + i * p[2]) * es, p[3] * es,
                                        biasRow.data(), n);
                             for (uint32_t j = 0; j < n; ++j) s[j] += biasRow[j];
                         }
@@ -201,12 +298,22 @@ private:
                                    g.maskFilterValue);
                     }
                 });
-                for (uint32_t c = 0; c < blocked_->calls; ++c) {
-                    if (!blocked_->weighted[which].Run(scores + c * headsPerCall * rows * n, v + c * g.value.head,
-                                                       o + c * headsPerCall * g.valueHeadSize * g.outputStrides[2]))
+                for (uint32_t c = 0; c < plan.calls; ++c) {
+                    if (!plan.weighted[which].Run(scores + c * headsPerCall * rows * n, v + c * plan.v.head,
+                                                  o + c * headsPerCall * g.valueHeadSize * plan.out[2]))
                         return ExecuteGeneral(threads, args, b, true);
                 }
             }
+        }
+        if (plan.packedOutput) {
+            const auto& os = g.outputStrides;
+            const uint32_t width = g.queryHeads * g.valueHeadSize;
+            ParallelFor(threads, uint64_t(g.batch) * g.querySequence, 16, [&](uint64_t first, uint64_t last) {
+                for (uint64_t r = first; r < last; ++r) {
+                    const uint32_t i = uint32_t(r % g.querySequence), bi = uint32_t(r / g.querySequence);
+                    StoreFloats(g.dataType, out + r * width, output + (bi * os[0] + i * os[1]) * es, os[2] * es, width);
+                }
+            });
         }
     }
 
