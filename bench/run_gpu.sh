@@ -1,7 +1,8 @@
 #!/bin/bash
 # FreeDML's CUDA backend against PyTorch on the same GPU: GEMM, ResNet-50 convolution layers,
 # packed element-wise against the copy bandwidth, dispatch overhead, and the memory-bound operators
-# (operator_bench.cpp beside operator_torch.py).
+# (operator_bench.cpp beside operator_torch.py), attention, LSTM and the integer matrix multiplies
+# against FLOAT16 GEMM (sequence_bench.cpp --gpu beside sequence_torch.py).
 #   bench/run_gpu.sh [build-dir] [--quick]
 # Builds freedml_gpu_bench in the build directory (default build-gpu) when it is missing, runs it
 # on the first CUDA adapter and bench/cuda/torch_bench.py on the same GPU, and prints the table.
@@ -13,15 +14,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-gpu}
 quick=${2:-}
 out=${OUT:-$build}
-if [ ! -x "$build/bench/cuda/freedml_gpu_bench" ] || [ ! -x "$build/bench/operator_bench" ]; then
+if [ ! -x "$build/bench/cuda/freedml_gpu_bench" ] || [ ! -x "$build/bench/operator_bench" ] ||
+   [ ! -x "$build/bench/sequence_bench" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
-  cmake --build "$build" --target freedml_gpu_bench operator_bench
+  cmake --build "$build" --target freedml_gpu_bench operator_bench sequence_bench
 fi
 export FREEDML_ADAPTER=${FREEDML_ADAPTER:-cuda}
 "$build/bench/cuda/freedml_gpu_bench" $quick | tee "$out/freedml_bench.jsonl"
 "$build/bench/operator_bench" $quick | tee -a "$out/freedml_bench.jsonl"
+"$build/bench/sequence_bench" --gpu $quick | tee -a "$out/freedml_bench.jsonl"
 python3 "$root/bench/cuda/torch_bench.py" $quick | tee "$out/torch_bench.jsonl"
 python3 "$root/bench/operator_torch.py" --device cuda $quick | tee -a "$out/torch_bench.jsonl"
+python3 "$root/bench/sequence_torch.py" --device cuda $quick | tee -a "$out/torch_bench.jsonl"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 {  # the facts bench/report.py prints above the table
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
