@@ -194,9 +194,9 @@ public:
             b.push_back({r, 0, r ? r->GetDesc().Width : 0});
             in.push_back({r ? DML_BINDING_TYPE_BUFFER : DML_BINDING_TYPE_NONE, r ? &b.back() : nullptr});
         }
-        for (auto* r : outputs) {
-            b.push_back({r, 0, r->GetDesc().Width});
-            out.push_back({DML_BINDING_TYPE_BUFFER, &b.back()});
+        for (auto* r : outputs) {  // null: an optional output left unbound
+            b.push_back({r, 0, r ? r->GetDesc().Width : 0});
+            out.push_back({r ? DML_BINDING_TYPE_BUFFER : DML_BINDING_TYPE_NONE, r ? &b.back() : nullptr});
         }
         p.table->BindInputs(UINT(in.size()), in.data());
         p.table->BindOutputs(UINT(out.size()), out.data());

@@ -352,6 +352,24 @@ for name, impl in (("ops-freedml.jsonl", "FreeDML"), ("ops-torch.jsonl", "PyTorc
                 dtype = {"f32": "FLOAT32", "f16": "FLOAT16"}.get(r.get("type"), r.get("type", ""))
                 add("operators", r["name"], dtype, impl, r["gbs"], "GB/s", "", name)
 
+# sequence_bench.cpp, sequence_torch.py and sequence_ort.py: one JSON object per line, GFLOP/s of
+# the same FLOP counts (so a ratio of two is the ratio of times); the references name themselves.
+seq_ms = {}  # (case, impl): milliseconds per call
+for name, impl in (("seq-freedml.jsonl", "FreeDML"), ("seq-freedml-passive.jsonl", "FreeDML passive"),
+                   ("seq-torch.jsonl", "PyTorch"), ("seq-ort.jsonl", "ONNX Runtime")):
+    path = os.path.join(raw, name)
+    if not os.path.exists(path):
+        continue
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("{"):
+                continue
+            r = json.loads(line)
+            if r.get("bench") == "seq" and "gflops" in r:
+                dtype = {"f32": "FLOAT32", "f16": "FLOAT16"}.get(r.get("type"), r.get("type", ""))
+                add("sequence", r["name"], dtype, impl, r["gflops"], "GFLOP/s", r.get("reference", ""), name)
+                seq_ms[(r["name"], impl)] = r["ms"]
+
 
 # training_bench.cpp and training_torch.py: one JSON object per line, steps/s of the same CNN step;
 # training_bench's train_op lines are its per-operator profile (each operator alone, ms).
@@ -765,6 +783,51 @@ if conv_layers:
 
 # FreeDML alone in its process, with OpenMP's default and passive wait policies
 alone = [r for r in rows if "(alone" in r["impl"]]
+# Sequence models and attention
+seq_cases = []
+for r in rows:
+    if r["group"] == "sequence" and r["impl"] == "FreeDML" and (r["case"], r["dtype"]) not in seq_cases:
+        seq_cases.append((r["case"], r["dtype"]))
+if seq_cases:
+    w("## Sequence models and attention")
+    w("")
+    w("`MULTIHEAD_ATTENTION` (Query, Key and Value {batch, sequence, 32 heads x 128}, scale 1/sqrt(128); `_causal`:")
+    w("a BOOLEAN {1, 1, sequence, sequence} lower-triangular mask, filter value -10000) and an `LSTM` layer")
+    w("(forward, hidden 512, input 512, batch 16, with bias, every output) through the public API")
+    w("(sequence_bench.cpp), against ONNX Runtime's CPU provider (sequence_ort.py: the contrib `MultiHeadAttention`,")
+    w("which ONNX Runtime's DirectML provider maps to this operator, and the ONNX `LSTM`) and PyTorch")
+    w("(sequence_torch.py: `torch.nn.LSTM`, and `scaled_dot_product_attention` where the PyTorch has it, else the")
+    w("same matmul, softmax, matmul written out, as Debian's PyTorch 1.13 needs; its matmuls go through Debian's")
+    w("generic BLAS, so it is a weak reference here). GFLOP/s count Q.K^T and P.V over every (query, key) pair,")
+    w("masked or not, and the LSTM's input and recurrent products. Goal: at least 1.0x.")
+    w("")
+    w("Both run oneDNN matmuls (OpenMP regions) between passes on FreeDML's own pool or the calling thread:")
+    w("attention per block of query rows, the LSTM once per time step. Under OpenMP's default wait policy a thread")
+    w("that reaches a barrier spins, which on a loaded machine takes the core from the thread it waits for; the")
+    w("passive columns are the same runs with `OMP_WAIT_POLICY=passive` (threads that wait sleep).")
+    w("")
+    w("| case | type | FreeDML ms | FreeDML GFLOP/s | vs ONNX Runtime | vs PyTorch | passive ms | passive vs ONNX Runtime |")
+    w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for case, dtype in seq_cases:
+        f = value("sequence", case, dtype, "FreeDML")
+        fp = value("sequence", case, dtype, "FreeDML passive")
+        cells = []
+        for reference in ("ONNX Runtime", "PyTorch"):
+            rr = ratio(f, value("sequence", case, dtype, reference))
+            cells.append(fmt(rr))
+            if rr is not None and rr < 0.8:
+                behind.append((f"{case} {dtype}", rr, reference))
+        passive = ratio(fp, value("sequence", case, dtype, "ONNX Runtime"))
+        w(f"| {case} | {dtype} | {fmt(seq_ms.get((case, 'FreeDML')))} | {fmt(f)} | {cells[0]} | {cells[1]} | "
+          f"{fmt(seq_ms.get((case, 'FreeDML passive')))} | {fmt(passive)} |")
+    references = sorted({r["note"] for r in rows if r["group"] == "sequence" and r["note"]
+                         and not r["impl"].startswith("FreeDML")})
+    if references:
+        w("")
+        w("References that ran: " + "; ".join(references) + ".")
+    w("")
+    commands_block("sequence")
+
 # Integer matrix multiplies
 int8_sizes = sorted({int(r["case"]) for r in rows if r["group"] == "int8"})
 if int8_sizes:

@@ -69,7 +69,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev
 jobs=$(nproc)
 targets=()
 for target in dispatch_bench graph_bench dense_bench elementwise_bench operator_bench pooling_bench resample_bench \
-              data_movement_bench binding_bench binding_rules_bench training_bench; do
+              data_movement_bench binding_bench binding_rules_bench sequence_bench training_bench; do
   if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
     targets+=("$target")
   else
@@ -162,6 +162,17 @@ op_quick=(); [ "$quick" = 1 ] && op_quick=(--quick)
 has operator_bench && run ops-freedml.jsonl "$bin/operator_bench" "${op_quick[@]}"
 run ops-torch.jsonl "$system_python" "$root/bench/operator_torch.py" --device "$torch_device" --threads "$(nproc)" \
     "${op_quick[@]}"
+# Attention and LSTM (issue 20) beside PyTorch and, on the CPU, ONNX Runtime (JSON lines).
+seq_gpu=(); [ "$device" = cpu ] || seq_gpu=(--gpu)
+has sequence_bench && run seq-freedml.jsonl "$bin/sequence_bench" "${seq_gpu[@]}" "${op_quick[@]}"
+if has sequence_bench && [ "$device" = cpu ]; then
+  run seq-freedml-passive.jsonl env OMP_WAIT_POLICY=passive "$bin/sequence_bench" "${op_quick[@]}"
+fi
+run seq-torch.jsonl "$system_python" "$root/bench/sequence_torch.py" --device "$torch_device" --threads "$(nproc)" \
+    "${op_quick[@]}"
+if [ "$device" = cpu ]; then
+  run seq-ort.jsonl "$venv/bin/python" "$root/bench/sequence_ort.py" --threads "$(nproc)" "${op_quick[@]}"
+fi
 run torch.txt "$system_python" "$root/bench/references.py" --framework torch --device "$torch_device" \
     --what gemm,conv,dispatch --sizes "$sizes" --layers "$layers" "${common[@]}"
 if [ "$device" = cpu ]; then

@@ -1,8 +1,9 @@
 #!/bin/bash
 # FreeDML's CUDA backend against PyTorch on the same GPU: GEMM, ResNet-50 convolution layers,
 # packed element-wise against the copy bandwidth, dispatch overhead, the memory-bound operators
-# (operator_bench.cpp beside operator_torch.py) and a CNN training step (training_bench.cpp beside
-# training_torch.py; its per-operator profile stays in training_bench.jsonl).
+# (operator_bench.cpp beside operator_torch.py), attention, LSTM and the integer matrix multiplies
+# against FLOAT16 GEMM (sequence_bench.cpp --gpu beside sequence_torch.py), and a CNN training step
+# (training_bench.cpp beside training_torch.py; its per-operator profile stays in training_bench.jsonl).
 #   bench/run_gpu.sh [build-dir] [--quick]
 # Builds freedml_gpu_bench in the build directory (default build-gpu) when it is missing, runs it
 # on the first CUDA adapter and bench/cuda/torch_bench.py on the same GPU, and prints the table.
@@ -15,19 +16,21 @@ build=${1:-$root/build-gpu}
 quick=${2:-}
 out=${OUT:-$build}
 if [ ! -x "$build/bench/cuda/freedml_gpu_bench" ] || [ ! -x "$build/bench/operator_bench" ] ||
-   [ ! -x "$build/bench/training_bench" ]; then
+   [ ! -x "$build/bench/sequence_bench" ] || [ ! -x "$build/bench/training_bench" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
-  cmake --build "$build" --target freedml_gpu_bench operator_bench training_bench
+  cmake --build "$build" --target freedml_gpu_bench operator_bench sequence_bench training_bench
 fi
 export FREEDML_ADAPTER=${FREEDML_ADAPTER:-cuda}
 "$build/bench/cuda/freedml_gpu_bench" $quick | tee "$out/freedml_bench.jsonl"
 "$build/bench/operator_bench" $quick | tee -a "$out/freedml_bench.jsonl"
+"$build/bench/sequence_bench" --gpu $quick | tee -a "$out/freedml_bench.jsonl"
 # The CNN training step (issue 24), PyTorch with the optimizer FreeDML ran (SGD where it has no Adam).
 "$build/bench/training_bench" --profile $quick | tee "$out/training_bench.jsonl"
 grep '"bench": "train"' "$out/training_bench.jsonl" >>"$out/freedml_bench.jsonl" || true
 optimizer=$(grep -o '"optimizer": "[a-z]*"' "$out/training_bench.jsonl" | head -1 | cut -d'"' -f4 || true)
 python3 "$root/bench/cuda/torch_bench.py" $quick | tee "$out/torch_bench.jsonl"
 python3 "$root/bench/operator_torch.py" --device cuda $quick | tee -a "$out/torch_bench.jsonl"
+python3 "$root/bench/sequence_torch.py" --device cuda $quick | tee -a "$out/torch_bench.jsonl"
 python3 "$root/bench/training_torch.py" --device cuda --optimizer "${optimizer:-adam}" $quick | tee -a "$out/torch_bench.jsonl"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 {  # the facts bench/report.py prints above the table

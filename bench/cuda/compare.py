@@ -41,5 +41,18 @@ for key, r in ours.items():
         p = t.get("steps_per_s", float("nan"))
         print(f"{label + ' steps/s (' + r.get('optimizer', '?') + ')':34} {r['steps_per_s']:12.1f} {p:12.1f} "
               f"{r['steps_per_s'] / p:7.2f}")
+    elif r["bench"] == "seq":
+        # Attention, LSTM: against PyTorch's same problem; the integer matrix multiplies against
+        # PyTorch's FLOAT16 matmul and FreeDML's own FLOAT16 GEMM of the same size (goal: int8 faster).
+        if r.get("skipped"):
+            print(f"{label:34} {'not run':>12}")
+            continue
+        p = t.get("ms", float("nan"))
+        line = f"{label + ' ms':34} {r['ms']:12.3f} {p:12.3f} {p / r['ms']:7.2f}"
+        size = r["name"].rsplit("_", 1)[-1]
+        own = ours.get(("seq", "f16", "gemm_f16_" + size), {}).get("ms")
+        if r["name"].startswith(("matmul_integer_", "qlinear_matmul_")) and own:
+            line += f"   {own / r['ms']:.2f} of FreeDML's FLOAT16 GEMM speed"
+        print(line)
     elif r["bench"] == "dispatch":
         print(f"{'dispatch overhead (us)':34} {r['us_per_dispatch']:12.2f} {t.get('us_per_dispatch', float('nan')):12.2f}")

@@ -1,7 +1,8 @@
 // MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1 through the public API: invalid descs are refused
 // with messages that name the fields and values, and a decoder block (a causal prompt, then
 // single-token steps over a key/value cache) matches attention computed here in float64 over the
-// whole sequence (the small per-feature cases are in the conformance suite).
+// whole sequence, as does a sequence long enough for the CPU to split the queries into blocks (the
+// small per-feature cases are in the conformance suite).
 #include <cmath>
 
 #include "dml_fixture.h"
@@ -244,6 +245,64 @@ TEST_F(AttentionTest, DecoderBlockMatchesCausalAttention) {
             EXPECT_EQ(keys[(h * cache + 5) * H + d], k[5 * hidden + h * H + d]) << h << "," << d;
             EXPECT_EQ(keys[(h * cache + 6) * H + d], 9.0f) << h << "," << d;
             EXPECT_EQ(keys[(h * cache + 0) * H + d], k[h * H + d]) << h << "," << d;
+        }
+    }
+}
+
+
+// A sequence long enough that the CPU's blocked path (FLOAT32, no bias, no past) splits the query
+// rows into a whole block and a shorter last one: 1100 queries over 1040 keys, 2 heads of 8, a
+// BOOLEAN {1, 1, 1100, 1040} mask that lets query i see keys j <= i. Every output must match
+// attention computed here in float64.
+TEST_F(AttentionTest, LongSequenceMatchesFloat64) {
+    constexpr UINT N = 2, H = 8, hidden = N * H, S = 1100, T = 1040;
+    const float scale = 0.35f;
+    std::vector<float> q(S * hidden), k(T * hidden), v(T * hidden);
+    uint32_t state = 777;
+    const auto next = [&] {
+        state = state * 1664525u + 1013904223u;
+        return float(int(state >> 9) % 2001 - 1000) / 1000.0f;
+    };
+    for (auto* x : {&q, &k, &v})
+        for (float& e : *x) e = next();
+    std::vector<int32_t> mask(size_t(S) * T);
+    for (UINT i = 0; i < S; ++i)
+        for (UINT j = 0; j < T; ++j) mask[size_t(i) * T + j] = j <= i;
+    Tensor qt(F32, {1, S, hidden}), kt(F32, {1, T, hidden}), mt(DML_TENSOR_DATA_TYPE_INT32, {1, 1, S, T});
+    DML_MULTIHEAD_ATTENTION_OPERATOR_DESC d{};
+    d.QueryTensor = &qt.desc, d.KeyTensor = &kt.desc, d.ValueTensor = &kt.desc, d.MaskTensor = &mt.desc;
+    d.OutputTensor = &qt.desc, d.Scale = scale, d.MaskFilterValue = -10000.0f, d.HeadCount = N;
+    d.MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN;
+    auto op = Compile(DML_OPERATOR_MULTIHEAD_ATTENTION, &d);
+    ASSERT_TRUE(op) << Messages();
+    auto qb = Buffer(qt.Bytes()), kb = Buffer(kt.Bytes()), vb = Buffer(kt.Bytes()), mb = Buffer(mt.Bytes());
+    auto ob = Buffer(qt.Bytes());
+    Upload(qb.Get(), q), Upload(kb.Get(), k), Upload(vb.Get(), v), Upload(mb.Get(), mask);
+    auto persistent = Initialize(op.Get());
+    DML_BUFFER_BINDING b[5] = {{qb.Get(), 0, qt.Bytes()}, {kb.Get(), 0, kt.Bytes()}, {vb.Get(), 0, kt.Bytes()},
+                               {mb.Get(), 0, mt.Bytes()}, {ob.Get(), 0, qt.Bytes()}};
+    Dispatch(op.Get(),
+             {BufferBinding(&b[0]), BufferBinding(&b[1]), BufferBinding(&b[2]), NoBinding(), NoBinding(), NoBinding(),
+              NoBinding(), BufferBinding(&b[3]), NoBinding(), NoBinding(), NoBinding()},
+             {BufferBinding(&b[4]), NoBinding(), NoBinding()}, persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    const auto got = ReadbackAs<float>(ob.Get(), S * hidden);
+    std::vector<double> w(T);
+    for (UINT i = 0; i < S; ++i) {
+        for (UINT h = 0; h < N; ++h) {
+            double top = -1e300, sum = 0;
+            for (UINT j = 0; j < T; ++j) {
+                double dot = 0;
+                for (UINT c = 0; c < H; ++c) dot += double(q[i * hidden + h * H + c]) * k[j * hidden + h * H + c];
+                w[j] = scale * dot + (j <= i ? 0.0 : -10000.0);
+                top = std::max(top, w[j]);
+            }
+            for (UINT j = 0; j < T; ++j) sum += (w[j] = std::exp(w[j] - top));
+            for (UINT c = 0; c < H; ++c) {
+                double acc = 0;
+                for (UINT j = 0; j < T; ++j) acc += w[j] / sum * v[j * hidden + h * H + c];
+                ASSERT_NEAR(got[i * hidden + h * H + c], acc, 1e-5) << "query " << i << " head " << h << " channel " << c;
+            }
         }
     }
 }

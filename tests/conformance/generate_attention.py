@@ -236,6 +236,14 @@ def main():
             case("v1_mask_boolean_stacked", dt, 1, 3, 3, 2, 2, v1=True, form="qkv", mask_type="BOOLEAN",
                  mask=causal(3, 0), filt=-1e4),
         ]
+    # Head sizes 64 and 128 (the tiled CUDA FLOAT16 kernel's), sequences that end inside a tile of 64
+    # queries and 32 keys.
+    cases += [
+        case("tiled_h64_causal", "FLOAT16", 1, 40, 40, 1, 64, mask_type="BOOLEAN", mask=causal(40, 0), filt=-1e4),
+        case("tiled_h128_grouped_lengths", "FLOAT16", 1, 10, 33, 2, 128, nkv=1, v1=True,
+             mask_type="KEY_SEQUENCE_LENGTH", mask=[30], mask_sizes=(1, 1)),
+        case("tiled_h64_rows_past_tile_bias", "FLOAT16", 1, 66, 20, 1, 64, rpb_sizes=(1, 1, 66, 20)),
+    ]
     write_cases(__file__, "attention", cases)
 
 

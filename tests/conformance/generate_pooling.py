@@ -302,6 +302,13 @@ for dtype in FLOATS:
 grads.append(grad_case("AVERAGE_POOLING_GRAD", "FLOAT32", (1, 2, 5, 6), [2, 3], [2, 1], [1, 0], [0, 1],
                        include=False, strides_dx=[80, 40, 8, 1], suffix="_strided"))
 
+# Global average pooling (a CNN's head): the window is the whole plane, 2-D and 3-D, packed and
+# channels-last in memory.
+for dtype in FLOATS:
+    x = make_input(dtype, (2, 3, 4, 5))
+    average.append(case("AVERAGE_POOLING", dtype, x, [4, 5], suffix="_global"))
+    average.append(case("AVERAGE_POOLING1", dtype, x, [4, 5], strides_in=[60, 1, 15, 3], suffix="_global_nhwc"))
+    average.append(case("AVERAGE_POOLING", dtype, make_input(dtype, (2, 2, 3, 2, 2)), [3, 2, 2], suffix="_global"))
 write_cases(__file__, "pooling_average", average)
 write_cases(__file__, "pooling_lp", lp)
 write_cases(__file__, "pooling_max", maxp)

@@ -3,14 +3,16 @@
 // primitives, the recurrent layers' per-step products (how each is planned, how an owned weight is
 // packed into oneDNN's layout at initialization, how the primitive runs), fused activations as oneDNN
 // post-ops, the pooling primitive of the FLOAT32 average pools, and the integer GEMM of the
-// quantized matrix multiplies. Built
+// quantized matrix multiplies, and the attention kernel's strided batched products. Built
 // without oneDNN (FREEDML_ONEDNN=OFF), the kernels take their own reference paths and say why.
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "common/align.h"
+#include "dml/kernels/cpu/batched_matmul.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/int8_gemm.h"
 #include "dml/ops/convolution/cpu/convolution.h"
@@ -561,6 +563,57 @@ bool Int8Gemm(bool aSigned, int64_t m, int64_t n, int64_t k, const void* a, int6
     return status == dnnl::status::success;
 }
 
+// ---- Strided batched products (attention) ------------------------------------------------------
+
+struct BatchedMatMul::State {
+    dnnl::matmul primitive;
+    dnnl::memory::desc aMd, bMd, cMd;
+};
+
+bool BatchedMatMul::Prepare(int64_t batch, int64_t m, int64_t k, int64_t n, float alpha, const MatrixStrides& a,
+                            const MatrixStrides& b, bool broadcastB, const MatrixStrides& c) {
+    state_.reset();
+    if (batch <= 0 || m <= 0 || k <= 0 || n <= 0) return false;
+    // oneDNN's GEMM-based matmul takes a batch dimension of size 1 only with a stride past the
+    // matrix (a stride of 0 sends it to the reference implementation); its value is never used.
+    const auto md = [&](int64_t count, int64_t rows, int64_t columns, const MatrixStrides& s) {
+        const int64_t extent = std::abs(s.row) * rows + std::abs(s.column) * columns;
+        return Md({count, rows, columns}, {count == 1 ? extent : s.batch, s.row, s.column});
+    };
+    try {
+        dnnl::engine& engine = CpuEngine();
+        auto state = std::make_unique<State>();
+        state->aMd = md(batch, m, k, a);
+        state->bMd = md(broadcastB ? 1 : batch, k, n, b);
+        state->cMd = md(batch, m, n, c);
+        dnnl::primitive_attr attr;
+        if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+        const dnnl::matmul::desc desc(state->aMd, state->bMd, state->cMd);
+        const dnnl::matmul::primitive_desc pd(desc, attr, engine);
+        // oneDNN's reference matmul is slower than no oneDNN at all: the caller's own loop runs then.
+        if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return false;
+        state->primitive = dnnl::matmul(pd);
+        state_ = std::move(state);
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
+bool BatchedMatMul::Run(const float* a, const float* b, float* c) const {
+    try {
+        dnnl::engine& engine = CpuEngine();
+        dnnl::stream stream(engine);
+        state_->primitive.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(state_->aMd, engine, const_cast<float*>(a))},
+                                           {DNNL_ARG_WEIGHTS, dnnl::memory(state_->bMd, engine, const_cast<float*>(b))},
+                                           {DNNL_ARG_DST, dnnl::memory(state_->cMd, engine, c)}});
+        stream.wait();
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
 #else  // built without oneDNN: TryOneDnn makes no OneDnnState, so the other members never run.
 
 struct OneDnnPooling::State {};
@@ -572,6 +625,12 @@ std::unique_ptr<OneDnnPooling> OneDnnPooling::Make(const PoolPlan&, const Tensor
 void OneDnnPooling::Run(const std::byte*, std::byte*) const {}
 
 struct PackedMatMul::State {};
+struct BatchedMatMul::State {};
+bool BatchedMatMul::Prepare(int64_t, int64_t, int64_t, int64_t, float, const MatrixStrides&, const MatrixStrides&,
+                            bool, const MatrixStrides&) {
+    return false;
+}
+bool BatchedMatMul::Run(const float*, const float*, float*) const { return false; }
 bool PackedMatMul::Prepare(int64_t, int64_t, int64_t, int64_t, int64_t, const float*, int64_t, int64_t) {
     return false;
 }
@@ -614,6 +673,10 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool*, TensorView, TensorView, Tenso
 // The kernels' special members live here, where OneDnnState is complete.
 OneDnnPooling::OneDnnPooling(std::unique_ptr<State> state) : state_(std::move(state)) {}
 OneDnnPooling::~OneDnnPooling() = default;
+BatchedMatMul::BatchedMatMul() = default;
+BatchedMatMul::~BatchedMatMul() = default;
+BatchedMatMul::BatchedMatMul(BatchedMatMul&&) noexcept = default;
+BatchedMatMul& BatchedMatMul::operator=(BatchedMatMul&&) noexcept = default;
 PackedMatMul::PackedMatMul() = default;
 PackedMatMul::~PackedMatMul() = default;
 GemmKernel::GemmKernel() = default;

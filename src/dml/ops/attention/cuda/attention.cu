@@ -1,10 +1,10 @@
-// Device code of MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1: a correct, simple route, not a
-// flash-attention kernel. One kernel writes the present key/value outputs (one thread per
+// Device code of MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1: the general route, for what the
+// tiled FLOAT16 kernel (flash_attention.cu) does not cover. One kernel writes the present key/value outputs (one thread per
 // element); a second runs one block per (batch, query head, query row): each thread scores keys
 // j, j + blockDim, ... in float32 into shared memory, the block finds the row's maximum and sum
 // (softmax with the maximum subtracted), and each thread sums the weighted values for channels
-// d, d + blockDim, ... The CPU kernel (../cpu/attention.cpp) computes the same in the same order
-// of operations per score.
+// d, d + blockDim, ... The CPU kernel's general loop (../cpu/attention.cpp) computes the same in
+// the same order of operations per score.
 #include <cuda_fp16.h>
 
 #include <cmath>
@@ -172,6 +172,7 @@ cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& 
         const uint64_t n = uint64_t(plan.batch) * plan.keyValueHeads * plan.totalSequence * plan.valueHeadSize;
         WritePresent<<<launch.Blocks(n, kThreads), kThreads, 0, launch.stream>>>(plan, ptr, true);
     }
+    if (FlashAttentionCovers(plan)) return LaunchFlashAttention(plan, ptr, launch.stream);
     const uint64_t rows = uint64_t(plan.batch) * plan.queryHeads * plan.querySequence;
     const size_t sharedBytes = (size_t(plan.totalSequence) + plan.headSize) * sizeof(float);
     const int blocks = int(rows < uint64_t(blocksCap) ? rows : uint64_t(blocksCap));

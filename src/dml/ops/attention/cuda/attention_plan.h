@@ -39,4 +39,9 @@ struct AttentionPointers {
 
 cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& pointers, LaunchTarget launch);
 
+// The tiled FLOAT16 kernel (flash_attention.cu): whether it takes the plan's attention (head sizes
+// 64 and 128, no bias, no past keys), and its launch (the present outputs are not its part).
+bool FlashAttentionCovers(const AttentionPlan& plan);
+cudaError_t LaunchFlashAttention(const AttentionPlan& plan, const AttentionPointers& pointers, cudaStream_t stream);
+
 }  // namespace freedml::dml::cuda

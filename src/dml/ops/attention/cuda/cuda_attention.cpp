@@ -42,11 +42,6 @@ private:
 Status CreateCudaMultiheadAttention(const KernelContext&, const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     AttentionGeometry g;
     FREEDML_TRY(MakeAttentionGeometry(args, &g));
-    if ((size_t(g.totalSequence) + g.headSize) * sizeof(float) > kSharedBytes) {
-        return NoKernel("DML_OPERATOR_%s on CUDA keeps a query row's %u scores in shared memory; more than %zu "
-                        "keys plus head size do not fit.", args.schema.name, g.totalSequence,
-                        kSharedBytes / sizeof(float));
-    }
     AttentionPlan p{};
     p.half = g.dataType == DML_TENSOR_DATA_TYPE_FLOAT16;
     p.batch = g.batch, p.querySequence = g.querySequence, p.keyValueSequence = g.keyValueSequence;
@@ -66,6 +61,12 @@ Status CreateCudaMultiheadAttention(const KernelContext&, const OperatorArgs& ar
         p.presentKeyStrides[d] = g.presentKeyStrides[d], p.presentValueStrides[d] = g.presentValueStrides[d];
     }
     for (int d = 0; d < 3; ++d) p.outputStrides[d] = g.outputStrides[d];
+    // The tiled kernel walks the keys in tiles and has no such limit.
+    if (!FlashAttentionCovers(p) && (size_t(g.totalSequence) + g.headSize) * sizeof(float) > kSharedBytes) {
+        return NoKernel("DML_OPERATOR_%s on CUDA keeps a query row's %u scores in shared memory; more than %zu "
+                        "keys plus head size do not fit.", args.schema.name, g.totalSequence,
+                        kSharedBytes / sizeof(float));
+    }
     *out = std::make_unique<AttentionKernel>(p);
     return {};
 }

@@ -58,9 +58,32 @@ __device__ __forceinline__ float NormFactor(const NormPlan& p, float acc, float 
     return rsqrtf(acc / n + p.epsilon);
 }
 
+// Whether the statistics kernels tally deviations from the mean (a variance or an Lp norm).
+__device__ __forceinline__ bool Deviations(const NormPlan& p) { return p.p != 0 || p.useVariance; }
+
 template <class T>
 __device__ __forceinline__ float Read(const void* base, int64_t i) {
     return LoadAs(static_cast<const T*>(base) + i);
+}
+
+// The end of a statistics group: the block's deviation tally `acc` summed, the mean and variance
+// outputs written, and the factor of (x - mean) returned (1 without deviations).
+template <class T>
+__device__ __forceinline__ float FinishGroup(const NormPlan& p, const Pointers& ptr,
+                                             const int64_t (&base)[kNormOperands], float acc, float mean, float n,
+                                             float* shared) {
+    float factor = 1.0f;
+    if (Deviations(p)) {
+        acc = BlockSum(acc, shared);
+        if (threadIdx.x == 0 && p.has[kNormOutVariance]) {
+            StoreAs(static_cast<T*>(ptr.at[kNormOutVariance]) + base[kNormOutVariance], acc / n);
+        }
+        factor = NormFactor(p, acc, n);
+    }
+    if (threadIdx.x == 0 && p.has[kNormOutMean]) {
+        StoreAs(static_cast<T*>(ptr.at[kNormOutMean]) + base[kNormOutMean], mean);
+    }
+    return factor;
 }
 
 template <class T>
@@ -70,7 +93,7 @@ __global__ void __launch_bounds__(kThreads) GroupKernel(NormPlan p, ActParams ac
         int64_t base[kNormOperands] = {};
         AddOffsets(p, 0, p.groupRank, g, base);
         const float n = float(p.groupSize);
-        float mean = 0.0f, factor = 1.0f;
+        float mean = 0.0f;
         if (p.useMean) {
             float sum = 0.0f;
             for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
@@ -80,23 +103,16 @@ __global__ void __launch_bounds__(kThreads) GroupKernel(NormPlan p, ActParams ac
             }
             mean = BlockSum(sum, shared) / n;
         }
-        if (p.p != 0 || p.useVariance) {
-            float acc = 0.0f;
+        float acc = 0.0f;
+        if (Deviations(p)) {
             for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
                 int64_t off[kNormOperands] = {};
                 AddOffsets(p, p.groupRank, p.rank, e, off);
                 const float v = Read<T>(ptr.at[kNormIn], base[kNormIn] + off[kNormIn]) - mean;
                 acc += p.p == 1 ? fabsf(v) : v * v;
             }
-            acc = BlockSum(acc, shared);
-            if (threadIdx.x == 0 && p.has[kNormOutVariance]) {
-                StoreAs(static_cast<T*>(ptr.at[kNormOutVariance]) + base[kNormOutVariance], acc / n);
-            }
-            factor = NormFactor(p, acc, n);
         }
-        if (threadIdx.x == 0 && p.has[kNormOutMean]) {
-            StoreAs(static_cast<T*>(ptr.at[kNormOutMean]) + base[kNormOutMean], mean);
-        }
+        const float factor = FinishGroup<T>(p, ptr, base, acc, mean, n, shared);
         for (uint64_t e = threadIdx.x; e < p.groupSize; e += kThreads) {
             int64_t off[kNormOperands];
 #pragma unroll
@@ -187,10 +203,10 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm) RowKernel(NormPlan 
                 for (int i = 0; i < V; ++i) sum += v[c][i];
             }
         }
-        float mean = 0.0f, factor = 1.0f;
+        float mean = 0.0f;
         if (p.useMean) mean = BlockSum(sum, shared) / n;
-        if (p.p != 0 || p.useVariance) {
-            float acc = 0.0f;
+        float acc = 0.0f;
+        if (Deviations(p)) {
 #pragma unroll
             for (int c = 0; c < kRowChunks; ++c) {
                 if ((uint32_t(c) * kThreads + threadIdx.x) * V >= size) continue;
@@ -200,15 +216,8 @@ __global__ void __launch_bounds__(kThreads, kRowBlocksPerSm) RowKernel(NormPlan 
                     acc += p.p == 1 ? fabsf(d) : d * d;
                 }
             }
-            acc = BlockSum(acc, shared);
-            if (threadIdx.x == 0 && p.has[kNormOutVariance]) {
-                StoreAs(static_cast<T*>(ptr.at[kNormOutVariance]) + base[kNormOutVariance], acc / n);
-            }
-            factor = NormFactor(p, acc, n);
         }
-        if (threadIdx.x == 0 && p.has[kNormOutMean]) {
-            StoreAs(static_cast<T*>(ptr.at[kNormOutMean]) + base[kNormOutMean], mean);
-        }
+        const float factor = FinishGroup<T>(p, ptr, base, acc, mean, n, shared);
         T* y = static_cast<T*>(ptr.at[kNormOut]) + base[kNormOut];
 #pragma unroll
         for (int c = 0; c < kRowChunks; ++c) {

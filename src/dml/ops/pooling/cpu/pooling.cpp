@@ -182,9 +182,41 @@ void PoolRowsOf(const PoolPlan& plan, const std::byte* in, std::byte* out, uint6
     }
 }
 
+// Whether the plan is a global average pool over packed planes (a CNN's head): one output per
+// {N, C}, its window the whole plane, no padding.
+bool IsGlobalAverage(const PoolPlan& plan) {
+    if (plan.kind != PoolKind::Average) return false;
+    int64_t packed = 1;
+    for (int d = 2; d >= 0; --d) {
+        if (plan.out[d] != 1 || plan.window[d] != plan.in[d] || plan.pad[d] != 0) return false;
+        if (plan.window[d] > 1 && plan.dilation[d] != 1) return false;
+        if (plan.in[d] > 1 && plan.inStrides[2 + d] != packed) return false;
+        packed *= plan.in[d];
+    }
+    return true;
+}
+
+// IsGlobalAverage's rows: each plane summed in row-major order as PoolRowsOf sums a window, so
+// the results are its, without its per-row set-up (which costs more than 7x7 elements).
+template <class T>
+void GlobalAverageRows(const PoolPlan& plan, const std::byte* in, std::byte* out, uint64_t first, uint64_t last) {
+    using E = Element<T>;
+    using V = typename E::Value;
+    const uint64_t plane = uint64_t(plan.in[0]) * plan.in[1] * plan.in[2];
+    for (uint64_t row = first; row < last; ++row) {
+        const uint32_t c = uint32_t(row % plan.channels), n = uint32_t(row / plan.channels);
+        const int64_t base = int64_t(n) * plan.inStrides[0] + int64_t(c) * plan.inStrides[1];
+        double sum = 0;
+        for (uint64_t i = 0; i < plane; ++i) sum += double(E::Read(in, base + int64_t(i)));
+        E::Write(out, int64_t(n) * plan.outStrides[0] + int64_t(c) * plan.outStrides[1],
+                 static_cast<V>(sum / double(plan.windowVolume)));
+    }
+}
+
 template <class T>
 void PoolRows(const PoolPlan& plan, const std::byte* in, std::byte* out, std::byte*, uint64_t first, uint64_t last) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Half>) {
+        if (IsGlobalAverage(plan)) return GlobalAverageRows<T>(plan, in, out, first, last);
         if (plan.kind == PoolKind::Average) return PoolRowsOf<T, PoolKind::Average>(plan, in, out, first, last);
         if (plan.kind == PoolKind::Lp) return PoolRowsOf<T, PoolKind::Lp>(plan, in, out, first, last);
     }

@@ -1,6 +1,7 @@
 // CPU kernel of RNN, LSTM and GRU (recurrent_plan.h has the layout). Every tensor is read into
 // packed floats (FLOAT16 widens; the math is float for both types) and the outputs are stored
-// through their strides at the end. Per direction the input's product with the weights is one
+// through their strides at the end (the input products and the sequence output are kept in the
+// temporary resource). Per direction the input's product with the weights is one
 // GEMM over every step and batch row; each step then multiplies the hidden state by the
 // recurrence weights (a GEMM over the batch, the weights packed once per direction) and applies
 // each gate's activation over a row at once. The products run on oneDNN's matmul where FreeDML is
@@ -93,7 +94,9 @@ class RecurrentKernel final : public Kernel {
 public:
     RecurrentKernel(const OperatorArgs& args, RecurrentPlan plan) : args_(args), plan_(plan) {}
     uint64_t PersistentResourceSize() const override { return 0; }
-    uint64_t TemporaryResourceSize() const override { return 0; }
+    // The input products of a direction and the sequence output, in floats: tens of MiB for a
+    // long sequence, which an execution would otherwise allocate and fault in every time.
+    uint64_t TemporaryResourceSize() const override { return (ProductFloats() + SequenceFloats()) * sizeof(float); }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& bindings) override;
 
@@ -106,9 +109,12 @@ private:
         return storage->data();
     }
 
+    uint64_t ProductFloats() const { return uint64_t(plan_.seq) * plan_.batch * plan_.gates * plan_.hidden; }
+    uint64_t SequenceFloats() const { return uint64_t(plan_.seq) * plan_.dirs * plan_.batch * plan_.hidden; }
+
     void RunDirection(ThreadPool* threads, uint32_t d, const float* x, const float* w, const float* r,
                       const float* bias, const float* h0, const float* c0, const uint32_t* lengths,
-                      const float* peephole, float* y, float* yh, float* yc) const;
+                      const float* peephole, float* xw, float* y, float* yh, float* yc) const;
 
     const OperatorArgs& args_;
     RecurrentPlan plan_;
@@ -135,19 +141,22 @@ void RecurrentKernel::Execute(const KernelBindings& bindings) {
         }
     }
     const size_t stateSize = size_t(p.dirs) * p.batch * p.hidden;
-    std::vector<float> y(size_t(p.seq) * stateSize, 0.0f), yh(stateSize), yc(stateSize);
+    float* xw = reinterpret_cast<float*>(bindings.temporary);
+    float* y = xw + ProductFloats();
+    std::fill_n(y, SequenceFloats(), 0.0f);  // steps past a row's length stay 0
+    std::vector<float> yh(stateSize), yc(stateSize);
     for (uint32_t d = 0; d < p.dirs; ++d) {
-        RunDirection(threads, d, xData, wData, rData, biasData, h0Data, c0Data, lengths.data(), peepholeData, y.data(),
+        RunDirection(threads, d, xData, wData, rData, biasData, h0Data, c0Data, lengths.data(), peepholeData, xw, y,
                      yh.data(), yc.data());
     }
-    if (args_.outputs[0]) Store4(*args_.outputs[0], y.data(), bindings.outputs[0]);
+    if (args_.outputs[0]) Store4(*args_.outputs[0], y, bindings.outputs[0]);
     if (args_.outputs[1]) Store4(*args_.outputs[1], yh.data(), bindings.outputs[1]);
     if (args_.outputs.size() > 2 && args_.outputs[2]) Store4(*args_.outputs[2], yc.data(), bindings.outputs[2]);
 }
 
 void RecurrentKernel::RunDirection(ThreadPool* threads, uint32_t d, const float* x, const float* w, const float* r,
                                    const float* bias, const float* h0, const float* c0, const uint32_t* lengths,
-                                   const float* peephole, float* y, float* yh, float* yc) const {
+                                   const float* peephole, float* xw, float* y, float* yh, float* yc) const {
     const RecurrentPlan& p = plan_;
     const size_t H = p.hidden, G = p.gates, GH = G * H, B = p.batch, I = p.input, S = p.seq;
     const bool gru = p.cell == RecurrentCell::Gru;
@@ -160,14 +169,15 @@ void RecurrentKernel::RunDirection(ThreadPool* threads, uint32_t d, const float*
 
     // X W^T plus the biases that add outside any gate product: every bias but GRU's Rbh, which
     // goes inside (LinearBeforeReset) or after the reset product. {seq * batch, GH}.
-    std::vector<float> xw(S * B * GH, 0.0f);
     if (bias) {
         for (size_t row = 0; row < S * B; ++row) {
-            float* dst = xw.data() + row * GH;
+            float* dst = xw + row * GH;
             for (size_t j = 0; j < GH; ++j) dst[j] = wb[j] + (gru && j >= 2 * H ? 0.0f : rb[j]);
         }
+    } else {
+        std::fill_n(xw, S * B * GH, 0.0f);
     }
-    MatMul(threads, x, I, wd, 1, I, xw.data(), GH, S * B, I, GH);
+    MatMul(threads, x, I, wd, 1, I, xw, GH, S * B, I, GH);
 
     std::vector<float> h(B * H, 0.0f), c(B * H, 0.0f), hr(B * GH), rh(B * H), scratch(4 * H);
     if (h0) std::copy_n(h0 + size_t(d) * B * H, B * H, h.data());
@@ -200,7 +210,7 @@ void RecurrentKernel::RunDirection(ThreadPool* threads, uint32_t d, const float*
             for (size_t b = 0; b < B; ++b) {
                 if (s >= lengths[b]) continue;
                 const size_t t = backward ? lengths[b] - 1 - s : s;
-                const float* g = xw.data() + (t * B + b) * GH;
+                const float* g = xw + (t * B + b) * GH;
                 float* reset = rh.data() + b * H;
                 for (size_t j = 0; j < H; ++j) reset[j] = g[H + j] + hr[b * GH + H + j];
                 ApplyActivation(act[0], reset, H);
@@ -215,7 +225,7 @@ void RecurrentKernel::RunDirection(ThreadPool* threads, uint32_t d, const float*
         for (size_t b = 0; b < B; ++b) {
             if (s >= lengths[b]) continue;
             const size_t t = backward ? lengths[b] - 1 - s : s;
-            const float* g = xw.data() + (t * B + b) * GH;
+            const float* g = xw + (t * B + b) * GH;
             const float* q = hr.data() + b * GH;
             float* hb = h.data() + b * H;
             float* cb = c.data() + b * H;

@@ -11,6 +11,7 @@
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/region_pooling/cpu/float_io.h"
 #include "dml/ops/region_pooling/grad_plan_from_args.h"
 
 namespace freedml::dml {
@@ -18,29 +19,8 @@ namespace freedml::dml {
 namespace {
 
 using region::GradPlan;
-
-template <bool kHalf>
-float ReadFloat(const std::byte* base, int64_t offset) {
-    if constexpr (kHalf) {
-        uint16_t v;
-        std::memcpy(&v, base + offset * 2, 2);
-        return cpu::HalfToFloat(v);
-    } else {
-        float v;
-        std::memcpy(&v, base + offset * 4, 4);
-        return v;
-    }
-}
-
-template <bool kHalf>
-void WriteFloat(std::byte* base, int64_t offset, float value) {
-    if constexpr (kHalf) {
-        const uint16_t v = cpu::FloatToHalf(value);
-        std::memcpy(base + offset * 2, &v, 2);
-    } else {
-        std::memcpy(base + offset * 4, &value, 4);
-    }
-}
+using region::ReadFloat;
+using region::WriteFloat;
 
 class RoiAlignGradKernel final : public Kernel {
 public:

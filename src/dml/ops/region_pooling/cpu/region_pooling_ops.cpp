@@ -5,36 +5,16 @@
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
+#include "dml/ops/region_pooling/cpu/float_io.h"
 #include "dml/ops/region_pooling/plan_from_args.h"
 
 namespace freedml::dml {
 
 namespace {
 
+using region::ReadFloat;
 using region::RegionPlan;
-
-template <bool kHalf>
-float ReadFloat(const std::byte* base, int64_t offset) {
-    if constexpr (kHalf) {
-        uint16_t v;
-        std::memcpy(&v, base + offset * 2, 2);
-        return cpu::HalfToFloat(v);
-    } else {
-        float v;
-        std::memcpy(&v, base + offset * 4, 4);
-        return v;
-    }
-}
-
-template <bool kHalf>
-void WriteFloat(std::byte* base, int64_t offset, float value) {
-    if constexpr (kHalf) {
-        const uint16_t v = cpu::FloatToHalf(value);
-        std::memcpy(base + offset * 2, &v, 2);
-    } else {
-        std::memcpy(base + offset * 4, &value, 4);
-    }
-}
+using region::WriteFloat;
 
 template <bool kHalf>
 void RunRange(const RegionPlan& p, const KernelBindings& b, uint64_t first, uint64_t last) {
