@@ -3,7 +3,9 @@
 // graph rule (G1-G11 of docs/BINDING-RULES.md), asserting the HRESULT and the rule id.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <deque>
 
 #include "dml_fixture.h"
@@ -481,6 +483,214 @@ TEST_F(GraphRuleTest, NullDescAndValidationOnlyCall) {
     Build(g);
     const DML_GRAPH_DESC desc = g.Desc(2, 1);
     EXPECT_EQ(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator), nullptr), S_FALSE);
+}
+
+
+// ---- The optimizer (src/dml/graph/fusion.h): fused graphs compute what the unfused ones do ----
+
+// Sets FREEDML_GRAPH_FUSION for one scope ("0": CompileGraph leaves the graph as it is).
+class ScopedFusion {
+public:
+    explicit ScopedFusion(bool on) {
+        if (const char* old = std::getenv("FREEDML_GRAPH_FUSION")) old_ = old, had_ = true;
+        setenv("FREEDML_GRAPH_FUSION", on ? "1" : "0", 1);
+    }
+    ~ScopedFusion() {
+        if (had_) {
+            setenv("FREEDML_GRAPH_FUSION", old_.c_str(), 1);
+        } else {
+            unsetenv("FREEDML_GRAPH_FUSION");
+        }
+    }
+
+private:
+    std::string old_;
+    bool had_ = false;
+};
+
+class GraphFusionTest : public GraphTest {
+protected:
+    // Compiles with fusion on or off, runs once, returns output 0 and the temporary size.
+    std::vector<float> Run(const DML_GRAPH_DESC& desc, bool fusion, const std::vector<std::vector<float>>& inputs,
+                           size_t outCount, UINT64* temporary) {
+        ComPtr<IDMLCompiledOperator> compiled;
+        {
+            ScopedFusion scope(fusion);
+            compiled = Compile(desc);
+        }
+        if (!compiled) return {};
+        *temporary = compiled->GetBindingProperties().TemporaryResourceSize;
+        std::vector<ComPtr<ID3D12Resource>> buffers;
+        std::vector<DML_BUFFER_BINDING> bindings(inputs.size());
+        std::vector<DML_BINDING_DESC> in;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            buffers.push_back(Filled(inputs[i]));
+            bindings[i] = {buffers.back().Get(), 0, std::max<UINT64>(16, inputs[i].size() * 4)};
+            in.push_back(BufferBinding(&bindings[i]));
+        }
+        const UINT64 outBytes = std::max<UINT64>(16, outCount * 4);
+        auto out = Buffer(outBytes);
+        DML_BUFFER_BINDING ob{out.Get(), 0, outBytes};
+        auto persistent = Initialize(compiled.Get());
+        Dispatch(compiled.Get(), in, {BufferBinding(&ob)}, persistent.Get());
+        EXPECT_FALSE(DeviceRemoved()) << Messages();
+        return ReadbackAs<float>(out.Get(), outCount);
+    }
+
+    static void ExpectNear(const std::vector<float>& got, const std::vector<double>& want, double tolerance) {
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+            ASSERT_NEAR(got[i], want[i], tolerance * std::max(1.0, std::fabs(want[i]))) << "element " << i;
+        }
+    }
+};
+
+// sigmoid(((relu(x + y) * 0.5 + 0.25) * z)) with z broadcast along rows: five element-wise
+// nodes become one pass, so no intermediate is left in the temporary resource.
+TEST_F(GraphFusionTest, ElementWiseChainRunsAsOnePass) {
+    constexpr UINT kRows = 4, kCols = 1000;
+    Tensor t(kF32, {kRows, kCols}), zRow(kF32, {kRows, kCols}, {0, 1});
+    auto add = Add(t, t, t);
+    auto relu = Relu(t, t);
+    auto scale = Identity(t, t, 0.5f, 0.25f);
+    DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC mulDesc{&t.desc, &zRow.desc, &t.desc};
+    auto mul = Op(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, &mulDesc);
+    DML_ACTIVATION_SIGMOID_OPERATOR_DESC sigDesc{&t.desc, &t.desc};
+    auto sigmoid = Op(DML_OPERATOR_ACTIVATION_SIGMOID, &sigDesc);
+    GraphBuilder g;
+    for (auto* op : {add.Get(), relu.Get(), scale.Get(), mul.Get(), sigmoid.Get()}) g.AddOperator(op);
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    for (uint32_t n = 1; n < 5; ++n) g.Connect(n - 1, 0, n, 0);
+    g.Input(2, 3, 1);
+    g.Output(4, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(3, 1);
+
+    std::vector<float> x(kRows * kCols), y(kRows * kCols), z(kCols);
+    for (UINT i = 0; i < kRows * kCols; ++i) {
+        x[i] = float(int(i % 37) - 18) * 0.125f;
+        y[i] = float(int(i % 11) - 4) * 0.25f;
+    }
+    for (UINT c = 0; c < kCols; ++c) z[c] = float(int(c % 9) - 4) * 0.5f;
+    std::vector<double> want(kRows * kCols);
+    for (UINT i = 0; i < kRows * kCols; ++i) {
+        const double v = (std::max(double(x[i]) + y[i], 0.0) * 0.5 + 0.25) * z[i % kCols];
+        want[i] = 1.0 / (1.0 + std::exp(-v));
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    auto fused = Run(desc, true, {x, y, z}, x.size(), &fusedTemp);
+    auto plain = Run(desc, false, {x, y, z}, x.size(), &plainTemp);
+    ExpectNear(fused, want, 1e-6);
+    ExpectNear(plain, want, 1e-6);
+    EXPECT_EQ(fusedTemp, 0u) << "the fused pass keeps no intermediate";
+    EXPECT_GE(plainTemp, 2 * t.Bytes()) << "unfused, two intermediates are live at once";
+}
+
+// GEMM (with C as a bias) followed by RELU: the activation becomes GEMM's FusedActivation and
+// the intermediate disappears from the temporary resource.
+TEST_F(GraphFusionTest, ActivationBecomesTheGemmEpilogue) {
+    constexpr UINT M = 4, K = 8, N = 5;
+    Tensor a(kF32, {1, 1, M, K}), b(kF32, {1, 1, K, N}), c(kF32, {1, 1, M, N}), out(kF32, {1, 1, M, N});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, &c.desc, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 1.0f, 1.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC leakyDesc{&out.desc, &out.desc, 0.125f};
+    auto leaky = Op(DML_OPERATOR_ACTIVATION_LEAKY_RELU, &leakyDesc);
+    GraphBuilder g;
+    g.AddOperator(gemm.Get());
+    g.AddOperator(leaky.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Input(2, 0, 2);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(3, 1);
+    std::vector<float> av(M * K), bv(K * N), cv(M * N);
+    for (UINT i = 0; i < M * K; ++i) av[i] = float(int(i % 7) - 3) * 0.5f;
+    for (UINT i = 0; i < K * N; ++i) bv[i] = float(int(i % 5) - 2) * 0.25f;
+    for (UINT i = 0; i < M * N; ++i) cv[i] = float(int(i % 3) - 1);
+    std::vector<double> want(M * N);
+    for (UINT m = 0; m < M; ++m) {
+        for (UINT n = 0; n < N; ++n) {
+            double sum = cv[m * N + n];
+            for (UINT k = 0; k < K; ++k) sum += double(av[m * K + k]) * bv[k * N + n];
+            want[m * N + n] = sum >= 0 ? sum : 0.125 * sum;
+        }
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {av, bv, cv}, M * N, &fusedTemp), want, 1e-5);
+    ExpectNear(Run(desc, false, {av, bv, cv}, M * N, &plainTemp), want, 1e-5);
+    EXPECT_GE(plainTemp, fusedTemp + out.Bytes()) << "the GEMM output is no longer an intermediate";
+}
+
+// An IDENTITY without ScaleBias between two tensors of one packed layout is a copy: GEMM writes
+// the graph output directly.
+TEST_F(GraphFusionTest, IdentityCopyIsElided) {
+    Tensor a(kF32, {1, 1, 2, 3}), b(kF32, {1, 1, 3, 2}), out(kF32, {1, 1, 2, 2});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, nullptr, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 1.0f, 1.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC idDesc{&out.desc, &out.desc, nullptr};
+    auto identity = Op(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &idDesc);
+    GraphBuilder g;
+    g.AddOperator(gemm.Get());
+    g.AddOperator(identity.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(2, 1);
+    const std::vector<float> av{1, 2, 3, 4, 5, 6}, bv{1, -1, 0.5f, 2, -2, 0.25f};
+    const std::vector<double> want{1 * 1 + 2 * 0.5 + 3 * -2.0, 1 * -1 + 2 * 2 + 3 * 0.25, 4 * 1 + 5 * 0.5 + 6 * -2.0,
+                                   4 * -1 + 5 * 2 + 6 * 0.25};
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {av, bv}, 4, &fusedTemp), want, 1e-6);
+    ExpectNear(Run(desc, false, {av, bv}, 4, &plainTemp), want, 1e-6);
+    EXPECT_GE(plainTemp, fusedTemp + out.Bytes());
+}
+
+// A tree, not a chain: (x + y) - (relu(x) * y) in one pass; and an intermediate two nodes read
+// stays in memory (the two readers are fused apart from it).
+TEST_F(GraphFusionTest, TreesFuseAndSharedIntermediatesStay) {
+    Tensor t(kF32, {3, 5});
+    auto add = Add(t, t, t);
+    auto relu = Relu(t, t);
+    DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC mulDesc{&t.desc, &t.desc, &t.desc};
+    auto mul = Op(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, &mulDesc);
+    DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC subDesc{&t.desc, &t.desc, &t.desc};
+    auto sub = Op(DML_OPERATOR_ELEMENT_WISE_SUBTRACT, &subDesc);
+    auto scale = Identity(t, t, 3.0f, -1.0f);
+    auto relu2 = Relu(t, t);
+    GraphBuilder g;
+    for (auto* op : {add.Get(), relu.Get(), mul.Get(), sub.Get(), scale.Get(), relu2.Get()}) g.AddOperator(op);
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Input(0, 1, 0);
+    g.Connect(1, 0, 2, 0);
+    g.Input(1, 2, 1);
+    g.Connect(0, 0, 3, 0);
+    g.Connect(2, 0, 3, 1);
+    g.Connect(3, 0, 4, 0);  // the difference is read twice: by the scale and by relu2
+    g.Connect(3, 0, 5, 0);
+    g.Output(4, 0, 0);
+    g.Output(5, 0, 1);
+    auto compiled = Compile(g.Desc(2, 2));
+    ASSERT_TRUE(compiled);
+    std::vector<float> x(15), y(15);
+    for (int i = 0; i < 15; ++i) x[i] = float(i - 7) * 0.5f, y[i] = float(3 - i % 6) * 0.75f;
+    auto xb = Filled(x), yb = Filled(y), o0 = Buffer(60), o1 = Buffer(60);
+    DML_BUFFER_BINDING xbb{xb.Get(), 0, 60}, ybb{yb.Get(), 0, 60}, o0b{o0.Get(), 0, 60}, o1b{o1.Get(), 0, 60};
+    auto persistent = Initialize(compiled.Get());
+    Dispatch(compiled.Get(), {BufferBinding(&xbb), BufferBinding(&ybb)}, {BufferBinding(&o0b), BufferBinding(&o1b)},
+             persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto y0 = ReadbackAs<float>(o0.Get(), 15), y1 = ReadbackAs<float>(o1.Get(), 15);
+    for (int i = 0; i < 15; ++i) {
+        const double d = (double(x[i]) + y[i]) - std::max(double(x[i]), 0.0) * y[i];
+        EXPECT_NEAR(y0[i], 3.0 * d - 1.0, 1e-5) << i;
+        EXPECT_NEAR(y1[i], std::max(d, 0.0), 1e-6) << i;
+    }
+    EXPECT_GE(compiled->GetBindingProperties().TemporaryResourceSize, t.Bytes()) << "the shared difference stays";
 }
 
 }  // namespace

@@ -1,12 +1,17 @@
 // Random graphs against the same operators dispatched one by one through the API: DAGs of 2 to 40
 // element-wise nodes over random shapes, nodes listed in a shuffled order, some edges reshaping
-// (a [a, b] output read as [b, a]), outputs that other nodes also read, unused graph inputs. The
-// graph runs the same kernels as the operators do alone, so every output must match bit for bit.
+// (a [a, b] output read as [b, a]), outputs that other nodes also read, unused graph inputs. Each
+// graph is compiled twice: with the optimizer off (FREEDML_GRAPH_FUSION=0) it runs the same kernels
+// as the operators do alone, so every output must match bit for bit; with it on (chains and trees
+// fused into one element-wise pass, graph/fusion.h) within a few float roundings.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include "dml_fixture.h"
 
@@ -52,8 +57,8 @@ protected:
         return kind == RandomNode::Kind::Relu || kind == RandomNode::Kind::Scale ? 1 : 2;
     }
 
-    void RunOne(uint32_t seed) {
-        SCOPED_TRACE(testing::Message() << "seed " << seed);
+    void RunOne(uint32_t seed, bool fusion) {
+        SCOPED_TRACE(testing::Message() << "seed " << seed << (fusion ? ", fusion on" : ", fusion off"));
         std::mt19937 rng(seed);
         auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
         const UINT a = 1 + pick(9), b = 1 + pick(13);
@@ -157,7 +162,16 @@ protected:
                             UINT(ins.size()), ins.data(), UINT(outs.size()), outs.data(), UINT(mids.size()),
                             mids.empty() ? nullptr : mids.data()};
         ComPtr<IDMLCompiledOperator> graph;
-        ASSERT_EQ(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&graph)), S_OK) << Messages();
+        const char* previous = std::getenv("FREEDML_GRAPH_FUSION");
+        const std::string saved = previous ? previous : "";
+        setenv("FREEDML_GRAPH_FUSION", fusion ? "1" : "0", 1);
+        const HRESULT compiled = dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&graph));
+        if (previous) {
+            setenv("FREEDML_GRAPH_FUSION", saved.c_str(), 1);
+        } else {
+            unsetenv("FREEDML_GRAPH_FUSION");
+        }
+        ASSERT_EQ(compiled, S_OK) << Messages();
 
         std::vector<DML_BINDING_DESC> graphIn;
         for (size_t g = 0; g < used.size(); ++g) {
@@ -175,9 +189,20 @@ protected:
         Dispatch(graph.Get(), graphIn, graphOut, persistent.Get());
         ASSERT_FALSE(DeviceRemoved()) << Messages();
         for (size_t o = 0; o < outputs.size(); ++o) {
-            auto want = Readback(reference[outputs[o]].Get(), bytes);
-            auto got = Readback(results[o].Get(), bytes);
-            ASSERT_EQ(got, want) << "graph output " << o << " (node " << outputs[o] << " of " << nodeCount << ")";
+            if (!fusion) {
+                auto want = Readback(reference[outputs[o]].Get(), bytes);
+                auto got = Readback(results[o].Get(), bytes);
+                ASSERT_EQ(got, want) << "graph output " << o << " (node " << outputs[o] << " of " << nodeCount << ")";
+                continue;
+            }
+            auto want = ReadbackAs<float>(reference[outputs[o]].Get(), a * b);
+            auto got = ReadbackAs<float>(results[o].Get(), a * b);
+            for (size_t i = 0; i < want.size(); ++i) {
+                // The same float operations in the same order; only a contraction or a library
+                // difference could move a result, by a rounding or two.
+                ASSERT_NEAR(got[i], want[i], 1e-5f * std::max(1.0f, std::fabs(want[i])))
+                    << "graph output " << o << " (node " << outputs[o] << " of " << nodeCount << "), element " << i;
+            }
         }
     }
 
@@ -186,8 +211,10 @@ protected:
 
 TEST_F(RandomGraphTest, MatchesTheOperatorsDispatchedOneByOne) {
     for (uint32_t seed = 1; seed <= 24; ++seed) {
-        RunOne(seed);
-        if (HasFatalFailure()) return;
+        for (bool fusion : {false, true}) {
+            RunOne(seed, fusion);
+            if (HasFatalFailure()) return;
+        }
     }
 }
 
