@@ -649,6 +649,46 @@ TEST_F(GraphFusionTest, IdentityCopyIsElided) {
     EXPECT_GE(plainTemp, fusedTemp + out.Bytes());
 }
 
+// GEMM, then ADD of a bias broadcast over the rows, then RELU (a perceptron layer): the ADD
+// becomes GEMM's C and the RELU its FusedActivation, one kernel where there were three.
+TEST_F(GraphFusionTest, BiasAddAndActivationFoldIntoTheGemm) {
+    constexpr UINT M = 3, K = 6, N = 4;
+    Tensor a(kF32, {1, 1, M, K}), b(kF32, {1, 1, K, N}), out(kF32, {1, 1, M, N});
+    Tensor biasRow(kF32, {1, 1, M, N}, {0, 0, 0, 1});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, nullptr, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 0.5f, 0.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    DML_ELEMENT_WISE_ADD_OPERATOR_DESC addDesc{&biasRow.desc, &out.desc, &out.desc};  // the bias is A
+    auto add = Op(DML_OPERATOR_ELEMENT_WISE_ADD, &addDesc);
+    auto relu = Relu(out, out);
+    GraphBuilder g;
+    g.AddOperator(gemm.Get());
+    g.AddOperator(add.Get());
+    g.AddOperator(relu.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Input(2, 1, 0);
+    g.Connect(0, 0, 1, 1);
+    g.Connect(1, 0, 2, 0);
+    g.Output(2, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(3, 1);
+    std::vector<float> av(M * K), bv(K * N), bias{0.5f, -8.0f, 2.0f, -0.25f};
+    for (UINT i = 0; i < M * K; ++i) av[i] = float(int(i % 5) - 2);
+    for (UINT i = 0; i < K * N; ++i) bv[i] = float(int(i % 7) - 3) * 0.5f;
+    std::vector<double> want(M * N);
+    for (UINT m = 0; m < M; ++m) {
+        for (UINT n = 0; n < N; ++n) {
+            double sum = 0;
+            for (UINT k = 0; k < K; ++k) sum += double(av[m * K + k]) * bv[k * N + n];
+            want[m * N + n] = std::max(0.5 * sum + bias[n], 0.0);
+        }
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {av, bv, bias}, M * N, &fusedTemp), want, 1e-6);
+    ExpectNear(Run(desc, false, {av, bv, bias}, M * N, &plainTemp), want, 1e-6);
+    EXPECT_GE(plainTemp, fusedTemp + 2 * out.Bytes()) << "neither intermediate is left";
+}
+
 // A tree, not a chain: (x + y) - (relu(x) * y) in one pass; and an intermediate two nodes read
 // stays in memory (the two readers are fused apart from it).
 TEST_F(GraphFusionTest, TreesFuseAndSharedIntermediatesStay) {

@@ -109,22 +109,36 @@ const char* NameOf(const GraphNode& node) { return node.op ? node.op->Schema().n
 bool IsActivationType(DML_OPERATOR_TYPE type) { return std::strncmp(ActivationName(type), "ACTIVATION_", 11) == 0; }
 
 // Every reader of node output (from, output) reads `to` instead; graph outputs it filled are filled
-// by `to` (a node output).
-void Redirect(ValidatedGraph* graph, const Uses& uses, uint32_t from, uint32_t output, GraphSource to) {
-    for (const Reader& r : uses.readers[from][output]) {
+// by `to` (a node output). `uses` follows.
+void Redirect(ValidatedGraph* graph, Uses* uses, uint32_t from, uint32_t output, GraphSource to) {
+    auto readers = std::move(uses->readers[from][output]);
+    auto outputs = std::move(uses->graphOutputs[from][output]);
+    uses->readers[from][output].clear();
+    uses->graphOutputs[from][output].clear();
+    for (const Reader& r : readers) {
         graph->nodes[r.node].inputs[r.input] = to;
         if (to.kind == GraphSource::Kind::GraphInput) graph->inputConsumers[to.index].emplace_back(r.node, r.input);
+        if (to.kind == GraphSource::Kind::NodeOutput) uses->readers[to.index][to.output].push_back(r);
     }
-    for (uint32_t g : uses.graphOutputs[from][output]) graph->outputSources[g] = {to.index, to.output};
+    for (uint32_t g : outputs) {
+        graph->outputSources[g] = {to.index, to.output};
+        uses->graphOutputs[to.index][to.output].push_back(g);
+    }
 }
 
-void Remove(ValidatedGraph* graph, uint32_t n) {
+// Takes node n out of the graph: its inputs read nothing any more.
+void Remove(ValidatedGraph* graph, Uses* uses, uint32_t n) {
     GraphNode& node = graph->nodes[n];
     for (const GraphSource& s : node.inputs) {
-        if (s.kind != GraphSource::Kind::GraphInput) continue;
-        auto& consumers = graph->inputConsumers[s.index];
-        consumers.erase(std::remove_if(consumers.begin(), consumers.end(), [&](const auto& c) { return c.first == n; }),
-                        consumers.end());
+        if (s.kind == GraphSource::Kind::GraphInput) {
+            auto& consumers = graph->inputConsumers[s.index];
+            consumers.erase(std::remove_if(consumers.begin(), consumers.end(), [&](const auto& c) { return c.first == n; }),
+                            consumers.end());
+        } else if (s.kind == GraphSource::Kind::NodeOutput && uses) {
+            auto& readers = uses->readers[s.index][s.output];
+            readers.erase(std::remove_if(readers.begin(), readers.end(), [&](const Reader& r) { return r.node == n; }),
+                          readers.end());
+        }
     }
     node.inputs.clear();
     node.removed = true;
@@ -133,6 +147,7 @@ void Remove(ValidatedGraph* graph, uint32_t n) {
 // ---- Identity elision -----------------------------------------------------------------------------
 
 void ElideIdentities(ValidatedGraph* graph, std::vector<std::string>* log) {
+    Uses uses(*graph);
     for (uint32_t n : graph->order) {
         GraphNode& node = graph->nodes[n];
         if (node.removed || TypeOf(node) != DML_OPERATOR_ELEMENT_WISE_IDENTITY) continue;
@@ -140,7 +155,6 @@ void ElideIdentities(ValidatedGraph* graph, std::vector<std::string>* log) {
         const TensorDesc& in = *node.InputTensor(0);
         const TensorDesc& out = *node.OutputTensor(0);
         if (!SameLayout(in, out) || !IsPacked(in)) continue;
-        const Uses uses(*graph);
         const GraphSource source = node.inputs[0];
         const bool fillsOutput = !uses.graphOutputs[n][0].empty();
         if (source.kind == GraphSource::Kind::GraphInput) {
@@ -149,15 +163,76 @@ void ElideIdentities(ValidatedGraph* graph, std::vector<std::string>* log) {
         } else if (graph->nodes[source.index].IsConstant() && fillsOutput) {
             continue;
         }
-        Redirect(graph, uses, n, 0, source);
-        Remove(graph, n);
+        Redirect(graph, &uses, n, 0, source);
+        Remove(graph, &uses, n);
         log->push_back(Format("elided %s: a copy of one packed layout", node.description.c_str()));
+    }
+}
+
+// ---- GEMM biases --------------------------------------------------------------------------------
+
+// ADD(GEMM(A, B), bias) with GEMM's C absent becomes GEMM(A, B, C = bias, Beta = 1): one kernel
+// instead of two, and the activation after it can then become its epilogue. ADD1's
+// FusedActivation moves to the GEMM (which must have none of its own).
+void FoldGemmBiases(Device& device, ValidatedGraph* graph, std::vector<std::string>* log) {
+    Uses uses(*graph);
+    std::vector<size_t> position(graph->nodes.size(), 0);
+    for (size_t p = 0; p < graph->order.size(); ++p) position[graph->order[p]] = p;
+    for (uint32_t d : graph->order) {
+        GraphNode& add = graph->nodes[d];
+        const DML_OPERATOR_TYPE type = TypeOf(add);
+        if (add.removed || (type != DML_OPERATOR_ELEMENT_WISE_ADD && type != DML_OPERATOR_ELEMENT_WISE_ADD1)) continue;
+        for (uint32_t j = 0; j < 2; ++j) {
+            const GraphSource source = add.inputs[j];
+            if (source.kind != GraphSource::Kind::NodeOutput) continue;
+            GraphNode& gemm = graph->nodes[source.index];
+            if (gemm.removed || TypeOf(gemm) != DML_OPERATOR_GEMM) continue;
+            const auto& gemmDesc = gemm.op->Args().As<DML_GEMM_OPERATOR_DESC>();
+            if (gemmDesc.CTensor || gemmDesc.FusedActivation) continue;
+            // The GEMM will read the bias: it must be ready before the GEMM runs.
+            const GraphSource& biasSource = add.inputs[1 - j];
+            if (biasSource.kind == GraphSource::Kind::NodeOutput && position[biasSource.index] > position[source.index]) continue;
+            if (uses.readers[source.index][0].size() != 1 || !uses.graphOutputs[source.index][0].empty()) continue;
+            const TensorDesc& addOut = *add.OutputTensor(0);
+            if (!SameLayout(*gemm.OutputTensor(0), *add.InputTensor(j)) || addOut.dataType != gemm.OutputTensor(0)->dataType ||
+                !SameSizes(addOut, *gemm.OutputTensor(0))) {
+                continue;
+            }
+            // ADD and ADD1 begin alike: ATensor, BTensor, OutputTensor (ADD1 then FusedActivation).
+            const auto& addDesc = add.op->Args().As<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>();
+            const DML_OPERATOR_DESC* activation =
+                type == DML_OPERATOR_ELEMENT_WISE_ADD1 ? add.op->Args().As<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>().FusedActivation
+                                                       : nullptr;
+            DML_GEMM_OPERATOR_DESC desc = gemmDesc;
+            desc.CTensor = j == 0 ? addDesc.BTensor : addDesc.ATensor;
+            desc.OutputTensor = addDesc.OutputTensor;
+            desc.Beta = 1.0f;
+            desc.FusedActivation = activation;
+            Ref<Operator> replacement;
+            const Status made = Operator::Create(device, {DML_OPERATOR_GEMM, &desc}, replacement.Put());
+            if (!made.ok()) {
+                log->push_back(Format("kept %s apart from %s: %s", add.description.c_str(), gemm.description.c_str(),
+                                      made.message().c_str()));
+                continue;
+            }
+            log->push_back(Format("folded %s into %s as its C tensor", add.description.c_str(), gemm.description.c_str()));
+            const GraphSource bias = add.inputs[1 - j];
+            gemm.op = std::move(replacement);
+            gemm.description += " with its bias ADD folded";
+            gemm.inputs[2] = bias;
+            if (bias.kind == GraphSource::Kind::GraphInput) graph->inputConsumers[bias.index].emplace_back(source.index, 2);
+            if (bias.kind == GraphSource::Kind::NodeOutput) uses.readers[bias.index][bias.output].push_back({source.index, 2});
+            Redirect(graph, &uses, d, 0, {GraphSource::Kind::NodeOutput, source.index, 0});
+            Remove(graph, &uses, d);
+            break;
+        }
     }
 }
 
 // ---- Activation epilogues ------------------------------------------------------------------------
 
 void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::string>* log) {
+    Uses uses(*graph);
     for (uint32_t a : graph->order) {
         GraphNode& act = graph->nodes[a];
         if (act.removed || !act.op || !act.op->Schema().canBeFusedActivation || act.inputs.size() != 1) continue;
@@ -170,7 +245,6 @@ void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::str
         if (!fusedField || fusedField->kind != FieldKind::OperatorDesc) continue;
         const void* producerDesc = producer.op->Args().desc;
         if (FieldAt<const DML_OPERATOR_DESC*>(producerDesc, fusedField->offset)) continue;
-        const Uses uses(*graph);
         if (uses.readers[source.index][0].size() != 1 || !uses.graphOutputs[source.index][0].empty()) continue;
         const TensorDesc& produced = *producer.OutputTensor(0);
         const TensorDesc& actIn = *act.InputTensor(0);
@@ -212,8 +286,8 @@ void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::str
                               producer.description.c_str()));
         producer.op = std::move(replacement);
         producer.description += Format(" with %s fused", actSchema.name);
-        Redirect(graph, uses, a, 0, {GraphSource::Kind::NodeOutput, source.index, 0});
-        Remove(graph, a);
+        Redirect(graph, &uses, a, 0, {GraphSource::Kind::NodeOutput, source.index, 0});
+        Remove(graph, &uses, a);
     }
 }
 
@@ -461,9 +535,9 @@ private:
                               program.inputCount, program.instructionCount));
 
         for (uint32_t m : members_) {
-            if (m != root) Remove(&graph_, m);
+            if (m != root) Remove(&graph_, nullptr, m);
         }
-        Remove(&graph_, root);
+        Remove(&graph_, nullptr, root);
         node.removed = false;
         node.op.Reset();
         node.description = Format("node %u (%s)", root, fused_->what.c_str());
@@ -492,6 +566,7 @@ private:
 
 Status OptimizeGraph(Device& device, const FusionOptions& options, ValidatedGraph* graph, std::vector<std::string>* log) {
     ElideIdentities(graph, log);
+    FoldGemmBiases(device, graph, log);
     FuseActivations(device, graph, log);
     if (options.elementwise) TreeFuser(graph, log).Run();
     graph->order.erase(std::remove_if(graph->order.begin(), graph->order.end(),

@@ -2,6 +2,7 @@
 // fewer nodes and fewer intermediates, before its kernels are made.
 //   - identity elision: an ELEMENT_WISE_IDENTITY without ScaleBias whose input and output are the
 //     same packed layout is a byte copy; its readers read its source instead.
+//   - GEMM biases: ADD(GEMM(A, B), bias) with GEMM's C absent becomes GEMM's C (Beta 1).
 //   - activation epilogues: an ACTIVATION_* node that alone reads the output of a node with an
 //     empty FusedActivation (GEMM, CONVOLUTION, ...) becomes that node's FusedActivation.
 //   - element-wise trees: FLOAT32 element-wise nodes of one shape whose intermediates have one
