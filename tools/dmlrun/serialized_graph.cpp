@@ -101,9 +101,13 @@ private:
 
 std::string String(const Buffer& buffer, uint64_t at, const char* what) {
     const uint32_t length = buffer.Read<uint32_t>(at, what);
-    if (at + 4 + uint64_t(length) > buffer.Size()) {
+    // The bytes and the terminating NUL FlatBuffers writes after them.
+    if (at + 4 + uint64_t(length) >= buffer.Size()) {
         Fail(std::string(what) + " at byte " + std::to_string(at) + " (" + std::to_string(length) +
              " bytes) runs past the end of the file");
+    }
+    if (buffer.Data()[at + 4 + length] != 0) {
+        Fail(std::string(what) + " at byte " + std::to_string(at) + " is not followed by the NUL that ends a string");
     }
     return std::string(reinterpret_cast<const char*>(buffer.Data() + at + 4), length);
 }
@@ -235,12 +239,14 @@ private:
         } else if (kind == 1) {
             const uint64_t fileName = detail.Ref(0);
             const std::string file = fileName ? String(buffer_, fileName, "a constant's name") : std::string();
-            if (file.empty() || file.find('/') != std::string::npos || file.find("..") != std::string::npos) {
-                Fail(where + " names its data '" + file + "', which is not a file name");
-            }
+            bool plain = !file.empty() && file.find("..") == std::string::npos;
+            for (char c : file) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
+            if (!plain) Fail(where + " names its data '" + file + "', which is not a plain file name");
             const std::filesystem::path path = directory_ / (file + ".bin");
-            std::ifstream in(path, std::ios::binary);
-            if (!in) Fail(where + " reads its data from '" + path.filename().string() + "' beside the graph, which cannot be opened");
+            std::error_code error;
+            std::ifstream in;
+            if (std::filesystem::is_regular_file(path, error)) in.open(path, std::ios::binary);
+            if (!in.is_open()) Fail(where + " reads its data from '" + path.filename().string() + "' beside the graph, which cannot be opened");
             bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
         } else {
             Fail(where + " has constant data type " + std::to_string(kind) + "; 1 (a name) and 2 (raw data) are known");
