@@ -689,6 +689,54 @@ TEST_F(GraphFusionTest, BiasAddAndActivationFoldIntoTheGemm) {
     EXPECT_GE(plainTemp, fusedTemp + 2 * out.Bytes()) << "neither intermediate is left";
 }
 
+// One compiled graph executed again and again: with new values in the same buffers, and bound to
+// other buffers and back. (On CUDA the second execution records the graph as a CUDA graph and
+// later ones relaunch or re-record it; every result must still be the current one.)
+TEST_F(GraphFusionTest, ReexecutedAndReboundGraphsComputeCurrentValues) {
+    Tensor t(kF32, {2, 8});
+    auto scale = Identity(t, t, 2.0f, 1.0f);
+    auto relu = Relu(t, t);
+    auto add = Add(t, t, t);
+    GraphBuilder g;
+    g.AddOperator(scale.Get());
+    g.AddOperator(relu.Get());
+    g.AddOperator(add.Get());
+    g.Input(0, 0, 0);
+    g.Connect(0, 0, 1, 0);
+    g.Connect(1, 0, 2, 0);
+    g.Input(1, 2, 1);
+    g.Output(2, 0, 0);
+    for (bool fusion : {true, false}) {
+        SCOPED_TRACE(fusion ? "fusion on" : "fusion off");
+        ComPtr<IDMLCompiledOperator> compiled;
+        {
+            ScopedFusion scope(fusion);
+            compiled = Compile(g.Desc(2, 1));
+        }
+        ASSERT_TRUE(compiled);
+        auto persistent = Initialize(compiled.Get());
+        ComPtr<ID3D12Resource> x[2] = {Buffer(64), Buffer(64)}, y[2] = {Buffer(64), Buffer(64)}, out[2] = {Buffer(64), Buffer(64)};
+        const int sets[] = {0, 0, 0, 1, 1, 0};
+        for (int run = 0; run < 6; ++run) {
+            const int k = sets[run];
+            std::vector<float> xv(16), yv(16);
+            for (int i = 0; i < 16; ++i) {
+                xv[i] = float((i * (run + 3)) % 11 - 5) * 0.5f;
+                yv[i] = float(run * 16 + i) * 0.25f;
+            }
+            Upload(x[k].Get(), xv);
+            Upload(y[k].Get(), yv);
+            DML_BUFFER_BINDING xb{x[k].Get(), 0, 64}, yb{y[k].Get(), 0, 64}, ob{out[k].Get(), 0, 64};
+            Dispatch(compiled.Get(), {BufferBinding(&xb), BufferBinding(&yb)}, {BufferBinding(&ob)}, persistent.Get());
+            ASSERT_FALSE(DeviceRemoved()) << Messages();
+            auto got = ReadbackAs<float>(out[k].Get(), 16);
+            for (int i = 0; i < 16; ++i) {
+                ASSERT_EQ(got[i], std::max(2.0f * xv[i] + 1.0f, 0.0f) + yv[i]) << "run " << run << ", element " << i;
+            }
+        }
+    }
+}
+
 // A tree, not a chain: (x + y) - (relu(x) * y) in one pass; and an intermediate two nodes read
 // stays in memory (the two readers are fused apart from it).
 TEST_F(GraphFusionTest, TreesFuseAndSharedIntermediatesStay) {

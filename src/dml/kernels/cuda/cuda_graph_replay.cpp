@@ -1,9 +1,11 @@
-// A compiled graph replayed as a CUDA graph: the first execution records the graph's launches by
-// stream capture and instantiates them; later executions with the same bindings relaunch the
-// instance (one launch whatever the node count), and executions with other bindings record again
-// and update the instance in place (cudaGraphExecUpdate), instantiating anew only when the update
-// is refused. Only graphs whose every node kernel is ReplaySafe are wrapped; where recording
-// fails the graph runs its nodes as they are from then on. FREEDML_CUDA_GRAPH=0 turns replay off.
+// A compiled graph replayed as a CUDA graph. The first execution runs as it is (so that what the
+// kernels make once, the cuBLASLt handle and lazily loaded modules, exists before any recording);
+// the second records the graph's launches by stream capture and instantiates them; later
+// executions with the same bindings relaunch the instance (one launch whatever the node count),
+// and executions with other bindings record again and update the instance in place
+// (cudaGraphExecUpdate), instantiating anew only when the update is refused. Only graphs whose
+// every node kernel is ReplaySafe are wrapped; where recording fails the graph runs its nodes as
+// they are from then on. FREEDML_CUDA_GRAPH=0 turns replay off.
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -30,6 +32,11 @@ public:
 
     void Execute(const KernelBindings& b) override {
         if (!replay_) {
+            graph_->Execute(b);
+            return;
+        }
+        if (!warm_) {
+            warm_ = true;
             graph_->Execute(b);
             return;
         }
@@ -93,6 +100,7 @@ private:
 
     std::unique_ptr<Kernel> graph_;
     bool replay_ = true;
+    bool warm_ = false;  // the first execution ran
     cudaGraphExec_t exec_ = nullptr;
     std::vector<std::byte*> inputs_, outputs_;
     std::byte* temporary_ = nullptr;
