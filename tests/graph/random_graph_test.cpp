@@ -1,5 +1,6 @@
 // Random graphs against the same operators dispatched one by one through the API: DAGs of 2 to 40
-// element-wise nodes over random shapes, nodes listed in a shuffled order, some edges reshaping
+// element-wise nodes (ADD, MULTIPLY, SUBTRACT, MAX, RELU, SIGMOID, IDENTITY and CLIP with a
+// ScaleBias, ADD1 with a fused TANH) over random shapes, nodes listed in a shuffled order, some edges reshaping
 // (a [a, b] output read as [b, a]), outputs that other nodes also read, unused graph inputs. Each
 // graph is compiled twice: with the optimizer off (FREEDML_GRAPH_FUSION=0) it runs the same kernels
 // as the operators do alone, so every output must match bit for bit; with it on (chains and trees
@@ -21,7 +22,7 @@ namespace {
 constexpr auto kF32 = DML_TENSOR_DATA_TYPE_FLOAT32;
 
 struct RandomNode {
-    enum class Kind { Add, Multiply, Subtract, Relu, Scale } kind;
+    enum class Kind { Add, Multiply, Subtract, Relu, Scale, Max, Clip, Sigmoid, Add1Tanh, Count } kind;
     int inputs[2] = {-1, -1};  // < 0: graph input -(k + 1); else a node (always an earlier one)
     bool transposedView = false;  // its tensors are [b, a] instead of [a, b]
     ComPtr<IDMLOperator> op;
@@ -42,19 +43,32 @@ protected:
         DML_ACTIVATION_RELU_OPERATOR_DESC relu{&t.desc, &t.desc};
         DML_SCALE_BIAS scaleBias{0.5f, 0.25f};
         DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC scale{&t.desc, &t.desc, &scaleBias};
+        DML_ELEMENT_WISE_MAX_OPERATOR_DESC max{&t.desc, &t.desc, &t.desc};
+        DML_SCALE_BIAS clipScaleBias{2.0f, -0.5f};
+        DML_ELEMENT_WISE_CLIP_OPERATOR_DESC clip{&t.desc, &t.desc, &clipScaleBias, -1.5f, 3.0f};
+        DML_ACTIVATION_SIGMOID_OPERATOR_DESC sigmoid{&t.desc, &t.desc};
+        DML_ACTIVATION_TANH_OPERATOR_DESC tanhDesc{nullptr, nullptr};
+        DML_OPERATOR_DESC tanhOp{DML_OPERATOR_ACTIVATION_TANH, &tanhDesc};
+        DML_ELEMENT_WISE_ADD1_OPERATOR_DESC add1{&t.desc, &t.desc, &t.desc, &tanhOp};
         switch (node.kind) {
             case RandomNode::Kind::Add: desc = {DML_OPERATOR_ELEMENT_WISE_ADD, &add}; break;
             case RandomNode::Kind::Multiply: desc = {DML_OPERATOR_ELEMENT_WISE_MULTIPLY, &mul}; break;
             case RandomNode::Kind::Subtract: desc = {DML_OPERATOR_ELEMENT_WISE_SUBTRACT, &sub}; break;
             case RandomNode::Kind::Relu: desc = {DML_OPERATOR_ACTIVATION_RELU, &relu}; break;
             case RandomNode::Kind::Scale: desc = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &scale}; break;
+            case RandomNode::Kind::Max: desc = {DML_OPERATOR_ELEMENT_WISE_MAX, &max}; break;
+            case RandomNode::Kind::Clip: desc = {DML_OPERATOR_ELEMENT_WISE_CLIP, &clip}; break;
+            case RandomNode::Kind::Sigmoid: desc = {DML_OPERATOR_ACTIVATION_SIGMOID, &sigmoid}; break;
+            case RandomNode::Kind::Add1Tanh: desc = {DML_OPERATOR_ELEMENT_WISE_ADD1, &add1}; break;
+            case RandomNode::Kind::Count: break;
         }
         ComPtr<IDMLOperator> op;
         EXPECT_EQ(dml->CreateOperator(&desc, IID_PPV_ARGS(&op)), S_OK) << Messages();
         return op;
     }
     static int InputCount(RandomNode::Kind kind) {
-        return kind == RandomNode::Kind::Relu || kind == RandomNode::Kind::Scale ? 1 : 2;
+        using K = RandomNode::Kind;
+        return kind == K::Relu || kind == K::Scale || kind == K::Clip || kind == K::Sigmoid ? 1 : 2;
     }
 
     void RunOne(uint32_t seed, bool fusion) {
@@ -71,7 +85,7 @@ protected:
         std::vector<RandomNode> nodes(nodeCount);
         for (int n = 0; n < nodeCount; ++n) {
             RandomNode& node = nodes[n];
-            node.kind = static_cast<RandomNode::Kind>(pick(5));
+            node.kind = static_cast<RandomNode::Kind>(pick(int(RandomNode::Kind::Count)));
             node.transposedView = pick(4) == 0;
             for (int i = 0; i < InputCount(node.kind); ++i) {
                 // Mostly recent nodes, so chains form; graph inputs throughout.
