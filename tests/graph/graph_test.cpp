@@ -623,6 +623,51 @@ TEST_F(GraphFusionTest, ActivationBecomesTheGemmEpilogue) {
     EXPECT_GE(plainTemp, fusedTemp + out.Bytes()) << "the GEMM output is no longer an intermediate";
 }
 
+// CONVOLUTION (3x3, padding 1, one input channel, two output channels) followed by SIGMOID: the
+// activation becomes the convolution's FusedActivation.
+TEST_F(GraphFusionTest, ActivationBecomesTheConvolutionEpilogue) {
+    constexpr UINT H = 4, W = 5, C = 2;
+    Tensor input(kF32, {1, 1, H, W}), filter(kF32, {C, 1, 3, 3}), output(kF32, {1, C, H, W});
+    const UINT strides[2] = {1, 1}, dilations[2] = {1, 1}, pads[2] = {1, 1}, outputPadding[2] = {0, 0};
+    DML_CONVOLUTION_OPERATOR_DESC convDesc{&input.desc, &filter.desc, nullptr, &output.desc,
+                                           DML_CONVOLUTION_MODE_CROSS_CORRELATION, DML_CONVOLUTION_DIRECTION_FORWARD,
+                                           2, strides, dilations, pads, pads, outputPadding, 1, nullptr};
+    auto conv = Op(DML_OPERATOR_CONVOLUTION, &convDesc);
+    DML_ACTIVATION_SIGMOID_OPERATOR_DESC sigDesc{&output.desc, &output.desc};
+    auto sigmoid = Op(DML_OPERATOR_ACTIVATION_SIGMOID, &sigDesc);
+    GraphBuilder g;
+    g.AddOperator(conv.Get());
+    g.AddOperator(sigmoid.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(2, 1);
+    std::vector<float> x(H * W), f(C * 9);
+    for (UINT i = 0; i < H * W; ++i) x[i] = float(int(i % 7) - 3) * 0.25f;
+    for (UINT i = 0; i < C * 9; ++i) f[i] = float(int(i % 5) - 2) * 0.5f;
+    std::vector<double> want(C * H * W);
+    for (UINT c = 0; c < C; ++c) {
+        for (UINT y = 0; y < H; ++y) {
+            for (UINT xx = 0; xx < W; ++xx) {
+                double sum = 0;
+                for (int ky = 0; ky < 3; ++ky) {
+                    for (int kx = 0; kx < 3; ++kx) {
+                        const int iy = int(y) + ky - 1, ix = int(xx) + kx - 1;
+                        if (iy < 0 || ix < 0 || iy >= int(H) || ix >= int(W)) continue;
+                        sum += double(x[iy * W + ix]) * f[c * 9 + ky * 3 + kx];
+                    }
+                }
+                want[(c * H + y) * W + xx] = 1.0 / (1.0 + std::exp(-sum));
+            }
+        }
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {x, f}, C * H * W, &fusedTemp), want, 1e-5);
+    ExpectNear(Run(desc, false, {x, f}, C * H * W, &plainTemp), want, 1e-5);
+    EXPECT_GE(plainTemp, fusedTemp + output.Bytes()) << "the convolution's output is no longer an intermediate";
+}
+
 // An IDENTITY without ScaleBias between two tensors of one packed layout is a copy: GEMM writes
 // the graph output directly.
 TEST_F(GraphFusionTest, IdentityCopyIsElided) {
