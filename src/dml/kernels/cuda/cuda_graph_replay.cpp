@@ -8,6 +8,7 @@
 // they are from then on. FREEDML_CUDA_GRAPH=0 turns replay off.
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <span>
 
@@ -31,6 +32,8 @@ public:
     bool ReplaySafe() const override { return true; }
 
     void Execute(const KernelBindings& b) override {
+        // Queues of one device may execute the same compiled graph from their own threads.
+        std::lock_guard lock(mutex_);
         if (!replay_) {
             graph_->Execute(b);
             return;
@@ -99,6 +102,7 @@ private:
     }
 
     std::unique_ptr<Kernel> graph_;
+    std::mutex mutex_;  // guards what follows
     bool replay_ = true;
     bool warm_ = false;  // the first execution ran
     cudaGraphExec_t exec_ = nullptr;
