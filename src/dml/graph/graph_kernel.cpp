@@ -261,10 +261,25 @@ Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlag
     }
 
     std::vector<std::unique_ptr<Kernel>> kernels(graph.nodes.size());
-    for (uint32_t n : graph.order) {
-        const GraphNode& node = graph.nodes[n];
-        if (node.IsConstant()) continue;
-        FREEDML_TRY(CreateNodeKernel(device, node, flags, &kernels[n]));
+    auto createKernels = [&]() -> Status {
+        for (uint32_t n : graph.order) {
+            const GraphNode& node = graph.nodes[n];
+            if (node.IsConstant()) continue;
+            FREEDML_TRY(CreateNodeKernel(device, node, flags, &kernels[n]));
+        }
+        return {};
+    };
+    if (Status made = createKernels(); !made.ok()) {
+        if (log.empty()) return made;
+        // A backend may refuse an operator the optimizer made (an activation its epilogue does not
+        // run): the graph is compiled as the application wrote it instead.
+        log.push_back("the optimized graph did not compile (" + made.message() + "); compiled as written");
+        if (GraphDebugLog()) std::fprintf(stderr, "FreeDML graph: %s\n", log.back().c_str());
+        graph = ValidatedGraph{};
+        FREEDML_TRY(ValidateGraph(device, desc, &graph));
+        kernels.clear();
+        kernels.resize(graph.nodes.size());
+        FREEDML_TRY(createKernels());
     }
     std::vector<Kernel*> nodeKernels;
     for (uint32_t n : graph.order) {
