@@ -20,10 +20,14 @@ __global__ void __launch_bounds__(kFusedThreads) FusedKernel(const __grid_consta
     const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
     for (uint64_t e = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < p.count; e += stride) {
         uint64_t index[kEwMaxDims];
-        uint64_t rest = e;
-        for (uint32_t d = p.rank; d-- > 0;) {
-            index[d] = rest % p.sizes[d];
-            rest /= p.sizes[d];
+        if (p.rank <= 1) {
+            index[0] = e;  // packed or one merged dimension: no division
+        } else {
+            uint64_t rest = e;
+            for (uint32_t d = p.rank; d-- > 0;) {
+                index[d] = rest % p.sizes[d];
+                rest /= p.sizes[d];
+            }
         }
         float r[kEwMaxRegisters];
         for (uint32_t i = 0; i < p.instructionCount; ++i) {
