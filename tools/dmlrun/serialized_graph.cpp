@@ -262,7 +262,9 @@ private:
 
     // The constant `name` as dmlrun's constant node, its values read as `dataType`.
     void FillConstant(const std::string& name, const std::string& dataType, Json* graph) {
-        auto& [bytes, where] = constants_[name];
+        const auto& entry = constants_[name];
+        const std::vector<uint8_t>& bytes = entry.first;
+        const std::string& where = entry.second;
         Json& node = (*graph)["nodes"][name];
         if (!node.empty()) return;
         node["type"] = "constant";
