@@ -1,6 +1,6 @@
-// A compiled graph replayed as a CUDA graph. The first execution runs as it is (so that what the
-// kernels make once, the cuBLASLt handle and lazily loaded modules, exists before any recording);
-// the second records the graph's launches by stream capture and instantiates them; later
+// A compiled graph replayed as a CUDA graph. The first execution on each stream runs as it is (so
+// that what the kernels make once, the cuBLASLt handle and lazily loaded modules, exists before any
+// recording); the next records the graph's launches by stream capture and instantiates them; later
 // executions with the same bindings relaunch the instance (one launch whatever the node count),
 // and executions with other bindings record again and update the instance in place
 // (cudaGraphExecUpdate), instantiating anew only when the update is refused. Only graphs whose
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <set>
 #include <string>
 #include <span>
 
@@ -38,13 +39,14 @@ public:
             graph_->Execute(b);
             return;
         }
-        if (!warm_) {
-            warm_ = true;
+        CudaStream& stream = StreamOf(b);
+        const cudaStream_t native = stream.Get();
+        if (warmStreams_.insert(native).second) {
+            // The first execution on each stream (each queue) runs as it is: what its kernels
+            // make once per stream (the cuBLASLt handle) is made outside any recording.
             graph_->Execute(b);
             return;
         }
-        CudaStream& stream = StreamOf(b);
-        const cudaStream_t native = stream.Get();
         if (!exec_ || !SameBindings(b)) {
             if (!Record(b, native)) {
                 replay_ = false;
@@ -70,7 +72,8 @@ private:
     // Records the graph's launches for bindings `b` into exec_; false when the stream could not
     // be captured (nothing was enqueued then: the caller runs the graph directly).
     bool Record(const KernelBindings& b, cudaStream_t stream) {
-        if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        // Relaxed: a kernel may still make something of its own (an allocation) while recording.
+        if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) != cudaSuccess) {
             cudaGetLastError();
             return false;
         }
@@ -104,7 +107,7 @@ private:
     std::unique_ptr<Kernel> graph_;
     std::mutex mutex_;  // guards what follows
     bool replay_ = true;
-    bool warm_ = false;  // the first execution ran
+    std::set<cudaStream_t> warmStreams_;  // streams the graph has run on once
     cudaGraphExec_t exec_ = nullptr;
     std::vector<std::byte*> inputs_, outputs_;
     std::byte* temporary_ = nullptr;
