@@ -6,10 +6,16 @@
 //     batch 512 x width 1024;
 //   - CompileGraph's time per node for chains of 10 to 10,000 nodes;
 //   - the graph's temporary resource against the sum of its intermediates.
-// Both forms run the same kernels, and the bench checks that their outputs are equal.
+// The graph runs what the optimizer made of it (graph/fusion.h: fused element-wise passes, biases and
+// activations folded into GEMM); the bench checks that its output matches the separate dispatches'
+// within 1e-4, and times the graph compiled with the optimizer off too (same kernels, same bits).
 // Prints RESULT lines (bench_common.h). Usage: graph_bench [--rounds R] [--sample-seconds S] [--quick]
 #include "bench_common.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <memory>
 
@@ -40,8 +46,9 @@ public:
     }
     bool Failed() const { return failed_; }
 
-    // The graph of every node, its last node the only output.
-    ComPtr<IDMLCompiledOperator> CompileGraph() {
+    // The graph of every node, its last node the only output; `fusion` false compiles it with the
+    // graph optimizer off (FREEDML_GRAPH_FUSION=0), node by node.
+    ComPtr<IDMLCompiledOperator> CompileGraph(bool fusion = true) {
         std::deque<DML_OPERATOR_GRAPH_NODE_DESC> opNodes;
         std::vector<DML_GRAPH_NODE_DESC> nodes;
         std::deque<DML_INPUT_GRAPH_EDGE_DESC> inputEdges;
@@ -68,11 +75,11 @@ public:
                             &out, UINT(mids.size()), mids.empty() ? nullptr : mids.data()};
         ComPtr<IDMLDevice1> dml1;
         ComPtr<IDMLCompiledOperator> compiled;
-        if (FAILED(api_.dml.As(&dml1)) ||
-            FAILED(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)))) {
-            return nullptr;
-        }
-        return compiled;
+        if (!fusion) setenv("FREEDML_GRAPH_FUSION", "0", 1);
+        const bool ok = SUCCEEDED(api_.dml.As(&dml1)) &&
+                        SUCCEEDED(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)));
+        if (!fusion) unsetenv("FREEDML_GRAPH_FUSION");
+        return ok ? compiled : nullptr;
     }
 
     // Records every node as its own dispatch into one list: `inputs` are the graph inputs'
@@ -154,23 +161,38 @@ private:
 bool Compare(Api& api, Network& network, const std::string& name, const std::vector<DML_BUFFER_BINDING>& inputs,
              const std::vector<UINT64>& bytes, const TimingOptions& options) {
     const UINT64 outputBytes = bytes.back();
-    auto separateOut = api.Buffer(outputBytes), graphOut = api.Buffer(outputBytes);
+    auto separateOut = api.Buffer(outputBytes), graphOut = api.Buffer(outputBytes), plainOut = api.Buffer(outputBytes);
     if (network.Failed() || !network.PrepareSeparate(inputs, bytes, separateOut.Get())) return false;
-    BoundOperator graph;
+    BoundOperator graph, plain;
     std::vector<DML_BINDING_DESC> inDescs;
     std::vector<DML_BUFFER_BINDING> in = inputs;
     for (auto& binding : in) inDescs.push_back(Bind(&binding));
-    DML_BUFFER_BINDING out{graphOut.Get(), 0, outputBytes};
+    DML_BUFFER_BINDING out{graphOut.Get(), 0, outputBytes}, plainBinding{plainOut.Get(), 0, outputBytes};
     if (!graph.Prepare(api, network.CompileGraph(), {}, inDescs, {Bind(&out)})) return false;
-    auto samples = MeasureInterleaved({[&] { network.RunSeparate(); }, [&] { graph.Run(); }}, options);
+    if (!plain.Prepare(api, network.CompileGraph(false), {}, inDescs, {Bind(&plainBinding)})) return false;
+    auto samples =
+        MeasureInterleaved({[&] { network.RunSeparate(); }, [&] { graph.Run(); }, [&] { plain.Run(); }}, options);
     if (api.Removed()) return false;
-    if (api.Readback(separateOut.Get(), outputBytes) != api.Readback(graphOut.Get(), outputBytes)) {
-        std::fprintf(stderr, "graph_bench: %s: the graph's output differs from the separate dispatches'\n", name.c_str());
+    if (api.Readback(separateOut.Get(), outputBytes) != api.Readback(plainOut.Get(), outputBytes)) {
+        std::fprintf(stderr, "graph_bench: %s: the unfused graph's output differs from the separate dispatches'\n",
+                     name.c_str());
         return false;
+    }
+    const auto want = api.Readback(separateOut.Get(), outputBytes), got = api.Readback(graphOut.Get(), outputBytes);
+    for (size_t i = 0; i + 4 <= want.size(); i += 4) {
+        float a, b;
+        std::memcpy(&a, want.data() + i, 4);
+        std::memcpy(&b, got.data() + i, 4);
+        if (!(std::fabs(a - b) <= 1e-4f * std::max(1.0f, std::fabs(a)))) {
+            std::fprintf(stderr, "graph_bench: %s: the graph's element %zu is %g, the separate dispatches' %g\n",
+                         name.c_str(), i / 4, double(b), double(a));
+            return false;
+        }
     }
     const double us = 1e6;
     Result("graph", name, "FLOAT32", "separate dispatches", Median(samples[0]) * us, "us", Spread(samples[0]));
     Result("graph", name, "FLOAT32", "compiled graph", Median(samples[1]) * us, "us", Spread(samples[1]));
+    Result("graph", name, "FLOAT32", "compiled graph fusion off", Median(samples[2]) * us, "us", Spread(samples[2]));
     const DML_BINDING_PROPERTIES properties = graph.op->GetBindingProperties();
     UINT64 intermediates = 0;
     for (size_t n = 0; n + 1 < bytes.size(); ++n) intermediates += bytes[n];

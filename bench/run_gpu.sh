@@ -2,8 +2,11 @@
 # FreeDML's CUDA backend against PyTorch on the same GPU: GEMM, ResNet-50 convolution layers,
 # packed element-wise against the copy bandwidth, dispatch overhead, the memory-bound operators
 # (operator_bench.cpp beside operator_torch.py), attention, LSTM and the integer matrix multiplies
-# against FLOAT16 GEMM (sequence_bench.cpp --gpu beside sequence_torch.py), and a CNN training step
-# (training_bench.cpp beside training_torch.py; its per-operator profile stays in training_bench.jsonl).
+# against FLOAT16 GEMM (sequence_bench.cpp --gpu beside sequence_torch.py), a CNN training step
+# (training_bench.cpp beside training_torch.py; its per-operator profile stays in training_bench.jsonl),
+# and compiled graphs on CUDA (graph_bench.cpp: fused graph, unfused graph and separate dispatches,
+# once with CUDA-graph replay and once without, FREEDML_CUDA_GRAPH=0), written to graph_cuda.txt as
+# RESULT lines.
 #   bench/run_gpu.sh [build-dir] [--quick]
 # Builds freedml_gpu_bench in the build directory (default build-gpu) when it is missing, runs it
 # on the first CUDA adapter and bench/cuda/torch_bench.py on the same GPU, and prints the table.
@@ -16,9 +19,9 @@ build=${1:-$root/build-gpu}
 quick=${2:-}
 out=${OUT:-$build}
 if [ ! -x "$build/bench/cuda/freedml_gpu_bench" ] || [ ! -x "$build/bench/operator_bench" ] ||
-   [ ! -x "$build/bench/sequence_bench" ] || [ ! -x "$build/bench/training_bench" ]; then
+   [ ! -x "$build/bench/sequence_bench" ] || [ ! -x "$build/bench/training_bench" ] || [ ! -x "$build/bench/graph_bench" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
-  cmake --build "$build" --target freedml_gpu_bench operator_bench sequence_bench training_bench
+  cmake --build "$build" --target freedml_gpu_bench operator_bench sequence_bench training_bench graph_bench
 fi
 export FREEDML_ADAPTER=${FREEDML_ADAPTER:-cuda}
 "$build/bench/cuda/freedml_gpu_bench" $quick | tee "$out/freedml_bench.jsonl"
@@ -32,6 +35,9 @@ python3 "$root/bench/cuda/torch_bench.py" $quick | tee "$out/torch_bench.jsonl"
 python3 "$root/bench/operator_torch.py" --device cuda $quick | tee -a "$out/torch_bench.jsonl"
 python3 "$root/bench/sequence_torch.py" --device cuda $quick | tee -a "$out/torch_bench.jsonl"
 python3 "$root/bench/training_torch.py" --device cuda --optimizer "${optimizer:-adam}" $quick | tee -a "$out/torch_bench.jsonl"
+"$build/bench/graph_bench" $quick | tee "$out/graph_cuda.txt"
+FREEDML_CUDA_GRAPH=0 "$build/bench/graph_bench" $quick | grep ',graph,' |
+  sed 's/,compiled graph,/,compiled graph without CUDA graph,/' | tee -a "$out/graph_cuda.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 {  # the facts bench/report.py prints above the table
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"

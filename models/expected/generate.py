@@ -223,6 +223,14 @@ def graph_mlp(m):
     return {"logits": logits, "out": sigmoid(logits + f64(m, "skip", (2, 2)))}
 
 
+def dml_serialized_graph(m):
+    # serialized/write_graphs.py: W in serialized/layer_weights.bin, b held in the graph file.
+    w = np.fromfile(MODELS / "serialized" / "layer_weights.bin", dtype="<f4").astype(np.float64).reshape(4, 3)
+    b = np.array([0.5, -1.0, 2.0]).reshape(1, 3)
+    t = gemm(f64(m, "X", (2, 4)), w, b, beta=1.0)
+    return {"Y": 2.0 * np.where(t >= 0, t, 0.125 * t) - 1.0}
+
+
 def npy_input(m):
     samples = f64(m, "samples", (2, 3))
     return {"samples": samples, "Out": samples + f64(m, "offsets", (1, 3))}
@@ -492,6 +500,7 @@ REFERENCES = {
     "scatter_nd": scatter_nd,
     "chain": chain,
     "graph_mlp": graph_mlp,
+    "dml_serialized_graph": dml_serialized_graph,
     "npy_input": npy_input,
     "dml_reduce": dml_reduce,
     "dml_cumulative_product": dml_cumulative_product,

@@ -42,6 +42,10 @@ public:
     // compiled operator (CompiledOperator::OwnedInputCopies).
     virtual bool PacksOwnedInput(size_t /*input*/) const { return false; }
     virtual void Execute(const KernelBindings& bindings) = 0;
+    // True when Execute only enqueues device work on the bindings' stream (no host wait, no host
+    // read of device memory, no allocation, nothing that depends on host state that changes
+    // between executions), so that a recording of it replays it (a CUDA graph; GraphHooks).
+    virtual bool ReplaySafe() const { return false; }
 };
 
 // What a kernel factory is given besides the operator: the backend device it will run on (a
@@ -57,6 +61,19 @@ struct KernelContext {
 using KernelFactory = Status (*)(const KernelContext& context, const OperatorArgs& args,
                                  std::unique_ptr<Kernel>* kernel);
 
+struct EwProgram;  // graph/ew_program.h
+
+// What a backend brings for compiled graphs besides its operators' kernels (graph/graph_kernel.cpp).
+struct GraphHooks {
+    // A kernel that runs a fused element-wise program; null: the backend runs none and the graph
+    // optimizer fuses no element-wise nodes for it.
+    Status (*fusedElementwise)(const KernelContext& context, const EwProgram& program,
+                               std::unique_ptr<Kernel>* kernel) = nullptr;
+    // Replaces a compiled graph's kernel (its node kernels in execution order are `nodes`) by one
+    // that replays the graph's launches, or leaves it as it is; null: graphs run as they are.
+    void (*replayGraph)(std::unique_ptr<Kernel>* graph, std::span<Kernel* const> nodes) = nullptr;
+};
+
 // One backend's kernels: the factory of each operator type, as the operator table gives them.
 // The CPU set is libdirectml's own; the CUDA set lives in the CUDA plugin, and a CUDA device
 // hands it out (backend::Device::DmlKernels).
@@ -70,7 +87,7 @@ public:
 
     // `backendName` names the backend in messages ("CPU", "CUDA"); `noKernelHint` is added to the
     // message for a type without a kernel (where else it runs).
-    KernelSet(const char* backendName, const char* noKernelHint, std::span<const Row> rows);
+    KernelSet(const char* backendName, const char* noKernelHint, std::span<const Row> rows, GraphHooks hooks = {});
 
     bool Runs(DML_OPERATOR_TYPE type) const { return FactoryOf(type) != nullptr; }
     // The kernel of `args` on this backend, or kNoKernel (DXGI_ERROR_UNSUPPORTED) with a message
@@ -78,6 +95,7 @@ public:
     // input bound to the output's region through another layout is read from a snapshot (H2).
     Status Create(const KernelContext& context, const OperatorArgs& args, std::unique_ptr<Kernel>* kernel) const;
     const char* BackendName() const { return backendName_; }
+    const GraphHooks& Graphs() const { return hooks_; }
 
 private:
     KernelFactory FactoryOf(DML_OPERATOR_TYPE type) const {
@@ -86,6 +104,7 @@ private:
     }
     const char* backendName_;
     const char* noKernelHint_;
+    GraphHooks hooks_;
     KernelFactory factories_[kTypeCount] = {};
 };
 

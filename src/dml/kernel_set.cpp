@@ -85,8 +85,8 @@ private:
 
 }  // namespace
 
-KernelSet::KernelSet(const char* backendName, const char* noKernelHint, std::span<const Row> rows)
-    : backendName_(backendName), noKernelHint_(noKernelHint) {
+KernelSet::KernelSet(const char* backendName, const char* noKernelHint, std::span<const Row> rows, GraphHooks hooks)
+    : backendName_(backendName), noKernelHint_(noKernelHint), hooks_(hooks) {
     for (const Row& row : rows) {
         const int index = static_cast<int>(row.type);
         if (index >= 0 && index < kTypeCount) factories_[index] = row.factory;

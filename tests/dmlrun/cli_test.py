@@ -208,6 +208,13 @@ CASES = {
     "hlsl": (edit(GEMM, lambda m: m["dispatchables"].update(
         add={"type": "hlsl", "sourcePath": "a.hlsl", "compiler": "dxc", "compilerArgs": []})), [], 1,
         ["dispatchables.add.type: \"hlsl\" dispatchables are not supported"], []),
+    # The model file itself read as a serialized graph: its first bytes make no root offset.
+    "damaged serialized graph": (edit(GEMM, lambda m: m["dispatchables"].update(
+        g={"type": "dmlSerializedGraph", "sourcePath": "model.json"})), [], 1,
+        ["dispatchables.g.sourcePath: 'model.json' is not a graph dmlrun can read:", "past the end of the file"], []),
+    "serialized graph field": (edit(GEMM, lambda m: m["dispatchables"].update(
+        g={"type": "dmlSerializedGraph", "sourcePath": "model.json", "compiler": "dxc"})), [], 1,
+        ["dispatchables.g.compiler: a dmlSerializedGraph dispatchable has no field \"compiler\""], []),
     "unknown desc field": (edit(GEMM, lambda m: desc(m).update(Alpah=2)), [], 1,
                            ["dispatchables.gemm.desc.Alpah: DML_GEMM_OPERATOR_DESC has no field 'Alpah'; its fields are "
                             "ATensor, BTensor, CTensor, OutputTensor, TransA, TransB, Alpha, Beta, FusedActivation."], []),

@@ -3,7 +3,9 @@
 // graph rule (G1-G11 of docs/BINDING-RULES.md), asserting the HRESULT and the rule id.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <deque>
 
 #include "dml_fixture.h"
@@ -481,6 +483,347 @@ TEST_F(GraphRuleTest, NullDescAndValidationOnlyCall) {
     Build(g);
     const DML_GRAPH_DESC desc = g.Desc(2, 1);
     EXPECT_EQ(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator), nullptr), S_FALSE);
+}
+
+
+// ---- The optimizer (src/dml/graph/fusion.h): fused graphs compute what the unfused ones do ----
+
+// Sets FREEDML_GRAPH_FUSION for one scope ("0": CompileGraph leaves the graph as it is).
+class ScopedFusion {
+public:
+    explicit ScopedFusion(bool on) {
+        if (const char* old = std::getenv("FREEDML_GRAPH_FUSION")) old_ = old, had_ = true;
+        setenv("FREEDML_GRAPH_FUSION", on ? "1" : "0", 1);
+    }
+    ~ScopedFusion() {
+        if (had_) {
+            setenv("FREEDML_GRAPH_FUSION", old_.c_str(), 1);
+        } else {
+            unsetenv("FREEDML_GRAPH_FUSION");
+        }
+    }
+
+private:
+    std::string old_;
+    bool had_ = false;
+};
+
+class GraphFusionTest : public GraphTest {
+protected:
+    // Compiles with fusion on or off, runs once, returns output 0 and the temporary size.
+    std::vector<float> Run(const DML_GRAPH_DESC& desc, bool fusion, const std::vector<std::vector<float>>& inputs,
+                           size_t outCount, UINT64* temporary) {
+        ComPtr<IDMLCompiledOperator> compiled;
+        {
+            ScopedFusion scope(fusion);
+            compiled = Compile(desc);
+        }
+        if (!compiled) return {};
+        *temporary = compiled->GetBindingProperties().TemporaryResourceSize;
+        std::vector<ComPtr<ID3D12Resource>> buffers;
+        std::vector<DML_BUFFER_BINDING> bindings(inputs.size());
+        std::vector<DML_BINDING_DESC> in;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            buffers.push_back(Filled(inputs[i]));
+            bindings[i] = {buffers.back().Get(), 0, std::max<UINT64>(16, inputs[i].size() * 4)};
+            in.push_back(BufferBinding(&bindings[i]));
+        }
+        const UINT64 outBytes = std::max<UINT64>(16, outCount * 4);
+        auto out = Buffer(outBytes);
+        DML_BUFFER_BINDING ob{out.Get(), 0, outBytes};
+        auto persistent = Initialize(compiled.Get());
+        Dispatch(compiled.Get(), in, {BufferBinding(&ob)}, persistent.Get());
+        EXPECT_FALSE(DeviceRemoved()) << Messages();
+        return ReadbackAs<float>(out.Get(), outCount);
+    }
+
+    static void ExpectNear(const std::vector<float>& got, const std::vector<double>& want, double tolerance) {
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+            ASSERT_NEAR(got[i], want[i], tolerance * std::max(1.0, std::fabs(want[i]))) << "element " << i;
+        }
+    }
+};
+
+// sigmoid(((relu(x + y) * 0.5 + 0.25) * z)) with z broadcast along rows: five element-wise
+// nodes become one pass, so no intermediate is left in the temporary resource.
+TEST_F(GraphFusionTest, ElementWiseChainRunsAsOnePass) {
+    constexpr UINT kRows = 4, kCols = 1000;
+    Tensor t(kF32, {kRows, kCols}), zRow(kF32, {kRows, kCols}, {0, 1});
+    auto add = Add(t, t, t);
+    auto relu = Relu(t, t);
+    auto scale = Identity(t, t, 0.5f, 0.25f);
+    DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC mulDesc{&t.desc, &zRow.desc, &t.desc};
+    auto mul = Op(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, &mulDesc);
+    DML_ACTIVATION_SIGMOID_OPERATOR_DESC sigDesc{&t.desc, &t.desc};
+    auto sigmoid = Op(DML_OPERATOR_ACTIVATION_SIGMOID, &sigDesc);
+    GraphBuilder g;
+    for (auto* op : {add.Get(), relu.Get(), scale.Get(), mul.Get(), sigmoid.Get()}) g.AddOperator(op);
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    for (uint32_t n = 1; n < 5; ++n) g.Connect(n - 1, 0, n, 0);
+    g.Input(2, 3, 1);
+    g.Output(4, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(3, 1);
+
+    std::vector<float> x(kRows * kCols), y(kRows * kCols), z(kCols);
+    for (UINT i = 0; i < kRows * kCols; ++i) {
+        x[i] = float(int(i % 37) - 18) * 0.125f;
+        y[i] = float(int(i % 11) - 4) * 0.25f;
+    }
+    for (UINT c = 0; c < kCols; ++c) z[c] = float(int(c % 9) - 4) * 0.5f;
+    std::vector<double> want(kRows * kCols);
+    for (UINT i = 0; i < kRows * kCols; ++i) {
+        const double v = (std::max(double(x[i]) + y[i], 0.0) * 0.5 + 0.25) * z[i % kCols];
+        want[i] = 1.0 / (1.0 + std::exp(-v));
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    auto fused = Run(desc, true, {x, y, z}, x.size(), &fusedTemp);
+    auto plain = Run(desc, false, {x, y, z}, x.size(), &plainTemp);
+    ExpectNear(fused, want, 1e-6);
+    ExpectNear(plain, want, 1e-6);
+    EXPECT_EQ(fusedTemp, 0u) << "the fused pass keeps no intermediate";
+    EXPECT_GE(plainTemp, 2 * t.Bytes()) << "unfused, two intermediates are live at once";
+}
+
+// GEMM (with C as a bias) followed by RELU: the activation becomes GEMM's FusedActivation and
+// the intermediate disappears from the temporary resource.
+TEST_F(GraphFusionTest, ActivationBecomesTheGemmEpilogue) {
+    constexpr UINT M = 4, K = 8, N = 5;
+    Tensor a(kF32, {1, 1, M, K}), b(kF32, {1, 1, K, N}), c(kF32, {1, 1, M, N}), out(kF32, {1, 1, M, N});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, &c.desc, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 1.0f, 1.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC leakyDesc{&out.desc, &out.desc, 0.125f};
+    auto leaky = Op(DML_OPERATOR_ACTIVATION_LEAKY_RELU, &leakyDesc);
+    GraphBuilder g;
+    g.AddOperator(gemm.Get());
+    g.AddOperator(leaky.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Input(2, 0, 2);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(3, 1);
+    std::vector<float> av(M * K), bv(K * N), cv(M * N);
+    for (UINT i = 0; i < M * K; ++i) av[i] = float(int(i % 7) - 3) * 0.5f;
+    for (UINT i = 0; i < K * N; ++i) bv[i] = float(int(i % 5) - 2) * 0.25f;
+    for (UINT i = 0; i < M * N; ++i) cv[i] = float(int(i % 3) - 1);
+    std::vector<double> want(M * N);
+    for (UINT m = 0; m < M; ++m) {
+        for (UINT n = 0; n < N; ++n) {
+            double sum = cv[m * N + n];
+            for (UINT k = 0; k < K; ++k) sum += double(av[m * K + k]) * bv[k * N + n];
+            want[m * N + n] = sum >= 0 ? sum : 0.125 * sum;
+        }
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {av, bv, cv}, M * N, &fusedTemp), want, 1e-5);
+    ExpectNear(Run(desc, false, {av, bv, cv}, M * N, &plainTemp), want, 1e-5);
+    EXPECT_GE(plainTemp, fusedTemp + out.Bytes()) << "the GEMM output is no longer an intermediate";
+}
+
+// CONVOLUTION (3x3, padding 1, one input channel, two output channels) followed by SIGMOID: the
+// activation becomes the convolution's FusedActivation.
+TEST_F(GraphFusionTest, ActivationBecomesTheConvolutionEpilogue) {
+    constexpr UINT H = 4, W = 5, C = 2;
+    Tensor input(kF32, {1, 1, H, W}), filter(kF32, {C, 1, 3, 3}), output(kF32, {1, C, H, W});
+    const UINT strides[2] = {1, 1}, dilations[2] = {1, 1}, pads[2] = {1, 1}, outputPadding[2] = {0, 0};
+    DML_CONVOLUTION_OPERATOR_DESC convDesc{&input.desc, &filter.desc, nullptr, &output.desc,
+                                           DML_CONVOLUTION_MODE_CROSS_CORRELATION, DML_CONVOLUTION_DIRECTION_FORWARD,
+                                           2, strides, dilations, pads, pads, outputPadding, 1, nullptr};
+    auto conv = Op(DML_OPERATOR_CONVOLUTION, &convDesc);
+    DML_ACTIVATION_SIGMOID_OPERATOR_DESC sigDesc{&output.desc, &output.desc};
+    auto sigmoid = Op(DML_OPERATOR_ACTIVATION_SIGMOID, &sigDesc);
+    GraphBuilder g;
+    g.AddOperator(conv.Get());
+    g.AddOperator(sigmoid.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(2, 1);
+    std::vector<float> x(H * W), f(C * 9);
+    for (UINT i = 0; i < H * W; ++i) x[i] = float(int(i % 7) - 3) * 0.25f;
+    for (UINT i = 0; i < C * 9; ++i) f[i] = float(int(i % 5) - 2) * 0.5f;
+    std::vector<double> want(C * H * W);
+    for (UINT c = 0; c < C; ++c) {
+        for (UINT y = 0; y < H; ++y) {
+            for (UINT xx = 0; xx < W; ++xx) {
+                double sum = 0;
+                for (int ky = 0; ky < 3; ++ky) {
+                    for (int kx = 0; kx < 3; ++kx) {
+                        const int iy = int(y) + ky - 1, ix = int(xx) + kx - 1;
+                        if (iy < 0 || ix < 0 || iy >= int(H) || ix >= int(W)) continue;
+                        sum += double(x[iy * W + ix]) * f[c * 9 + ky * 3 + kx];
+                    }
+                }
+                want[(c * H + y) * W + xx] = 1.0 / (1.0 + std::exp(-sum));
+            }
+        }
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {x, f}, C * H * W, &fusedTemp), want, 1e-5);
+    ExpectNear(Run(desc, false, {x, f}, C * H * W, &plainTemp), want, 1e-5);
+    EXPECT_GE(plainTemp, fusedTemp + output.Bytes()) << "the convolution's output is no longer an intermediate";
+}
+
+// An IDENTITY without ScaleBias between two tensors of one packed layout is a copy: GEMM writes
+// the graph output directly.
+TEST_F(GraphFusionTest, IdentityCopyIsElided) {
+    Tensor a(kF32, {1, 1, 2, 3}), b(kF32, {1, 1, 3, 2}), out(kF32, {1, 1, 2, 2});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, nullptr, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 1.0f, 1.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC idDesc{&out.desc, &out.desc, nullptr};
+    auto identity = Op(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &idDesc);
+    GraphBuilder g;
+    g.AddOperator(gemm.Get());
+    g.AddOperator(identity.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(2, 1);
+    const std::vector<float> av{1, 2, 3, 4, 5, 6}, bv{1, -1, 0.5f, 2, -2, 0.25f};
+    const std::vector<double> want{1 * 1 + 2 * 0.5 + 3 * -2.0, 1 * -1 + 2 * 2 + 3 * 0.25, 4 * 1 + 5 * 0.5 + 6 * -2.0,
+                                   4 * -1 + 5 * 2 + 6 * 0.25};
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {av, bv}, 4, &fusedTemp), want, 1e-6);
+    ExpectNear(Run(desc, false, {av, bv}, 4, &plainTemp), want, 1e-6);
+    EXPECT_GE(plainTemp, fusedTemp + out.Bytes());
+}
+
+// GEMM, then ADD of a bias broadcast over the rows, then RELU (a perceptron layer): the ADD
+// becomes GEMM's C and the RELU its FusedActivation, one kernel where there were three.
+TEST_F(GraphFusionTest, BiasAddAndActivationFoldIntoTheGemm) {
+    constexpr UINT M = 3, K = 6, N = 4;
+    Tensor a(kF32, {1, 1, M, K}), b(kF32, {1, 1, K, N}), out(kF32, {1, 1, M, N});
+    Tensor biasRow(kF32, {1, 1, M, N}, {0, 0, 0, 1});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, nullptr, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 0.5f, 0.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    DML_ELEMENT_WISE_ADD_OPERATOR_DESC addDesc{&biasRow.desc, &out.desc, &out.desc};  // the bias is A
+    auto add = Op(DML_OPERATOR_ELEMENT_WISE_ADD, &addDesc);
+    auto relu = Relu(out, out);
+    GraphBuilder g;
+    g.AddOperator(gemm.Get());
+    g.AddOperator(add.Get());
+    g.AddOperator(relu.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Input(2, 1, 0);
+    g.Connect(0, 0, 1, 1);
+    g.Connect(1, 0, 2, 0);
+    g.Output(2, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(3, 1);
+    std::vector<float> av(M * K), bv(K * N), bias{0.5f, -8.0f, 2.0f, -0.25f};
+    for (UINT i = 0; i < M * K; ++i) av[i] = float(int(i % 5) - 2);
+    for (UINT i = 0; i < K * N; ++i) bv[i] = float(int(i % 7) - 3) * 0.5f;
+    std::vector<double> want(M * N);
+    for (UINT m = 0; m < M; ++m) {
+        for (UINT n = 0; n < N; ++n) {
+            double sum = 0;
+            for (UINT k = 0; k < K; ++k) sum += double(av[m * K + k]) * bv[k * N + n];
+            want[m * N + n] = std::max(0.5 * sum + bias[n], 0.0);
+        }
+    }
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    ExpectNear(Run(desc, true, {av, bv, bias}, M * N, &fusedTemp), want, 1e-6);
+    ExpectNear(Run(desc, false, {av, bv, bias}, M * N, &plainTemp), want, 1e-6);
+    EXPECT_GE(plainTemp, fusedTemp + 2 * out.Bytes()) << "neither intermediate is left";
+}
+
+// One compiled graph executed again and again: with new values in the same buffers, and bound to
+// other buffers and back. (On CUDA the second execution records the graph as a CUDA graph and
+// later ones relaunch or re-record it; every result must still be the current one.)
+TEST_F(GraphFusionTest, ReexecutedAndReboundGraphsComputeCurrentValues) {
+    Tensor t(kF32, {2, 8});
+    auto scale = Identity(t, t, 2.0f, 1.0f);
+    auto relu = Relu(t, t);
+    auto add = Add(t, t, t);
+    GraphBuilder g;
+    g.AddOperator(scale.Get());
+    g.AddOperator(relu.Get());
+    g.AddOperator(add.Get());
+    g.Input(0, 0, 0);
+    g.Connect(0, 0, 1, 0);
+    g.Connect(1, 0, 2, 0);
+    g.Input(1, 2, 1);
+    g.Output(2, 0, 0);
+    for (bool fusion : {true, false}) {
+        SCOPED_TRACE(fusion ? "fusion on" : "fusion off");
+        ComPtr<IDMLCompiledOperator> compiled;
+        {
+            ScopedFusion scope(fusion);
+            compiled = Compile(g.Desc(2, 1));
+        }
+        ASSERT_TRUE(compiled);
+        auto persistent = Initialize(compiled.Get());
+        ComPtr<ID3D12Resource> x[2] = {Buffer(64), Buffer(64)}, y[2] = {Buffer(64), Buffer(64)}, out[2] = {Buffer(64), Buffer(64)};
+        const int sets[] = {0, 0, 0, 1, 1, 0};
+        for (int run = 0; run < 6; ++run) {
+            const int k = sets[run];
+            std::vector<float> xv(16), yv(16);
+            for (int i = 0; i < 16; ++i) {
+                xv[i] = float((i * (run + 3)) % 11 - 5) * 0.5f;
+                yv[i] = float(run * 16 + i) * 0.25f;
+            }
+            Upload(x[k].Get(), xv);
+            Upload(y[k].Get(), yv);
+            DML_BUFFER_BINDING xb{x[k].Get(), 0, 64}, yb{y[k].Get(), 0, 64}, ob{out[k].Get(), 0, 64};
+            Dispatch(compiled.Get(), {BufferBinding(&xb), BufferBinding(&yb)}, {BufferBinding(&ob)}, persistent.Get());
+            ASSERT_FALSE(DeviceRemoved()) << Messages();
+            auto got = ReadbackAs<float>(out[k].Get(), 16);
+            for (int i = 0; i < 16; ++i) {
+                ASSERT_EQ(got[i], std::max(2.0f * xv[i] + 1.0f, 0.0f) + yv[i]) << "run " << run << ", element " << i;
+            }
+        }
+    }
+}
+
+// A tree, not a chain: (x + y) - (relu(x) * y) in one pass; and an intermediate two nodes read
+// stays in memory (the two readers are fused apart from it).
+TEST_F(GraphFusionTest, TreesFuseAndSharedIntermediatesStay) {
+    Tensor t(kF32, {3, 5});
+    auto add = Add(t, t, t);
+    auto relu = Relu(t, t);
+    DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC mulDesc{&t.desc, &t.desc, &t.desc};
+    auto mul = Op(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, &mulDesc);
+    DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC subDesc{&t.desc, &t.desc, &t.desc};
+    auto sub = Op(DML_OPERATOR_ELEMENT_WISE_SUBTRACT, &subDesc);
+    auto scale = Identity(t, t, 3.0f, -1.0f);
+    auto relu2 = Relu(t, t);
+    GraphBuilder g;
+    for (auto* op : {add.Get(), relu.Get(), mul.Get(), sub.Get(), scale.Get(), relu2.Get()}) g.AddOperator(op);
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Input(0, 1, 0);
+    g.Connect(1, 0, 2, 0);
+    g.Input(1, 2, 1);
+    g.Connect(0, 0, 3, 0);
+    g.Connect(2, 0, 3, 1);
+    g.Connect(3, 0, 4, 0);  // the difference is read twice: by the scale and by relu2
+    g.Connect(3, 0, 5, 0);
+    g.Output(4, 0, 0);
+    g.Output(5, 0, 1);
+    auto compiled = Compile(g.Desc(2, 2));
+    ASSERT_TRUE(compiled);
+    std::vector<float> x(15), y(15);
+    for (int i = 0; i < 15; ++i) x[i] = float(i - 7) * 0.5f, y[i] = float(3 - i % 6) * 0.75f;
+    auto xb = Filled(x), yb = Filled(y), o0 = Buffer(60), o1 = Buffer(60);
+    DML_BUFFER_BINDING xbb{xb.Get(), 0, 60}, ybb{yb.Get(), 0, 60}, o0b{o0.Get(), 0, 60}, o1b{o1.Get(), 0, 60};
+    auto persistent = Initialize(compiled.Get());
+    Dispatch(compiled.Get(), {BufferBinding(&xbb), BufferBinding(&ybb)}, {BufferBinding(&o0b), BufferBinding(&o1b)},
+             persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto y0 = ReadbackAs<float>(o0.Get(), 15), y1 = ReadbackAs<float>(o1.Get(), 15);
+    for (int i = 0; i < 15; ++i) {
+        const double d = (double(x[i]) + y[i]) - std::max(double(x[i]), 0.0) * y[i];
+        EXPECT_NEAR(y0[i], 3.0 * d - 1.0, 1e-5) << i;
+        EXPECT_NEAR(y1[i], std::max(d, 0.0), 1e-6) << i;
+    }
+    EXPECT_GE(compiled->GetBindingProperties().TemporaryResourceSize, t.Bytes()) << "the shared difference stays";
 }
 
 }  // namespace

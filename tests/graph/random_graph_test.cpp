@@ -1,12 +1,18 @@
 // Random graphs against the same operators dispatched one by one through the API: DAGs of 2 to 40
-// element-wise nodes over random shapes, nodes listed in a shuffled order, some edges reshaping
-// (a [a, b] output read as [b, a]), outputs that other nodes also read, unused graph inputs. The
-// graph runs the same kernels as the operators do alone, so every output must match bit for bit.
+// element-wise nodes (ADD, MULTIPLY, SUBTRACT, MAX, RELU, SIGMOID, IDENTITY and CLIP with a
+// ScaleBias, ADD1 with a fused TANH) over random shapes, nodes listed in a shuffled order, some edges reshaping
+// (a [a, b] output read as [b, a]), outputs that other nodes also read, unused graph inputs. Each
+// graph is compiled twice: with the optimizer off (FREEDML_GRAPH_FUSION=0) it runs the same kernels
+// as the operators do alone, so every output must match bit for bit; with it on (chains and trees
+// fused into one element-wise pass, graph/fusion.h) within a few float roundings.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include "dml_fixture.h"
 
@@ -16,7 +22,7 @@ namespace {
 constexpr auto kF32 = DML_TENSOR_DATA_TYPE_FLOAT32;
 
 struct RandomNode {
-    enum class Kind { Add, Multiply, Subtract, Relu, Scale } kind;
+    enum class Kind { Add, Multiply, Subtract, Relu, Scale, Max, Clip, Sigmoid, Add1Tanh, Count } kind;
     int inputs[2] = {-1, -1};  // < 0: graph input -(k + 1); else a node (always an earlier one)
     bool transposedView = false;  // its tensors are [b, a] instead of [a, b]
     ComPtr<IDMLOperator> op;
@@ -37,23 +43,36 @@ protected:
         DML_ACTIVATION_RELU_OPERATOR_DESC relu{&t.desc, &t.desc};
         DML_SCALE_BIAS scaleBias{0.5f, 0.25f};
         DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC scale{&t.desc, &t.desc, &scaleBias};
+        DML_ELEMENT_WISE_MAX_OPERATOR_DESC max{&t.desc, &t.desc, &t.desc};
+        DML_SCALE_BIAS clipScaleBias{2.0f, -0.5f};
+        DML_ELEMENT_WISE_CLIP_OPERATOR_DESC clip{&t.desc, &t.desc, &clipScaleBias, -1.5f, 3.0f};
+        DML_ACTIVATION_SIGMOID_OPERATOR_DESC sigmoid{&t.desc, &t.desc};
+        DML_ACTIVATION_TANH_OPERATOR_DESC tanhDesc{nullptr, nullptr};
+        DML_OPERATOR_DESC tanhOp{DML_OPERATOR_ACTIVATION_TANH, &tanhDesc};
+        DML_ELEMENT_WISE_ADD1_OPERATOR_DESC add1{&t.desc, &t.desc, &t.desc, &tanhOp};
         switch (node.kind) {
             case RandomNode::Kind::Add: desc = {DML_OPERATOR_ELEMENT_WISE_ADD, &add}; break;
             case RandomNode::Kind::Multiply: desc = {DML_OPERATOR_ELEMENT_WISE_MULTIPLY, &mul}; break;
             case RandomNode::Kind::Subtract: desc = {DML_OPERATOR_ELEMENT_WISE_SUBTRACT, &sub}; break;
             case RandomNode::Kind::Relu: desc = {DML_OPERATOR_ACTIVATION_RELU, &relu}; break;
             case RandomNode::Kind::Scale: desc = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &scale}; break;
+            case RandomNode::Kind::Max: desc = {DML_OPERATOR_ELEMENT_WISE_MAX, &max}; break;
+            case RandomNode::Kind::Clip: desc = {DML_OPERATOR_ELEMENT_WISE_CLIP, &clip}; break;
+            case RandomNode::Kind::Sigmoid: desc = {DML_OPERATOR_ACTIVATION_SIGMOID, &sigmoid}; break;
+            case RandomNode::Kind::Add1Tanh: desc = {DML_OPERATOR_ELEMENT_WISE_ADD1, &add1}; break;
+            case RandomNode::Kind::Count: break;
         }
         ComPtr<IDMLOperator> op;
         EXPECT_EQ(dml->CreateOperator(&desc, IID_PPV_ARGS(&op)), S_OK) << Messages();
         return op;
     }
     static int InputCount(RandomNode::Kind kind) {
-        return kind == RandomNode::Kind::Relu || kind == RandomNode::Kind::Scale ? 1 : 2;
+        using K = RandomNode::Kind;
+        return kind == K::Relu || kind == K::Scale || kind == K::Clip || kind == K::Sigmoid ? 1 : 2;
     }
 
-    void RunOne(uint32_t seed) {
-        SCOPED_TRACE(testing::Message() << "seed " << seed);
+    void RunOne(uint32_t seed, bool fusion) {
+        SCOPED_TRACE(testing::Message() << "seed " << seed << (fusion ? ", fusion on" : ", fusion off"));
         std::mt19937 rng(seed);
         auto pick = [&](int n) { return int(rng() % uint32_t(n)); };
         const UINT a = 1 + pick(9), b = 1 + pick(13);
@@ -66,7 +85,7 @@ protected:
         std::vector<RandomNode> nodes(nodeCount);
         for (int n = 0; n < nodeCount; ++n) {
             RandomNode& node = nodes[n];
-            node.kind = static_cast<RandomNode::Kind>(pick(5));
+            node.kind = static_cast<RandomNode::Kind>(pick(int(RandomNode::Kind::Count)));
             node.transposedView = pick(4) == 0;
             for (int i = 0; i < InputCount(node.kind); ++i) {
                 // Mostly recent nodes, so chains form; graph inputs throughout.
@@ -157,7 +176,16 @@ protected:
                             UINT(ins.size()), ins.data(), UINT(outs.size()), outs.data(), UINT(mids.size()),
                             mids.empty() ? nullptr : mids.data()};
         ComPtr<IDMLCompiledOperator> graph;
-        ASSERT_EQ(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&graph)), S_OK) << Messages();
+        const char* previous = std::getenv("FREEDML_GRAPH_FUSION");
+        const std::string saved = previous ? previous : "";
+        setenv("FREEDML_GRAPH_FUSION", fusion ? "1" : "0", 1);
+        const HRESULT compiled = dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&graph));
+        if (previous) {
+            setenv("FREEDML_GRAPH_FUSION", saved.c_str(), 1);
+        } else {
+            unsetenv("FREEDML_GRAPH_FUSION");
+        }
+        ASSERT_EQ(compiled, S_OK) << Messages();
 
         std::vector<DML_BINDING_DESC> graphIn;
         for (size_t g = 0; g < used.size(); ++g) {
@@ -175,9 +203,20 @@ protected:
         Dispatch(graph.Get(), graphIn, graphOut, persistent.Get());
         ASSERT_FALSE(DeviceRemoved()) << Messages();
         for (size_t o = 0; o < outputs.size(); ++o) {
-            auto want = Readback(reference[outputs[o]].Get(), bytes);
-            auto got = Readback(results[o].Get(), bytes);
-            ASSERT_EQ(got, want) << "graph output " << o << " (node " << outputs[o] << " of " << nodeCount << ")";
+            if (!fusion) {
+                auto want = Readback(reference[outputs[o]].Get(), bytes);
+                auto got = Readback(results[o].Get(), bytes);
+                ASSERT_EQ(got, want) << "graph output " << o << " (node " << outputs[o] << " of " << nodeCount << ")";
+                continue;
+            }
+            auto want = ReadbackAs<float>(reference[outputs[o]].Get(), a * b);
+            auto got = ReadbackAs<float>(results[o].Get(), a * b);
+            for (size_t i = 0; i < want.size(); ++i) {
+                // The same float operations in the same order; only a contraction or a library
+                // difference could move a result, by a rounding or two.
+                ASSERT_NEAR(got[i], want[i], 1e-5f * std::max(1.0f, std::fabs(want[i])))
+                    << "graph output " << o << " (node " << outputs[o] << " of " << nodeCount << "), element " << i;
+            }
         }
     }
 
@@ -186,8 +225,10 @@ protected:
 
 TEST_F(RandomGraphTest, MatchesTheOperatorsDispatchedOneByOne) {
     for (uint32_t seed = 1; seed <= 24; ++seed) {
-        RunOne(seed);
-        if (HasFatalFailure()) return;
+        for (bool fusion : {false, true}) {
+            RunOne(seed, fusion);
+            if (HasFatalFailure()) return;
+        }
     }
 }
 

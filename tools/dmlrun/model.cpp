@@ -1,4 +1,5 @@
 #include "model.h"
+#include "serialized_graph.h"
 
 #include <algorithm>
 #include <cctype>
@@ -67,11 +68,14 @@ private:
         memoryUsed_ += bytes;
     }
 
-    std::vector<uint8_t> ReadFile(const std::string& sourcePath, const JsonPath& path) {
+    // `resolved` (optional) receives the path the file was read from.
+    std::vector<uint8_t> ReadFile(const std::string& sourcePath, const JsonPath& path,
+                                  std::filesystem::path* resolved = nullptr) {
         if (!options_.allowFiles) throw ModelError(path, "this reader does not open files.");
         std::error_code error;
         std::filesystem::path file = options_.modelDirectory / sourcePath;
         if (!std::filesystem::exists(file, error)) file = sourcePath;
+        if (resolved) *resolved = file;
         if (!std::filesystem::is_regular_file(file, error)) {
             throw ModelError(path, "cannot open '" + sourcePath + "': no such file beside the model or in the current directory.");
         }
@@ -219,6 +223,40 @@ private:
         }
     }
 
+    // DxDispatch's {"type": "dmlSerializedGraph", "sourcePath": "FILE"}: the graph in DirectML's
+    // binary serialization (serialized_graph.h), turned into a graph dispatchable whose bind points
+    // are the graph's input and output names.
+    Dispatchable ReadSerializedDispatchable(const std::string& name, const Json& value, const JsonPath& path) {
+        for (const auto& item : value.items()) {
+            const std::string& key = item.key();
+            if (key != "type" && key != "sourcePath" && key != "$comment") {
+                throw ModelError(path / key, "a dmlSerializedGraph dispatchable has no field \"" + key +
+                                                 "\" (it has type and sourcePath).");
+            }
+        }
+        const std::string& source = ExpectString(Require(value, path, "sourcePath", "the serialized graph's file"),
+                                                 path / "sourcePath", "a file path");
+        std::filesystem::path file;
+        const std::vector<uint8_t> bytes = ReadFile(source, path / "sourcePath", &file);
+        Json graph;
+        try {
+            graph = ReadSerializedGraph(bytes, file.parent_path());
+        } catch (const SerializedGraphError& error) {
+            throw ModelError(path / "sourcePath", "'" + source + "' is not a graph dmlrun can read: " + error.what() + ".");
+        }
+        Dispatchable dispatchable;
+        dispatchable.name = name;
+        dispatchable.path = path;
+        try {
+            dispatchable.graph = BuildGraph(graph, path);
+        } catch (const ModelError& error) {
+            throw ModelError(path / "sourcePath", "the graph in '" + source + "' is not one FreeDML accepts: " +
+                                                      error.Path().ToString() + ": " + error.what());
+        }
+        dispatchable.compileAsGraph = true;
+        return dispatchable;
+    }
+
     Dispatchable ReadDispatchable(const std::string& name, const Json& value, const JsonPath& path) {
         ExpectObject(value, path, "a dispatchable");
         Dispatchable dispatchable;
@@ -228,7 +266,8 @@ private:
         const bool isGraph = type.is_string() && type.get<std::string>() == "graph";
         if (type.is_string()) {
             std::string lower = Lower(type.get<std::string>());
-            if (lower == "hlsl" || lower == "onnx" || lower == "dmlserializedgraph") {
+            if (lower == "dmlserializedgraph") return ReadSerializedDispatchable(name, value, path);
+            if (lower == "hlsl" || lower == "onnx") {
                 throw ModelError(path / "type", "\"" + type.get<std::string>() +
                                                     "\" dispatchables are not supported: dmlrun runs DirectML operators "
                                                     "(\"DML_OPERATOR_...\").");

@@ -22,7 +22,7 @@
 namespace freedml::backend::cuda {
 
 // Bump when anything the two sides share changes shape (backend.h, OperatorArgs, Kernel).
-constexpr uint32_t kPluginAbiVersion = 3;
+constexpr uint32_t kPluginAbiVersion = 4;
 
 struct PluginApi {
     uint32_t abiVersion;

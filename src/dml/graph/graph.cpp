@@ -8,16 +8,19 @@
 
 #include "common/enum_value.h"
 #include "dml/device.h"
+#include "dml/graph/fusion.h"
 #include "dml/object.h"
 
 namespace freedml::dml {
 
 const TensorDesc* GraphNode::InputTensor(size_t i) const {
+    if (fused) return i < fused->inputs.size() ? &fused->inputs[i] : nullptr;
     if (!op || i >= op->Args().inputs.size() || !op->Args().inputs[i]) return nullptr;
     return &*op->Args().inputs[i];
 }
 
 const TensorDesc* GraphNode::OutputTensor(size_t o) const {
+    if (fused) return o == 0 ? &fused->output : nullptr;
     if (!op) return o == 0 ? constantTensor : nullptr;
     if (o >= op->Args().outputs.size() || !op->Args().outputs[o]) return nullptr;
     return &*op->Args().outputs[o];

@@ -30,9 +30,15 @@ struct GraphSource {
     uint32_t output = 0;  // the producing node's output
 };
 
+// A node the optimizer made from a tree of element-wise nodes (graph/fusion.h): its program and
+// the tensors it reads and writes.
+struct FusedElementwise;
+
 struct GraphNode {
     std::string description;  // "node 3 (GEMM operator 'fc1')", "node 0 (constant 'bias')"
-    Ref<Operator> op;         // operator nodes; null for a constant node
+    Ref<Operator> op;         // operator nodes; null for a constant node and a fused node
+    std::shared_ptr<const FusedElementwise> fused;  // a fused element-wise node
+    bool removed = false;     // folded into another node by the optimizer; in no order
     std::vector<std::byte> constant;  // a constant node's data, copied at compile time
     const TensorDesc* constantTensor = nullptr;  // what its consumers read it as (G8)
     std::vector<GraphSource> inputs;  // one per operator input (absent optional inputs: None)
@@ -40,6 +46,7 @@ struct GraphNode {
 
     const TensorDesc* InputTensor(size_t i) const;    // nullptr for an absent optional input
     const TensorDesc* OutputTensor(size_t o) const;   // a constant's: constantTensor
+    bool IsConstant() const { return !op && !fused && !removed; }
 };
 
 // A DML_GRAPH_DESC after validation: its nodes, what feeds each node input and graph output, and

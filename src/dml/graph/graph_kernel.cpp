@@ -1,10 +1,12 @@
 #include "dml/graph/graph_kernel.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "common/align.h"
 #include "dml/compiled_operator.h"
 #include "dml/device.h"
+#include "dml/graph/fusion.h"
 
 namespace freedml::dml {
 
@@ -61,7 +63,7 @@ void GraphKernel::Plan() {
     uint64_t persistent = 0;
     for (size_t n = 0; n < nodeCount; ++n) {
         const GraphNode& node = graph_.nodes[n];
-        if (node.op) continue;
+        if (!node.IsConstant()) continue;
         constantOffsets_[n] = persistent;
         constantBytes_[n] = node.constant;
         constantBytes_[n].resize(node.constantTensor->totalTensorSizeInBytes, std::byte{0});
@@ -92,7 +94,7 @@ void GraphKernel::Plan() {
     std::vector<Lifetime*> ordered;
     for (uint32_t n : graph_.order) {
         const GraphNode& node = graph_.nodes[n];
-        if (!node.op) continue;
+        if (!kernels_[n]) continue;
         Step step;
         step.node = n;
         step.persistentOffset = persistent;
@@ -138,7 +140,7 @@ void GraphKernel::Plan() {
                 step.inputs[i] = {Place::Kind::GraphInput, source.index, 0};
             } else if (source.kind == GraphSource::Kind::NodeOutput) {
                 const GraphNode& producer = graph_.nodes[source.index];
-                if (!producer.op) {
+                if (producer.IsConstant()) {
                     step.inputs[i] = {Place::Kind::Constant, 0, constantOffsets_[source.index]};
                 } else if (!fills[source.index][source.output].empty()) {
                     step.inputs[i] = {Place::Kind::GraphOutput, fills[source.index][source.output][0], 0};
@@ -210,20 +212,31 @@ void GraphKernel::Execute(const KernelBindings& bindings) {
     }
 }
 
+namespace {
+
+// The kernel of one node: its operator's, or the backend's fused element-wise kernel.
+Status CreateNodeKernel(Device& device, const GraphNode& node, DML_EXECUTION_FLAGS flags, std::unique_ptr<Kernel>* kernel) {
+    if (node.op) {
+        FREEDML_TRY_CONTEXT(CreateKernelFor(device, *node.op.Get(), flags, kernel), "compiling %s of the graph",
+                            node.description.c_str());
+        return {};
+    }
+    backend::Device& backend = device.D3D12().Backend();
+    const KernelSet& kernels = backend.DmlKernels() ? *backend.DmlKernels() : CpuKernels();
+    FREEDML_TRY_CONTEXT(kernels.Graphs().fusedElementwise(KernelContext{backend, flags}, node.fused->program, kernel),
+                        "compiling %s of the graph", node.description.c_str());
+    return {};
+}
+
+}  // namespace
+
 Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlags, CompiledOperator** created) {
     DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE;
     FREEDML_TRY_CONTEXT(ValidateExecutionFlags(rawFlags, &flags), "checking the execution flags of the whole graph (G10)");
     ValidatedGraph graph;
     FREEDML_TRY(ValidateGraph(device, desc, &graph));
 
-    std::vector<std::unique_ptr<Kernel>> kernels(graph.nodes.size());
-    for (size_t n = 0; n < graph.nodes.size(); ++n) {
-        const GraphNode& node = graph.nodes[n];
-        if (!node.op) continue;
-        FREEDML_TRY_CONTEXT(CreateKernelFor(device, *node.op.Get(), flags, &kernels[n]), "compiling %s of the graph",
-                            node.description.c_str());
-    }
-
+    // The compiled operator's interface is the graph as the application described it.
     CompiledInterface shape;
     shape.inputs = graph.inputTensors;
     shape.inputNames = graph.inputNames;
@@ -234,7 +247,47 @@ Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlag
     for (const GraphNode& node : graph.nodes) {
         if (node.op) shape.operators.push_back(Ref<Operator>::Share(node.op.Get()));
     }
-    auto kernel = std::make_unique<GraphKernel>(std::move(graph), std::move(kernels));
+
+    backend::Device& backend = device.D3D12().Backend();
+    const KernelSet& kernelSet = backend.DmlKernels() ? *backend.DmlKernels() : CpuKernels();
+    std::vector<std::string> log;
+    if (GraphFusionEnabled()) {
+        FusionOptions options;
+        options.elementwise = kernelSet.Graphs().fusedElementwise != nullptr;
+        FREEDML_TRY(OptimizeGraph(device, options, &graph, &log));
+    }
+    if (GraphDebugLog()) {
+        for (const std::string& line : log) std::fprintf(stderr, "FreeDML graph: %s\n", line.c_str());
+    }
+
+    std::vector<std::unique_ptr<Kernel>> kernels(graph.nodes.size());
+    auto createKernels = [&]() -> Status {
+        for (uint32_t n : graph.order) {
+            const GraphNode& node = graph.nodes[n];
+            if (node.IsConstant()) continue;
+            FREEDML_TRY(CreateNodeKernel(device, node, flags, &kernels[n]));
+        }
+        return {};
+    };
+    if (Status made = createKernels(); !made.ok()) {
+        if (log.empty()) return made;
+        // A backend may refuse an operator the optimizer made (an activation its epilogue does not
+        // run): the graph is compiled as the application wrote it instead.
+        log.push_back("the optimized graph did not compile (" + made.message() + "); compiled as written");
+        if (GraphDebugLog()) std::fprintf(stderr, "FreeDML graph: %s\n", log.back().c_str());
+        graph = ValidatedGraph{};
+        FREEDML_TRY(ValidateGraph(device, desc, &graph));
+        kernels.clear();
+        kernels.resize(graph.nodes.size());
+        FREEDML_TRY(createKernels());
+    }
+    std::vector<Kernel*> nodeKernels;
+    for (uint32_t n : graph.order) {
+        if (kernels[n]) nodeKernels.push_back(kernels[n].get());
+    }
+    std::unique_ptr<Kernel> kernel = std::make_unique<GraphKernel>(std::move(graph), std::move(kernels));
+    static_cast<GraphKernel&>(*kernel).SetLog(std::move(log));
+    if (kernelSet.Graphs().replayGraph) kernelSet.Graphs().replayGraph(&kernel, nodeKernels);
     return CompiledOperator::Create(device, std::move(shape), flags, std::move(kernel), created);
 }
 

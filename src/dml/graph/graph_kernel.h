@@ -11,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "dml/graph/graph.h"
@@ -35,6 +36,9 @@ public:
     // area compares (what lifetime packing saves).
     uint64_t IntermediateBytesUnpacked() const { return unpackedIntermediates_; }
     uint64_t IntermediateBytes() const { return intermediateArea_; }
+    // What the optimizer did to the graph, one line per rewrite (graph/fusion.h).
+    const std::vector<std::string>& Log() const { return log_; }
+    void SetLog(std::vector<std::string> log) { log_ = std::move(log); }
 
 private:
     // Where one node input or output lives at execution.
@@ -71,6 +75,7 @@ private:
     uint64_t intermediateArea_ = 0;
     uint64_t unpackedIntermediates_ = 0;
     uint64_t temporarySize_ = 0;
+    std::vector<std::string> log_;
 };
 
 }  // namespace freedml::dml

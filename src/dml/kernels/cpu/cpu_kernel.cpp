@@ -12,6 +12,9 @@ namespace cpu {
 #include "dml/ops/operators.def"
 #undef FREEDML_OPERATOR
 
+// A compiled graph's fused element-wise pass (fused_elementwise.cpp).
+Status CreateFusedElementwise(const KernelContext&, const EwProgram&, std::unique_ptr<Kernel>*);
+
 namespace {
 
 constexpr KernelSet::Row kRows[] = {
@@ -26,7 +29,7 @@ constexpr KernelSet::Row kRows[] = {
 }  // namespace cpu
 
 const KernelSet& CpuKernels() {
-    static const KernelSet kernels("CPU", ".", cpu::kRows);
+    static const KernelSet kernels("CPU", ".", cpu::kRows, GraphHooks{cpu::CreateFusedElementwise, nullptr});
     return kernels;
 }
 

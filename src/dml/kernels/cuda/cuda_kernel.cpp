@@ -117,6 +117,11 @@ Status MakeActParams(const DML_OPERATOR_DESC* fused, ActParams* out) {
 #undef FREEDML_OPERATOR
 #undef FREEDML_DECLARE_FACTORY
 
+// Compiled graphs: the fused element-wise pass (cuda_fused.cpp) and the CUDA-graph replay of a
+// whole graph (cuda_graph_replay.cpp).
+Status CreateCudaFusedElementwise(const KernelContext&, const EwProgram&, std::unique_ptr<Kernel>*);
+void ReplayAsCudaGraph(std::unique_ptr<Kernel>* graph, std::span<Kernel* const> nodes);
+
 namespace {
 
 constexpr KernelSet::Row kRows[] = {
@@ -134,7 +139,7 @@ namespace freedml::backend::cuda {
 const dml::KernelSet& DmlCudaKernels() {
     static const dml::KernelSet kernels(
         "CUDA", "; the CPU adapter runs it (FREEDML_ADAPTER=cpu, or a device made on the CPU adapter).",
-        dml::cuda::kRows);
+        dml::cuda::kRows, dml::GraphHooks{dml::cuda::CreateCudaFusedElementwise, dml::cuda::ReplayAsCudaGraph});
     return kernels;
 }
 

@@ -27,6 +27,7 @@ public:
     enum class Kind : uint8_t { Copy, Float, IntegerRelu, IntegerShrink };
     UnaryActivationKernel(const char* name, Kind kind, EwPlan<2> plan, ElementType type, ActParams act)
         : name_(name), kind_(kind), plan_(plan), type_(type), act_(act) {}
+    bool ReplaySafe() const override { return true; }  // one launch
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         void* out = b.outputs[0];

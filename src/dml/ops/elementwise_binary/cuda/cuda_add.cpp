@@ -13,6 +13,7 @@ public:
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
+    bool ReplaySafe() const override { return true; }  // one launch
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         stream.Check(LaunchAdd(plan_, type_, act_, b.outputs[0], b.inputs[0], b.inputs[1], stream.Launch()), "ADD");

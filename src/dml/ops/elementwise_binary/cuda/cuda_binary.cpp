@@ -82,6 +82,7 @@ public:
     uint64_t PersistentResourceSize() const override { return 0; }
     uint64_t TemporaryResourceSize() const override { return 0; }
     void Initialize(const KernelBindings&) override {}
+    bool ReplaySafe() const override { return true; }  // one launch
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
         stream.Check(launch_(b, stream.Launch()), name_);

@@ -122,6 +122,8 @@ public:
     // Owned A, B and C are copied (packed when cuBLASLt needs it) by Initialize above.
     bool PacksOwnedInput(size_t input) const override { return input <= 2; }
     void Execute(const KernelBindings& b) override;
+    // Launches and cublasLtMatmul with its workspace in the temporary resource: nothing the host waits on.
+    bool ReplaySafe() const override { return true; }
 
 private:
     const std::byte* Source(const Operand& x, const KernelBindings& b, std::byte* temp, int index, CudaStream& stream,
