@@ -923,6 +923,29 @@ if os.path.exists(gpu_table):
             if gpu_ratio is not None and gpu_ratio < 0.9:
                 behind.append((f"CUDA: {parts[0]}", gpu_ratio, "PyTorch on the same GPU"))
     w("")
+    # graph_bench on CUDA: RESULT lines, times per execution of each way to run the same work.
+    gpu_graph = os.path.join(gpu_dir, "graph_cuda.txt")
+    if os.path.exists(gpu_graph):
+        graph_cases, graph_times = [], {}
+        with open(gpu_graph) as f:
+            for line in f:
+                parts = line.rstrip("\n").split(",", 7)
+                if len(parts) == 8 and parts[0] == "RESULT" and parts[1] == "graph" and parts[6] == "us":
+                    if parts[2] not in graph_times:
+                        graph_cases.append(parts[2])
+                        graph_times[parts[2]] = {}
+                    graph_times[parts[2]][parts[4]] = float(parts[5])
+        ways = ["separate dispatches", "compiled graph", "compiled graph without CUDA graph", "compiled graph fusion off"]
+        w("Compiled graphs on CUDA (`graph_bench`, µs per execution; speed-up: separate dispatches over the")
+        w("compiled graph; goal 2x for the small sizes, never slower for the large):")
+        w("")
+        w("| case | " + " | ".join(ways) + " | speed-up |")
+        w("| --- |" + " ---: |" * (len(ways) + 1))
+        for case in graph_cases:
+            t = graph_times[case]
+            speedup = ratio(t.get("separate dispatches"), t.get("compiled graph"))
+            w(f"| {case} | " + " | ".join(fmt(t.get(way)) for way in ways) + f" | {fmt(speedup)} |")
+        w("")
 
 # Where FreeDML is behind
 w("## Where FreeDML is behind")

@@ -27,7 +27,7 @@ out=/tmp/freedml-logs  # everything here comes back as $OUT/logs.tgz (the tool r
 mkdir -p "$out" "$final"
 # The benchmark's results come back as $OUT/cuda/, what docs/performance/cuda/ keeps.
 trap 'tar -C "$out" -czf "$final/logs.tgz" . 2>/dev/null; cp "$out/bench_table.txt" "$final/" 2>/dev/null
-      mkdir -p "$final/cuda"; for f in bench_table.txt gpu.txt freedml_bench.jsonl torch_bench.jsonl; do
+      mkdir -p "$final/cuda"; for f in bench_table.txt gpu.txt freedml_bench.jsonl torch_bench.jsonl graph_cuda.txt training_bench.jsonl; do
       cp "$out/$f" "$final/cuda/" 2>/dev/null; done' EXIT
 . "$(dirname "$0")/device_deps.sh" "$deps"
 # Build from a copy that keeps only the test folders this session runs, so that other work in
