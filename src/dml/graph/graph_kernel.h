@@ -36,6 +36,13 @@ public:
     uint64_t IntermediateBytesUnpacked() const { return unpackedIntermediates_; }
     uint64_t IntermediateBytes() const { return intermediateArea_; }
 
+    // Whether any graph output may be bound to the same bytes as any graph input (H2): true when
+    // every graph output is written no earlier than the last step that reads any graph input, and
+    // where that last read is the writing node itself, the node's operator supports in-place
+    // execution. Then no node reads an input after its bytes were overwritten, whichever pair the
+    // application binds in place (as it does for TensorFlow's Assign and Apply kernels).
+    bool SupportsInPlaceExecution() const { return supportsInPlace_; }
+
 private:
     // Where one node input or output lives at execution.
     struct Place {
@@ -71,6 +78,7 @@ private:
     uint64_t intermediateArea_ = 0;
     uint64_t unpackedIntermediates_ = 0;
     uint64_t temporarySize_ = 0;
+    bool supportsInPlace_ = false;
 };
 
 }  // namespace freedml::dml
