@@ -13,7 +13,8 @@ it runs tensorflow_directml_check.py in it with:
   FREEDML_CPU_AS_HARDWARE=1 (the plugin skips software adapters),
   FREEDML_DISABLE_CUDA=1 unless FREEDML_TF_CUDA=1 (then a CUDA adapter, a hardware GPU, comes first),
   FREEDML_DEBUG=1    (FreeDML's messages, which name any call it refused, go to standard error).
-FREEDML_TF_TRAIN=1 adds one Keras training step to the comparison. Last, it checks that without
+The comparison covers tf.add, tf.matmul, a Keras prediction and one Keras training step (SGD);
+FREEDML_TF_TRAIN=0 leaves the training step out. Last, it checks that without
 FREEDML_CPU_AS_HARDWARE (and without CUDA) the plugin finds no device: it skips software adapters.
 """
 import glob

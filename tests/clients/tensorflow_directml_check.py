@@ -68,7 +68,7 @@ def main():
 
     compare("keras predict", on(device, predict), on("/CPU:0", predict), 1e-5, 1e-6)
 
-    if os.environ.get("FREEDML_TF_TRAIN") == "1":
+    if os.environ.get("FREEDML_TF_TRAIN", "1") == "1":
         # One SGD step on each device from the same weights; the updated weights must agree.
         labels = rng.integers(0, 4, size=(8,))
 
@@ -85,7 +85,7 @@ def main():
         compare("keras training step", on(device, train_step), on("/CPU:0", train_step), 1e-4, 1e-5)
 
     print("PASS: tf.add, tf.matmul and a Keras prediction%s agree with TensorFlow's CPU device"
-          % (" and training step" if os.environ.get("FREEDML_TF_TRAIN") == "1" else ""), flush=True)
+          % (" and a training step" if os.environ.get("FREEDML_TF_TRAIN", "1") == "1" else ""), flush=True)
 
 
 if __name__ == "__main__":
