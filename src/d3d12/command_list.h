@@ -22,6 +22,9 @@ class CommandAllocator;
 // share it, so a list may be reset and re-recorded while the queue still runs its last recording.
 struct Recording {
     std::vector<std::unique_ptr<Command>> commands;
+    // One execution of a recording at a time. A Reset starts a new recording, which may run while
+    // the previous one still does (ID3D12GraphicsCommandList::Reset's remarks).
+    std::atomic<bool> executing{false};
 };
 
 class CommandList final
@@ -47,12 +50,16 @@ public:
     CommandAllocator* Allocator() const { return allocator_.Get(); }
     uint64_t AllocatorGeneration() const { return allocatorGeneration_; }
     bool CloseFailed() const { return closeFailed_; }
-    // One execution at a time: false when a queue has not finished the previous one.
+    // One execution of the current recording at a time: false when a queue has not finished the
+    // previous execution of this recording (a list that was Reset since is free to run again).
     bool TryBeginExecution() {
         bool idle = false;
-        return executing_.compare_exchange_strong(idle, true);
+        return !recording_ || recording_->executing.compare_exchange_strong(idle, true);
     }
-    void EndExecution() { executing_.store(false); }
+    // Undoes TryBeginExecution before the submission was queued.
+    void EndExecution() {
+        if (recording_) recording_->executing.store(false);
+    }
 
     // CommandListInternal
     ID3D12GraphicsCommandList* PublicCommandList() override { return this; }
@@ -212,7 +219,6 @@ private:
     HRESULT firstErrorHr_ = S_OK;
     std::shared_ptr<Recording> recording_;
     Ref<ID3D12DescriptorHeap> cbvSrvUavHeap_;  // held until Reset
-    std::atomic<bool> executing_{false};
 };
 
 }  // namespace freedml::d3d12

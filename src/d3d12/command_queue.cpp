@@ -344,8 +344,8 @@ void CommandQueue::RetireAll() {
 
 void CommandQueue::ReleaseSubmission(Submission& submission) {
     for (ListRun& run : submission.lists) {
+        if (run.recording) run.recording->executing.store(false);  // the list may have a newer one by now
         run.recording.reset();
-        run.list->EndExecution();
         run.list->Release();
         if (run.allocator) {
             run.allocator->EndExecution();

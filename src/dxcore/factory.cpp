@@ -44,10 +44,48 @@ HRESULT Factory::GetAdapterByLuid(const LUID& luid, REFIID riid, void** adapter)
     });
 }
 
-HRESULT Factory::RegisterEventNotification(IUnknown*, DXCoreNotificationType, PFN_DXCORE_NOTIFICATION_CALLBACK, void*,
-                                           uint32_t* cookie) {
-    if (cookie) *cookie = 0;
-    return E_NOTIMPL;  // adapters never change while a FreeDML process runs
+bool Factory::IsNotificationTypeSupported(DXCoreNotificationType type) {
+    const auto value = static_cast<uint32_t>(type);  // any integer may arrive
+    return value == static_cast<uint32_t>(DXCoreNotificationType::AdapterListStale) ||
+           value == static_cast<uint32_t>(DXCoreNotificationType::AdapterNoLongerValid);
+}
+
+HRESULT Factory::RegisterEventNotification(IUnknown* object, DXCoreNotificationType type,
+                                           PFN_DXCORE_NOTIFICATION_CALLBACK callback, void*, uint32_t* cookie) {
+    return Guard("IDXCoreAdapterFactory::RegisterEventNotification", NoReport, [&]() -> HRESULT {
+        // The reference page's answers: the cookie is 0 on failure; E_POINTER for a null callback
+        // or cookie, E_INVALIDARG for a null object or a type that does not fit the object,
+        // DXGI_ERROR_INVALID_CALL for a type the system does not support.
+        if (cookie) *cookie = 0;
+        if (!callback || !cookie) return E_POINTER;
+        if (!object) return E_INVALIDARG;
+        const auto value = static_cast<uint32_t>(type);
+        if (!IsNotificationTypeSupported(type)) {
+            ReportUnsupportedOnce(value == static_cast<uint32_t>(DXCoreNotificationType::AdapterBudgetChange)
+                                      ? "IDXCoreAdapterFactory::RegisterEventNotification(AdapterBudgetChange)"
+                                      : "IDXCoreAdapterFactory::RegisterEventNotification of this notification type");
+            return DXGI_ERROR_INVALID_CALL;
+        }
+        // AdapterListStale is raised by adapter lists, AdapterNoLongerValid by adapters.
+        void* typed = nullptr;
+        const bool listType = value == static_cast<uint32_t>(DXCoreNotificationType::AdapterListStale);
+        HRESULT hr = listType ? object->QueryInterface(IID_PPV_ARGS(reinterpret_cast<IDXCoreAdapterList**>(&typed)))
+                              : object->QueryInterface(IID_PPV_ARGS(reinterpret_cast<IDXCoreAdapter**>(&typed)));
+        if (FAILED(hr)) return E_INVALIDARG;
+        static_cast<IUnknown*>(typed)->Release();
+        std::lock_guard lock(mutex_);
+        do {
+            ++lastCookie_;
+        } while (lastCookie_ == 0 || registrations_.count(lastCookie_));  // never 0, never one in use
+        registrations_[lastCookie_] = value;
+        *cookie = lastCookie_;
+        return S_OK;
+    });
+}
+
+HRESULT Factory::UnregisterEventNotification(uint32_t cookie) {
+    std::lock_guard lock(mutex_);
+    return registrations_.erase(cookie) ? S_OK : E_INVALIDARG;  // no callback is ever running
 }
 
 }  // namespace freedml::dxcore

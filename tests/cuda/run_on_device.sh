@@ -122,6 +122,10 @@ if [ "$what" != bench ]; then
   grep -E '^\[  FAILED  \] Conformance_.*/cuda \(' "$out/conformance.log" | sed 's/\..*//;s/.*Conformance_//' | sort | uniq -c
   FREEDML_ADAPTER=cuda run dml_api_on_cuda 240 ./$build/tests/dml/dml_api_test
   FREEDML_ADAPTER=cuda run graph_api_on_cuda 120 ./$build/tests/graph/graph_api_test
+  # Placed buffers aliasing in one heap (the clients' sub-allocation), and a list Reset and run
+  # again while its previous recording executes, on the GPU.
+  FREEDML_ADAPTER=cuda run placed_on_cuda 60 ./$build/tests/d3d12_exec/d3d12_exec_tests \
+    --gtest_filter='D3D12ExecPlaced.*:D3D12ExecQueue.ResetListRunsWhileItsPreviousRecordingStillExecutes'
   # In-place execution (the kernel set's snapshots of inputs read through another layout).
   for t in elementwise_binary elementwise_unary; do
     FREEDML_ADAPTER=cuda run ${t}_on_cuda 120 ./$build/tests/$t/${t}_test

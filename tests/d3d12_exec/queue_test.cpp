@@ -281,6 +281,33 @@ TEST_F(D3D12ExecQueue, ListStillExecutingIsRefusedAndRemovesTheDevice) {
     EXPECT_EQ(lane.fence->SetEventOnCompletion(5, nullptr), S_OK);
 }
 
+// ID3D12GraphicsCommandList::Reset's remarks: unlike an allocator, a list may be Reset while it is
+// still executing. Its new recording (on another allocator) may then be executed at once, while the
+// first is still held back on the queue; the TensorFlow-DirectML plugin records this way.
+TEST_F(D3D12ExecQueue, ResetListRunsWhileItsPreviousRecordingStillExecutes) {
+    Lane lane(device());
+    ComPtr<ID3D12CommandAllocator> second;
+    ASSERT_EQ(device()->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&second)), S_OK);
+    ComPtr<ID3D12Fence> gate;
+    ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&gate)), S_OK);
+    auto upload = MakeUpload(device(), 8);
+    auto readback = MakeReadback(device(), 8);
+    Write(upload.Get(), std::vector<uint32_t>{17, 29});
+    lane.list->CopyBufferRegion(readback.Get(), 0, upload.Get(), 0, 4);
+    ASSERT_EQ(lane.list->Close(), S_OK);
+    ASSERT_EQ(lane.queue->Wait(gate.Get(), 1), S_OK);  // holds the first execution back
+    lane.Execute();
+    ASSERT_EQ(lane.list->Reset(second.Get(), nullptr), S_OK);
+    lane.list->CopyBufferRegion(readback.Get(), 4, upload.Get(), 4, 4);
+    ASSERT_EQ(lane.list->Close(), S_OK);
+    lane.Execute();  // the new recording, queued behind the first
+    EXPECT_EQ(device()->GetDeviceRemovedReason(), S_OK) << messages().Dump();
+    ASSERT_EQ(gate->Signal(1), S_OK);
+    lane.Wait();
+    EXPECT_EQ(Read<uint32_t>(readback.Get(), 2), (std::vector<uint32_t>{17, 29}));
+    EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
+}
+
 TEST_F(D3D12ExecQueue, ListOfAResetAllocatorIsRefusedAndRemovesTheDevice) {
     Lane lane(device());
     ASSERT_EQ(lane.list->Close(), S_OK);

@@ -172,7 +172,8 @@ TEST_F(DXCore, SortAndLookupByLuid) {
     uint32_t cookie = 1;
     EXPECT_EQ(factory_->RegisterEventNotification(adapter, DXCoreNotificationType::AdapterListStale, nullptr, nullptr,
                                                   &cookie),
-              E_NOTIMPL);
+              E_POINTER);  // a null callback (EventNotificationsFollowTheReferencePage has the rest)
+    EXPECT_EQ(cookie, 0u);
 
     // The D3D12 device made on this adapter reports the adapter's LUID (libd3d12 and libdxcore agree).
     ID3D12Device* device = nullptr;
@@ -412,4 +413,74 @@ TEST_F(DXCore, QueryStateRejectsBadArguments) {
                                 &reservation),
               DXGI_ERROR_UNSUPPORTED);
     adapter->Release();
+}
+
+namespace {
+void Notified(DXCoreNotificationType, IUnknown*, void* context) { ++*static_cast<int*>(context); }
+}  // namespace
+
+// RegisterEventNotification's reference page: E_POINTER for a null callback or cookie, E_INVALIDARG
+// for a null object or a type the object does not raise (AdapterListStale comes from lists,
+// AdapterNoLongerValid from adapters), DXGI_ERROR_INVALID_CALL for a type the system does not
+// support; the cookie is nonzero on success and 0 on failure. UnregisterEventNotification refuses
+// a cookie that is not registered with E_INVALIDARG. A refused type is logged once, by name.
+TEST_F(DXCore, EventNotificationsFollowTheReferencePage) {
+    MessageCatcher messages;
+    IDXCoreAdapterList* list = List(kCoreCompute);
+    ASSERT_TRUE(list);
+    IDXCoreAdapter* adapter = nullptr;
+    ASSERT_EQ(list->GetAdapter(0, __uuidof(IDXCoreAdapter), reinterpret_cast<void**>(&adapter)), S_OK);
+    int calls = 0;
+    EXPECT_TRUE(factory_->IsNotificationTypeSupported(DXCoreNotificationType::AdapterListStale));
+    EXPECT_TRUE(factory_->IsNotificationTypeSupported(DXCoreNotificationType::AdapterNoLongerValid));
+    EXPECT_FALSE(factory_->IsNotificationTypeSupported(DXCoreNotificationType::AdapterBudgetChange));
+    EXPECT_FALSE(factory_->IsNotificationTypeSupported(static_cast<DXCoreNotificationType>(40)));
+
+    uint32_t stale = 77, invalid = 77, cookie = 77;
+    EXPECT_EQ(factory_->RegisterEventNotification(list, DXCoreNotificationType::AdapterListStale, nullptr, &calls,
+                                                  &cookie),
+              E_POINTER);
+    EXPECT_EQ(cookie, 0u);
+    EXPECT_EQ(factory_->RegisterEventNotification(list, DXCoreNotificationType::AdapterListStale, Notified, &calls,
+                                                  nullptr),
+              E_POINTER);
+    cookie = 77;
+    EXPECT_EQ(factory_->RegisterEventNotification(nullptr, DXCoreNotificationType::AdapterListStale, Notified, &calls,
+                                                  &cookie),
+              E_INVALIDARG);
+    EXPECT_EQ(cookie, 0u);
+    EXPECT_EQ(factory_->RegisterEventNotification(adapter, DXCoreNotificationType::AdapterListStale, Notified, &calls,
+                                                  &cookie),
+              E_INVALIDARG);
+    EXPECT_EQ(factory_->RegisterEventNotification(list, DXCoreNotificationType::AdapterNoLongerValid, Notified, &calls,
+                                                  &cookie),
+              E_INVALIDARG);
+    EXPECT_EQ(factory_->RegisterEventNotification(adapter, DXCoreNotificationType::AdapterBudgetChange, Notified,
+                                                  &calls, &cookie),
+              DXGI_ERROR_INVALID_CALL);
+    EXPECT_EQ(factory_->RegisterEventNotification(adapter, DXCoreNotificationType::AdapterBudgetChange, Notified,
+                                                  &calls, &cookie),
+              DXGI_ERROR_INVALID_CALL);
+    const std::string all = messages.All();
+    const std::string name = "IDXCoreAdapterFactory::RegisterEventNotification(AdapterBudgetChange) is not implemented";
+    ASSERT_NE(all.find(name), std::string::npos) << all;
+    EXPECT_EQ(all.find(name, all.find(name) + 1), std::string::npos) << "logged more than once: " << all;
+
+    ASSERT_EQ(factory_->RegisterEventNotification(list, DXCoreNotificationType::AdapterListStale, Notified, &calls,
+                                                  &stale),
+              S_OK);
+    ASSERT_EQ(factory_->RegisterEventNotification(adapter, DXCoreNotificationType::AdapterNoLongerValid, Notified,
+                                                  &calls, &invalid),
+              S_OK);
+    EXPECT_NE(stale, 0u);
+    EXPECT_NE(invalid, 0u);
+    EXPECT_NE(stale, invalid);
+    EXPECT_FALSE(list->IsStale());  // nothing changes, so nothing is raised
+    EXPECT_EQ(calls, 0);
+    EXPECT_EQ(factory_->UnregisterEventNotification(stale), S_OK);
+    EXPECT_EQ(factory_->UnregisterEventNotification(stale), E_INVALIDARG);  // no longer registered
+    EXPECT_EQ(factory_->UnregisterEventNotification(invalid), S_OK);
+    EXPECT_EQ(factory_->UnregisterEventNotification(0), E_INVALIDARG);
+    adapter->Release();
+    list->Release();
 }

@@ -298,6 +298,62 @@ TEST_F(GraphTest, OneNodeOutputFillsTwoGraphOutputs) {
 
 // ---- The rules, broken one at a time -------------------------------------------------------------
 
+// In-place graphs (H2), as TensorFlow-DirectML's training kernels bind them: var = var - lr * grad
+// as MULTIPLY then SUBTRACT, the output bound to var's own bytes. The last read of every graph
+// input (SUBTRACT's) is the step that writes the output, and SUBTRACT runs in place, so the graph
+// does too. A graph whose output is written before an input is read last refuses the same binding.
+TEST_F(GraphTest, InPlaceWhenNoInputIsReadAfterTheOutputIsWritten) {
+    Tensor t(kF32, {1, 4});
+    DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC mulDesc{&t.desc, &t.desc, &t.desc};
+    auto mul = Op(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, &mulDesc);
+    DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC subDesc{&t.desc, &t.desc, &t.desc};
+    auto sub = Op(DML_OPERATOR_ELEMENT_WISE_SUBTRACT, &subDesc);
+    GraphBuilder g;
+    const uint32_t mulNode = g.AddOperator(mul.Get());
+    const uint32_t subNode = g.AddOperator(sub.Get());
+    g.Input(1, mulNode, 0);  // lr
+    g.Input(2, mulNode, 1);  // grad
+    g.Input(0, subNode, 0);  // var
+    g.Connect(mulNode, 0, subNode, 1);
+    g.Output(subNode, 0, 0);
+    auto compiled = Compile(g.Desc(3, 1));
+    ASSERT_TRUE(compiled);
+    const std::vector<float> var{1, -2, 0.5f, 8}, lr{0.5f, 0.5f, 0.5f, 0.5f}, grad{2, -4, 1, 0.25f};
+    auto varBuf = Filled(var), lrBuf = Filled(lr), gradBuf = Filled(grad);
+    DML_BUFFER_BINDING v{varBuf.Get(), 0, 16}, l{lrBuf.Get(), 0, 16}, d{gradBuf.Get(), 0, 16};
+    auto persistent = Initialize(compiled.Get());
+    Dispatch(compiled.Get(), {BufferBinding(&v), BufferBinding(&l), BufferBinding(&d)}, {BufferBinding(&v)},
+             persistent.Get());
+    ASSERT_FALSE(DeviceRemoved()) << Messages();
+    auto updated = ReadbackAs<float>(varBuf.Get(), 4);
+    for (size_t i = 0; i < 4; ++i) EXPECT_EQ(updated[i], float(double(var[i]) - 0.5 * double(grad[i]))) << i;
+
+    // out0 = relu(x) is written by the first step and y = x + 1 reads x in the second: bound over x,
+    // out0 would hand the second node relu(x) instead of x, so this graph is not in place.
+    Tensor u(kF32, {1, 4});
+    auto relu = Relu(u, u);
+    auto add = Add(u, u, u);
+    GraphBuilder h;
+    const uint32_t reluNode = h.AddOperator(relu.Get());
+    const uint32_t addNode = h.AddOperator(add.Get());
+    h.Input(0, reluNode, 0);
+    h.Input(0, addNode, 0);
+    h.Input(1, addNode, 1);
+    h.Output(reluNode, 0, 0);
+    h.Output(addNode, 0, 1);
+    auto twoOutputs = Compile(h.Desc(2, 2));
+    ASSERT_TRUE(twoOutputs);
+    auto x = Filled({-1, 2, -3, 4}), one = Filled({1, 1, 1, 1}), y = Buffer(16);
+    DML_BUFFER_BINDING xb{x.Get(), 0, 16}, ob{one.Get(), 0, 16}, yb{y.Get(), 0, 16};
+    auto table = Table(twoOutputs.Get());
+    DML_BINDING_DESC ins[] = {BufferBinding(&xb), BufferBinding(&ob)};
+    table->BindInputs(2, ins);
+    DML_BINDING_DESC outs[] = {BufferBinding(&xb), BufferBinding(&yb)};
+    table->BindOutputs(2, outs);
+    EXPECT_TRUE(DeviceRemoved());
+    EXPECT_NE(Messages().find("does not support in-place execution"), std::string::npos) << Messages();
+}
+
 class GraphRuleTest : public GraphTest {
 protected:
     void SetUp() override {

@@ -33,16 +33,24 @@ TEST_F(AdamTest, DescsAreChecked) {
     auto h = f16.Desc();
     Accepted(DML_OPERATOR_ADAM_OPTIMIZER, &h);
 
-    Tensor gF16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 3, 4, 5}), stepU32(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 1});
+    Tensor gF16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 3, 4, 5}), stepI32(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 1, 1});
+    Tensor stepU32(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 1});
     Tensor stepWide(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, 2}), vOther(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3, 5, 4});
     Tensor x3(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4, 5}), xI32(DML_TENSOR_DATA_TYPE_INT32, {2, 3, 4, 5});
     d.GradientTensor = &gF16.desc;
     Refused(DML_OPERATOR_ADAM_OPTIMIZER, &d, "GradientTensor has data type FLOAT16, but InputParametersTensor is "
                                              "FLOAT32");
+    // The page's member text makes the step UINT32 (TensorFlow-DirectML passes one); other integers are refused.
     d = f32.Desc();
     d.TrainingStepTensor = &stepU32.desc;
-    Refused(DML_OPERATOR_ADAM_OPTIMIZER, &d, "TrainingStepTensor has data type UINT32; DML_OPERATOR_ADAM_OPTIMIZER "
-                                             "accepts FLOAT32, FLOAT16");
+    Accepted(DML_OPERATOR_ADAM_OPTIMIZER, &d);
+    h = f16.Desc();
+    h.TrainingStepTensor = &stepU32.desc;
+    Accepted(DML_OPERATOR_ADAM_OPTIMIZER, &h);
+    d = f32.Desc();
+    d.TrainingStepTensor = &stepI32.desc;
+    Refused(DML_OPERATOR_ADAM_OPTIMIZER, &d, "TrainingStepTensor has data type INT32; DML_OPERATOR_ADAM_OPTIMIZER "
+                                             "accepts FLOAT32, FLOAT16 (and UINT32 for the training step)");
     d = f32.Desc();
     d.TrainingStepTensor = &stepWide.desc;
     Refused(DML_OPERATOR_ADAM_OPTIMIZER, &d, "TrainingStepTensor has sizes {1, 1, 1, 2}; it must be a scalar");
@@ -109,6 +117,46 @@ TEST_F(AdamTest, UpdatesInPlaceOverSeveralSteps) {
         Upload(gBuf.Get(), g);
         Upload(stepBuf.Get(), std::vector<float>{float(step)});
         // Each output on its input's very region (H2).
+        Dispatch(op.Get(),
+                 {BufferBinding(&xB), BufferBinding(&mB), BufferBinding(&vB), BufferBinding(&gB),
+                  BufferBinding(&stepB)},
+                 {BufferBinding(&xB), BufferBinding(&mB), BufferBinding(&vB)}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+        ReferenceStep(x, m, v, g, step);
+        ExpectNear(ReadbackAs<float>(xBuf.Get(), count), x, "parameters");
+        ExpectNear(ReadbackAs<float>(mBuf.Get(), count), m, "first moment");
+        ExpectNear(ReadbackAs<float>(vBuf.Get(), count), v, "second moment");
+    }
+}
+
+// A UINT32 training step (as TensorFlow-DirectML binds it): steps 1 and 7 against the page's formula.
+TEST_F(AdamTest, Uint32TrainingStep) {
+    const std::vector<UINT> sizes = {1, 1, 3, 5};
+    const size_t count = 15;
+    AdamTensors t(DML_TENSOR_DATA_TYPE_FLOAT32, sizes);
+    Tensor stepU32(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 1, 1});
+    auto desc = t.Desc();
+    desc.TrainingStepTensor = &stepU32.desc;
+    auto op = Compile(DML_OPERATOR_ADAM_OPTIMIZER, &desc);
+    ASSERT_TRUE(op) << Messages();
+    auto persistent = Initialize(op.Get());
+    std::vector<float> x(count), m(count), v(count), g(count);
+    for (size_t i = 0; i < count; ++i) {
+        x[i] = 0.3f * float(i) - 2.0f;
+        m[i] = 0.01f * float(i);
+        v[i] = 0.002f * float(i + 1);
+        g[i] = 0.5f - 0.07f * float(i);
+    }
+    auto xBuf = Buffer(t.x.Bytes()), mBuf = Buffer(t.m.Bytes()), vBuf = Buffer(t.v.Bytes());
+    auto gBuf = Buffer(t.g.Bytes()), stepBuf = Buffer(stepU32.Bytes());
+    Upload(xBuf.Get(), x);
+    Upload(mBuf.Get(), m);
+    Upload(vBuf.Get(), v);
+    Upload(gBuf.Get(), g);
+    DML_BUFFER_BINDING xB{xBuf.Get(), 0, t.x.Bytes()}, mB{mBuf.Get(), 0, t.m.Bytes()}, vB{vBuf.Get(), 0, t.v.Bytes()};
+    DML_BUFFER_BINDING gB{gBuf.Get(), 0, t.g.Bytes()}, stepB{stepBuf.Get(), 0, stepU32.Bytes()};
+    for (uint32_t step : {1u, 7u}) {
+        Upload(stepBuf.Get(), std::vector<uint32_t>{step});
         Dispatch(op.Get(),
                  {BufferBinding(&xB), BufferBinding(&mB), BufferBinding(&vB), BufferBinding(&gB),
                   BufferBinding(&stepB)},

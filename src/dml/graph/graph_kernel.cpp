@@ -1,6 +1,7 @@
 #include "dml/graph/graph_kernel.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 #include "common/align.h"
@@ -150,6 +151,29 @@ void GraphKernel::Plan() {
             }
         }
     }
+
+    // In-place execution (H2): the last step that reads any graph input against the first step
+    // that writes any graph output.
+    constexpr size_t kNever = SIZE_MAX;
+    size_t lastInputRead = kNever, firstOutputWrite = kNever;
+    for (size_t s = 0; s < steps_.size(); ++s) {
+        for (const Place& place : steps_[s].inputs) {
+            if (place.kind == Place::Kind::GraphInput) lastInputRead = s;
+        }
+        bool writes = !steps_[s].copies.empty();
+        for (const Place& place : steps_[s].outputs) writes = writes || place.kind == Place::Kind::GraphOutput;
+        if (writes && firstOutputWrite == kNever) firstOutputWrite = s;
+    }
+    if (lastInputRead == kNever || firstOutputWrite == kNever || lastInputRead < firstOutputWrite) {
+        supportsInPlace_ = true;
+    } else if (lastInputRead == firstOutputWrite) {
+        // The one step that both reads inputs last and writes outputs first: in place only if its
+        // operator is, and then no later step may read a graph input (none does: it is the last).
+        const GraphNode& node = graph_.nodes[steps_[lastInputRead].node];
+        // A fused element-wise pass (graph/fusion.h) computes each output element from the input
+        // elements at the same position, as the element-wise operators it replaced do in place.
+        supportsInPlace_ = node.op ? node.op->Args().schema.supportsInPlaceExecution : node.fused != nullptr;
+    }
 }
 
 std::byte* GraphKernel::Address(const Place& place, const KernelBindings& bindings) const {
@@ -286,7 +310,9 @@ Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlag
         if (kernels[n]) nodeKernels.push_back(kernels[n].get());
     }
     std::unique_ptr<Kernel> kernel = std::make_unique<GraphKernel>(std::move(graph), std::move(kernels));
-    static_cast<GraphKernel&>(*kernel).SetLog(std::move(log));
+    auto& graphKernel = static_cast<GraphKernel&>(*kernel);
+    graphKernel.SetLog(std::move(log));
+    shape.supportsInPlaceExecution = graphKernel.SupportsInPlaceExecution();
     if (kernelSet.Graphs().replayGraph) kernelSet.Graphs().replayGraph(&kernel, nodeKernels);
     return CompiledOperator::Create(device, std::move(shape), flags, std::move(kernel), created);
 }

@@ -40,6 +40,13 @@ public:
     const std::vector<std::string>& Log() const { return log_; }
     void SetLog(std::vector<std::string> log) { log_ = std::move(log); }
 
+    // Whether any graph output may be bound to the same bytes as any graph input (H2): true when
+    // every graph output is written no earlier than the last step that reads any graph input, and
+    // where that last read is the writing node itself, the node's operator supports in-place
+    // execution. Then no node reads an input after its bytes were overwritten, whichever pair the
+    // application binds in place (as it does for TensorFlow's Assign and Apply kernels).
+    bool SupportsInPlaceExecution() const { return supportsInPlace_; }
+
 private:
     // Where one node input or output lives at execution.
     struct Place {
@@ -76,6 +83,7 @@ private:
     uint64_t unpackedIntermediates_ = 0;
     uint64_t temporarySize_ = 0;
     std::vector<std::string> log_;
+    bool supportsInPlace_ = false;
 };
 
 }  // namespace freedml::dml

@@ -228,9 +228,11 @@ constexpr CatalogRow kRows[] = {
     FREEDML_OP(RESAMPLE_GRAD, 3_0, false, "InputGradientTensor OutputGradientTensor: f32 f16"),
     FREEDML_OP(SLICE_GRAD, 3_0, false,
                "InputGradientTensor OutputGradientTensor: f64 f32 f16 i64 i32 i16 i8 u64 u32 u16 u8"),
+    // TrainingStepTensor: the table says f32 f16, the member text UINT32 (which TensorFlow-DirectML passes).
     FREEDML_OP(ADAM_OPTIMIZER, 3_0, true,
                "InputParametersTensor InputFirstMomentTensor InputSecondMomentTensor GradientTensor "
-               "TrainingStepTensor OutputParametersTensor OutputFirstMomentTensor OutputSecondMomentTensor: f32 f16"),
+               "OutputParametersTensor OutputFirstMomentTensor OutputSecondMomentTensor: f32 f16; "
+               "TrainingStepTensor: f32 f16 u32"),
     FREEDML_OP(ARGMIN, 3_0, false, "InputTensor: f32 f16 i64 i32 i16 i8 u64 u32 u16 u8; OutputTensor: i64 i32 u64 u32"),
     FREEDML_OP(ARGMAX, 3_0, false, "InputTensor: f32 f16 i64 i32 i16 i8 u64 u32 u16 u8; OutputTensor: i64 i32 u64 u32"),
     FREEDML_OP(ROI_ALIGN, 3_0, false, "InputTensor ROITensor OutputTensor: f32 f16; BatchIndicesTensor: u64 u32"),

@@ -1,10 +1,10 @@
 // The optimizer operators: ADAM_OPTIMIZER (adam_math.h says what it computes). The tensor rules
 // are the DML_ADAM_OPTIMIZER_OPERATOR_DESC page's "Tensor constraints" and "Tensor support" table:
 // every tensor has 4 dimensions and one data type, FLOAT32 or FLOAT16; the parameter, moment and
-// gradient tensors share their sizes; TrainingStepTensor is {1, 1, 1, 1}. (The page's member text
-// also calls the training step UINT32, which its own constraint and table contradict; FreeDML
-// follows the table, as docs/OPERATORS.md's catalog row does.) Every output may be bound in place
-// of an input (the page's remarks; H2).
+// gradient tensors share their sizes; TrainingStepTensor is {1, 1, 1, 1}. The page's member text
+// calls the training step UINT32, which its constraint and table leave out; the TensorFlow-DirectML
+// plugin passes UINT32, so FreeDML takes the step as UINT32 or as the parameters' float type (the
+// catalog row says the same). Every output may be bound in place of an input (the page's remarks; H2).
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -32,9 +32,11 @@ Status ValidateAdamOptimizer(const OperatorArgs& args) {
     for (const auto& [tensor, name] : tensors) {
         INVALID_IF(tensor->rank != 4, "%s has DimensionCount %u; DML_OPERATOR_ADAM_OPTIMIZER needs 4.", name->c_str(),
                    tensor->rank);
+        if (tensor == &*args.inputs[kTrainingStep] && tensor->dataType == DML_TENSOR_DATA_TYPE_UINT32) continue;
         INVALID_IF(!DataTypeIn(kFloatTypes, tensor->dataType), "%s has data type %s; DML_OPERATOR_ADAM_OPTIMIZER "
-                   "accepts %s.", name->c_str(), DataTypeName(tensor->dataType),
-                   DataTypeListToString(kFloatTypes).c_str());
+                   "accepts %s%s.", name->c_str(), DataTypeName(tensor->dataType),
+                   DataTypeListToString(kFloatTypes).c_str(),
+                   tensor == &*args.inputs[kTrainingStep] ? " (and UINT32 for the training step)" : "");
         INVALID_IF(tensor->dataType != parameters.dataType,
                    "%s has data type %s, but InputParametersTensor is %s; every tensor of "
                    "DML_OPERATOR_ADAM_OPTIMIZER has the same data type.",

@@ -48,6 +48,7 @@ public:
         params_ = {desc.LearningRate, desc.Beta1, desc.Beta2, desc.Epsilon};
         const TensorDesc& out = *args.outputs[0];
         half_ = out.dataType == DML_TENSOR_DATA_TYPE_FLOAT16;
+        stepUint32_ = args.inputs[4]->dataType == DML_TENSOR_DATA_TYPE_UINT32;
         const uint32_t size = half_ ? 2 : 4;
         plan_ = cpu::MakeLoopPlan<kOperands>(
             out.sizes.data(), out.rank,
@@ -63,7 +64,14 @@ public:
 
     void Execute(const KernelBindings& b) override {
         // TrainingStepTensor holds one element, at the start of its binding.
-        const float step = half_ ? Load<true>(b.inputs[4]) : Load<false>(b.inputs[4]);
+        float step = 0;
+        if (stepUint32_) {
+            uint32_t count;
+            std::memcpy(&count, b.inputs[4], sizeof(count));
+            step = float(count);
+        } else {
+            step = half_ ? Load<true>(b.inputs[4]) : Load<false>(b.inputs[4]);
+        }
         const float rate = float(double(params_.learningRate) * adam::BiasCorrection(params_, step));
         const std::array<std::byte*, kOperands> bases = {b.outputs[0], b.outputs[1], b.outputs[2], b.inputs[0],
                                                          b.inputs[1],  b.inputs[2],  b.inputs[3]};
@@ -96,6 +104,7 @@ private:
 
     adam::AdamParams params_;
     bool half_ = false;
+    bool stepUint32_ = false;  // TrainingStepTensor is UINT32 (else the parameters' type)
     cpu::LoopPlan<kOperands> plan_;
 };
 

@@ -20,9 +20,16 @@ struct AdamArgs {
     char* base[7];
 };
 
-template <class T>
-__global__ void __launch_bounds__(kAdamThreads) AdamElements(AdamArgs args, adam::AdamParams params, const T* step) {
-    const float t = LoadAs(step);
+// The training step as a float, from a UINT32 or a float-typed TrainingStepTensor.
+__device__ inline float StepValue(const uint32_t* step) { return float(*step); }
+template <class S>
+__device__ inline float StepValue(const S* step) {
+    return float(LoadAs(step));
+}
+
+template <class T, class S>
+__global__ void __launch_bounds__(kAdamThreads) AdamElements(AdamArgs args, adam::AdamParams params, const S* step) {
+    const float t = StepValue(step);
     const float rate = float(double(params.learningRate) * adam::BiasCorrection(params, t));
     const uint64_t total = args.plan.count;
     const uint64_t stride = uint64_t(gridDim.x) * kAdamThreads;
@@ -41,21 +48,26 @@ __global__ void __launch_bounds__(kAdamThreads) AdamElements(AdamArgs args, adam
 
 template <class T>
 cudaError_t LaunchTyped(const EwPlan<7>& plan, const adam::AdamParams& params, void* const (&operands)[7],
-                        const void* step, LaunchTarget launch) {
+                        const void* step, bool stepUint32, LaunchTarget launch) {
     if (plan.count == 0) return cudaSuccess;
     AdamArgs args{plan, {}};
     for (int k = 0; k < 7; ++k) args.base[k] = static_cast<char*>(operands[k]);
-    AdamElements<T><<<launch.Blocks(plan.count, kAdamThreads), kAdamThreads, 0, launch.stream>>>(
-        args, params, static_cast<const T*>(step));
+    if (stepUint32) {
+        AdamElements<T, uint32_t><<<launch.Blocks(plan.count, kAdamThreads), kAdamThreads, 0, launch.stream>>>(
+            args, params, static_cast<const uint32_t*>(step));
+    } else {
+        AdamElements<T, T><<<launch.Blocks(plan.count, kAdamThreads), kAdamThreads, 0, launch.stream>>>(
+            args, params, static_cast<const T*>(step));
+    }
     return cudaGetLastError();
 }
 
 }  // namespace
 
 cudaError_t LaunchAdam(const EwPlan<7>& plan, bool half, const adam::AdamParams& params, void* const (&operands)[7],
-                       const void* step, LaunchTarget launch) {
-    return half ? LaunchTyped<__half>(plan, params, operands, step, launch)
-                : LaunchTyped<float>(plan, params, operands, step, launch);
+                       const void* step, bool stepUint32, LaunchTarget launch) {
+    return half ? LaunchTyped<__half>(plan, params, operands, step, stepUint32, launch)
+                : LaunchTyped<float>(plan, params, operands, step, stepUint32, launch);
 }
 
 }  // namespace freedml::dml::cuda

@@ -16,6 +16,7 @@ public:
         params_ = {desc.LearningRate, desc.Beta1, desc.Beta2, desc.Epsilon};
         const TensorDesc& out = *args.outputs[0];
         half_ = out.dataType == DML_TENSOR_DATA_TYPE_FLOAT16;
+        stepUint32_ = args.inputs[4]->dataType == DML_TENSOR_DATA_TYPE_UINT32;
         const TensorDesc* operands[7] = {&*args.outputs[0], &*args.outputs[1], &*args.outputs[2], &*args.inputs[0],
                                          &*args.inputs[1],  &*args.inputs[2],  &*args.inputs[3]};
         int64_t strides[7][kMaxDims] = {};
@@ -32,12 +33,13 @@ public:
         CudaStream& stream = StreamOf(b);
         void* const operands[7] = {b.outputs[0], b.outputs[1], b.outputs[2], b.inputs[0],
                                    b.inputs[1],  b.inputs[2],  b.inputs[3]};
-        stream.Check(LaunchAdam(plan_, half_, params_, operands, b.inputs[4], stream.Launch()), "ADAM_OPTIMIZER");
+        stream.Check(LaunchAdam(plan_, half_, params_, operands, b.inputs[4], stepUint32_, stream.Launch()), "ADAM_OPTIMIZER");
     }
 
 private:
     adam::AdamParams params_;
     bool half_ = false;
+    bool stepUint32_ = false;  // TrainingStepTensor is UINT32 (else the parameters' type)
     EwPlan<7> plan_;
 };
 
