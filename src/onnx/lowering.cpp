@@ -556,6 +556,12 @@ LoweredGraph Lowerer::Run() {
 
     for (const auto& node : g.node()) {
         int64_t opset = model.opset;
+        for (const auto& import : model.proto->opset_import()) {
+            const bool same = import.domain() == node.domain() ||
+                              (node.domain().empty() && import.domain() == "ai.onnx") ||
+                              (node.domain() == "ai.onnx" && import.domain().empty());
+            if (same) opset = import.version();
+        }
         NodeContext context(*this, node, opset);
         if (!node.domain().empty() && node.domain() != "ai.onnx") {
             context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML.");

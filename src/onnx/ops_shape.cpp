@@ -348,17 +348,25 @@ void Resize(NodeContext& c) {
     Shape out = c.OutShape(0);
     const std::string mode = c.String("mode", "nearest");
     const std::string coords = c.opset >= 11 ? c.String("coordinate_transformation_mode", "half_pixel") : "asymmetric";
-    DML_INTERPOLATION_MODE interpolation;
+    DML_INTERPOLATION_MODE interpolation = DML_INTERPOLATION_MODE_LINEAR;
+    DML_AXIS_DIRECTION rounding = DML_AXIS_DIRECTION_INCREASING;
+    float roundingShift = 0;  // added to InputPixelOffsets: floor and ceil as rounding of a shifted coordinate
     if (mode == "nearest") {
         interpolation = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+        // DirectML rounds the mapped coordinate to the nearest index, halves up (INCREASING) or
+        // down (DECREASING): floor(x) is x - 0.5 rounded halves up, ceil(x) is x + 0.5 halves down.
         const std::string nearest = c.opset >= 11 ? c.String("nearest_mode", "round_prefer_floor") : "floor";
-        if (nearest != "floor" && !(coords == "asymmetric" && nearest == "floor")) {
-            // DirectML's nearest neighbour takes the floor of the mapped coordinate.
-            if (nearest != "floor") c.Fail("nearest_mode '" + nearest + "' is not lowered yet (DirectML's RESAMPLE1 rounds down).");
+        if (nearest == "round_prefer_floor") {
+            rounding = DML_AXIS_DIRECTION_DECREASING;
+        } else if (nearest == "floor") {
+            roundingShift = 0.5f;
+        } else if (nearest == "ceil") {
+            rounding = DML_AXIS_DIRECTION_DECREASING;
+            roundingShift = -0.5f;
+        } else if (nearest != "round_prefer_ceil") {
+            c.Fail("nearest_mode '" + nearest + "' is not an ONNX mode.");
         }
-    } else if (mode == "linear") {
-        interpolation = DML_INTERPOLATION_MODE_LINEAR;
-    } else {
+    } else if (mode != "linear") {
         c.Fail("the resize mode '" + mode + "' has no DirectML equivalent.");
     }
     std::vector<float> scales(r), inOffsets(r, 0), outOffsets(r, 0);
@@ -377,6 +385,7 @@ void Resize(NodeContext& c) {
             c.Fail("coordinate_transformation_mode '" + coords + "' is not lowered yet.");
         }
         scales[d] = static_cast<float>(s);
+        inOffsets[d] += roundingShift;
     }
     const size_t rank = std::max<size_t>(4, r);
     while (scales.size() < rank) {
@@ -384,15 +393,16 @@ void Resize(NodeContext& c) {
         inOffsets.insert(inOffsets.begin(), 0.0f);
         outOffsets.insert(outOffsets.begin(), 0.0f);
     }
-    auto* d = c.Make(DML_RESAMPLE1_OPERATOR_DESC{});
+    auto* d = c.Make(DML_RESAMPLE2_OPERATOR_DESC{});
     d->InputTensor = c.InDescRank(x, rank);
     d->OutputTensor = c.OutDesc(c.OutType(0), Lead(out, rank));
     d->InterpolationMode = interpolation;
+    d->RoundingDirection = rounding;
     d->DimensionCount = static_cast<UINT>(rank);
     d->Scales = c.Array(scales);
     d->InputPixelOffsets = c.Array(inOffsets);
     d->OutputPixelOffsets = c.Array(outOffsets);
-    c.EmitSingle(DML_OPERATOR_RESAMPLE1, d, {&x});
+    c.EmitSingle(DML_OPERATOR_RESAMPLE2, d, {&x});
 }
 
 void Tile(NodeContext& c) {
