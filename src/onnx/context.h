@@ -115,13 +115,15 @@ using OpTable = std::map<std::string, OpLowering>;
 void RegisterNnOps(OpTable& table);
 void RegisterElementwiseOps(OpTable& table);
 void RegisterShapeOps(OpTable& table);
+void RegisterIndexingOps(OpTable& table);
 
 // Tensor element type mapping.
 DML_TENSOR_DATA_TYPE DmlType(int32_t onnxType);
 
 class Lowerer {
 public:
-    explicit Lowerer(const LoadedModel& model);
+    Lowerer(const LoadedModel& model, const std::map<std::string, TensorData>* constants);
+    const std::map<std::string, TensorData>* constants;
     LoweredGraph Run();
 
     LoweredGraph graph;

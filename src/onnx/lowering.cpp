@@ -275,6 +275,12 @@ static double ReadElement(DML_TENSOR_DATA_TYPE type, const uint8_t* p) {
 
 std::vector<double> NodeContext::HostFloats(size_t i) {
     const Value& v = Input(i);
+    if (!v.host && v.source == Value::Source::GraphInput) {
+        throw LoweringError(Origin() + ": input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) +
+                                "') is a graph input, but DirectML takes it as an attribute: its values must be known "
+                                "when the graph is built (an initializer, a Constant or shape arithmetic).",
+                            node.input(static_cast<int>(i)));
+    }
     if (!v.host) {
         Fail("input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) +
              "') is computed on the device, but DirectML takes it as an attribute: it must be an initializer, a "
@@ -462,7 +468,7 @@ Value NodeContext::Reshaped(const Value& v, const Shape& shape) {
 // ---------------------------------------------------------------------------------------------
 // Lowerer
 
-Lowerer::Lowerer(const LoadedModel& m) : model(m) {}
+Lowerer::Lowerer(const LoadedModel& m, const std::map<std::string, TensorData>* c) : constants(c), model(m) {}
 
 uint32_t Lowerer::ConstantNode(const Value& v) {
     auto cached = constantNodes.find({v.host.get(), v.totalBytes});
@@ -484,6 +490,7 @@ static OpTable BuildTable() {
     RegisterNnOps(table);
     RegisterElementwiseOps(table);
     RegisterShapeOps(table);
+    RegisterIndexingOps(table);
     return table;
 }
 
@@ -541,6 +548,18 @@ LoweredGraph Lowerer::Run() {
     }
     for (const auto& input : g.input()) {
         if (values.count(input.name())) continue;  // an initializer with a default value
+        if (constants && constants->count(input.name())) {
+            const TensorData& t = constants->at(input.name());
+            Value v;
+            v.type = t.dataType;
+            v.onnxType = t.onnxType;
+            v.shape = t.shape;
+            v.strides = PackedStrides(v.shape);
+            v.totalBytes = RoundUp4(t.bytes.size());
+            v.host = std::make_shared<const std::vector<uint8_t>>(t.bytes);
+            values[input.name()] = v;
+            continue;
+        }
         Port port = MakePort(input.name(), input.type(), "graph input");
         Value v;
         v.source = Value::Source::GraphInput;
@@ -615,7 +634,34 @@ LoweredGraph Lowerer::Run() {
     return std::move(graph);
 }
 
-LoweredGraph Lower(const LoadedModel& model) { return Lowerer(model).Run(); }
+LoweredGraph Lower(const LoadedModel& model) { return Lowerer(model, nullptr).Run(); }
+LoweredGraph Lower(const LoadedModel& model, const std::map<std::string, TensorData>& constants) {
+    return Lowerer(model, &constants).Run();
+}
+
+TensorData ParseTensor(const uint8_t* data, size_t size) {
+    ::onnx::TensorProto proto;
+    if (size > static_cast<size_t>(INT32_MAX) || !proto.ParseFromArray(data, static_cast<int>(size))) {
+        throw LoweringError("protobuf cannot parse the bytes as an ONNX TensorProto.");
+    }
+    TensorData t;
+    t.name = proto.name();
+    t.onnxType = proto.data_type();
+    t.dataType = DmlType(t.onnxType);
+    if (t.dataType == DML_TENSOR_DATA_TYPE_UNKNOWN) {
+        throw LoweringError("the tensor has the ONNX data type " +
+                            ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(t.onnxType)) +
+                            ", which DirectML has no tensor type for.");
+    }
+    uint64_t count = 1;
+    for (int64_t d : proto.dims()) {
+        if (d < 0 || d > UINT32_MAX) throw LoweringError("the tensor has a dimension out of range.");
+        t.shape.push_back(static_cast<uint32_t>(d));
+        count *= static_cast<uint64_t>(d);
+    }
+    t.bytes = TensorBytes(proto, t.dataType, count, "tensor '" + t.name + "'");
+    return t;
+}
 
 std::string LoweredGraph::Dump() const {
     std::ostringstream out;

@@ -7,6 +7,7 @@
 #include <DirectML.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,11 @@ namespace freedml::onnx {
 class LoweringError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+    LoweringError(const std::string& message, std::string graphInput)
+        : std::runtime_error(message), constantInputNeeded(std::move(graphInput)) {}
+    // Set when the model would lower with this graph input's values known (an input DirectML takes
+    // as an attribute: a Reshape's shape, a Slice's starts...); see Lower's `constants`.
+    std::string constantInputNeeded;
 };
 
 // A graph input or output: an ONNX tensor with its static shape, bound as one buffer.
@@ -57,10 +63,25 @@ public:
     std::vector<std::shared_ptr<void>> storage;
 };
 
+struct TensorData;
+// `constants`: graph inputs whose values are given now (as ONNX Runtime's DirectML provider asks for
+// inputs it takes as attributes); they become constants and leave the graph's inputs.
 LoweredGraph Lower(const LoadedModel& model);
+LoweredGraph Lower(const LoadedModel& model, const std::map<std::string, TensorData>& constants);
 
 // The ONNX operators the table lowers, sorted (for --help and the docs).
 std::vector<std::string> SupportedOperators();
+
+// A serialized onnx.TensorProto (the backend test suite's input_k.pb and output_k.pb files), its
+// elements packed as DirectML lays them out (BOOL as UINT8). Throws LoweringError.
+struct TensorData {
+    std::string name;
+    DML_TENSOR_DATA_TYPE dataType = DML_TENSOR_DATA_TYPE_UNKNOWN;
+    int32_t onnxType = 0;
+    std::vector<uint32_t> shape;
+    std::vector<uint8_t> bytes;
+};
+TensorData ParseTensor(const uint8_t* data, size_t size);
 
 const char* DataTypeName(DML_TENSOR_DATA_TYPE type);
 uint32_t DataTypeSize(DML_TENSOR_DATA_TYPE type);

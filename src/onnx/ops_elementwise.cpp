@@ -299,6 +299,23 @@ void RegisterElementwiseOps(OpTable& t) {
         t[b.name] = [type](NodeContext& c) { Binary(c, type); };
     }
     t["Mean"] = Mean;
+    t["Mod"] = [](NodeContext& c) {
+        Binary(c, c.Int("fmod", 0) ? DML_OPERATOR_ELEMENT_WISE_MODULUS_TRUNCATE : DML_OPERATOR_ELEMENT_WISE_MODULUS_FLOOR);
+    };
+    t["BitShift"] = [](NodeContext& c) {
+        Binary(c, c.String("direction", "") == "LEFT" ? DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_LEFT
+                                                        : DML_OPERATOR_ELEMENT_WISE_BIT_SHIFT_RIGHT);
+    };
+    t["CastLike"] = Cast;
+    t["IsInf"] = [](NodeContext& c) {
+        const bool pos = c.Int("detect_positive", 1) != 0, neg = c.Int("detect_negative", 1) != 0;
+        if (!pos && !neg) c.Fail("detecting neither infinity is not lowered.");
+        Activation(c, DML_OPERATOR_ELEMENT_WISE_IS_INFINITY, 0, 0);
+        // InfinityMode follows Input and Output: patch the desc just made.
+        auto& node = c.lowerer.graph.nodes.back();
+        auto* d = static_cast<DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC*>(const_cast<void*>(node.desc));
+        d->InfinityMode = pos && neg ? DML_IS_INFINITY_MODE_EITHER : pos ? DML_IS_INFINITY_MODE_POSITIVE : DML_IS_INFINITY_MODE_NEGATIVE;
+    };
     t["Pow"] = Pow;
     t["Clip"] = Clip;
     t["Where"] = Where;

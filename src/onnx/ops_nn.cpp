@@ -234,11 +234,6 @@ void ReduceOp(NodeContext& c, DML_REDUCE_FUNCTION function, int64_t axesInputOps
     Reduce(c, function, axes);
 }
 
-void ArgReduce(NodeContext& c, DML_REDUCE_FUNCTION function) {
-    if (c.Int("select_last_index", 0)) c.Fail("select_last_index 1 is not lowered yet (DirectML returns the first index).");
-    Reduce(c, function, {c.Int("axis", 0)});
-}
-
 void Global(NodeContext& c, DML_REDUCE_FUNCTION function) {
     std::vector<int64_t> axes;
     for (size_t a = 2; a < c.Input(0).shape.size(); ++a) axes.push_back(static_cast<int64_t>(a));
@@ -309,6 +304,39 @@ void LayerNorm(NodeContext& c) {
     d->NormalizeVariance = TRUE;
     d->Epsilon = c.Float("epsilon", 1e-5f);
     c.EmitSingle(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, d, {&x, &scale, bias});
+}
+
+void Lrn(NodeContext& c) {
+    const Value& x = c.Input(0);
+    auto* d = c.Make(DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC{});
+    Shape s, t;
+    Trail(x, 4, &s, &t);
+    d->InputTensor = c.InDesc(x, s, t);
+    d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(c.OutShape(0), 4));
+    d->CrossChannel = TRUE;
+    d->LocalSize = static_cast<UINT>(c.Int("size", 1));
+    d->Alpha = c.Float("alpha", 1e-4f);
+    d->Beta = c.Float("beta", 0.75f);
+    d->Bias = c.Float("bias", 1.0f);
+    c.EmitSingle(DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION, d, {&x});
+}
+
+void Mvn(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const size_t r = x.shape.size(), rank = std::max<size_t>(4, r);
+    std::vector<int64_t> onnxAxes = c.Ints("axes");
+    if (onnxAxes.empty()) onnxAxes = {0, 2, 3};
+    std::vector<uint32_t> axes;
+    for (int64_t a : onnxAxes) axes.push_back(NodeContext::NormalizeAxis(a, r, &c) + static_cast<uint32_t>(rank - r));
+    std::sort(axes.begin(), axes.end());
+    auto* d = c.Make(DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), Lead(c.OutShape(0), rank));
+    d->AxisCount = static_cast<UINT>(axes.size());
+    d->Axes = c.Array(axes);
+    d->NormalizeVariance = TRUE;
+    d->Epsilon = 1e-9f;
+    c.EmitSingle(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, d, {&x});
 }
 
 void Gemm(NodeContext& c) {
@@ -435,8 +463,8 @@ void RegisterNnOps(OpTable& t) {
         int64_t opset = r.axesInputOpset;
         t[r.name] = [f, opset](NodeContext& c) { ReduceOp(c, f, opset); };
     }
-    t["ArgMax"] = [](NodeContext& c) { ArgReduce(c, DML_REDUCE_FUNCTION_ARGMAX); };
-    t["ArgMin"] = [](NodeContext& c) { ArgReduce(c, DML_REDUCE_FUNCTION_ARGMIN); };
+    t["LRN"] = Lrn;
+    t["MeanVarianceNormalization"] = Mvn;
 }
 
 }  // namespace freedml::onnx

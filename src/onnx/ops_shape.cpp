@@ -444,6 +444,9 @@ void RegisterShapeOps(OpTable& t) {
     t["Identity"] = [](NodeContext& c) { c.SetOutput(0, c.Input(0)); };
     t["Dropout"] = [](NodeContext& c) {
         if (c.HasOutput(1)) c.Fail("the mask output of Dropout is not lowered (inference needs none).");
+        if (c.HasInput(2) && (!c.HasHost(2) || c.HostInts(2).at(0) != 0)) {
+            c.Fail("Dropout in training mode is random; only inference (training_mode false) is lowered.");
+        }
         c.SetOutput(0, c.Input(0));
     };
     t["Transpose"] = Transpose;

@@ -237,7 +237,15 @@ struct Session::Impl {
         Check(dml->CreateBindingTable(&tableDesc, IID_PPV_ARGS(&table)), "CreateBindingTable (execution)");
         std::vector<DML_BUFFER_BINDING> inBuffers(inputs.size()), outBuffers(outputs.size());
         std::vector<DML_BINDING_DESC> inDescs(inputs.size()), outDescs(outputs.size());
+        std::vector<bool> read(inputs.size(), false);
+        for (const auto& e : graph.inputEdges) read[e.GraphInputIndex] = true;
         for (size_t i = 0; i < inputs.size(); ++i) {
+            // A graph input no node reads (a Reshape's shape, known from shape inference) is bound
+            // to nothing, as DirectML asks for inputs it does not use.
+            if (!read[i]) {
+                inDescs[i] = {DML_BINDING_TYPE_NONE, nullptr};
+                continue;
+            }
             inBuffers[i] = {inputs[i].Get(), 0, graph.inputs[i].totalBytes};
             inDescs[i] = {DML_BINDING_TYPE_BUFFER, &inBuffers[i]};
         }
