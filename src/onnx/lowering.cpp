@@ -19,13 +19,22 @@ constexpr size_t kMaxRank = 8;
 std::vector<uint8_t> TensorBytes(const ::onnx::TensorProto& t, DML_TENSOR_DATA_TYPE type, uint64_t count,
                                  const std::string& what) {
     const uint32_t size = DataTypeSize(type);
-    std::vector<uint8_t> bytes(count * size);
     auto mismatch = [&](size_t have) {
         throw LoweringError(what + " holds " + std::to_string(have) + " values, but its shape " +
                             "has " + std::to_string(count) + " elements.");
     };
+    // The values present are checked against the shape before anything is allocated: a shape may
+    // claim more than the file holds.
+    size_t have = 0;
+    if (t.has_raw_data()) have = t.raw_data().size() / std::max<uint32_t>(size, 1);
+    else if (t.data_type() == ::onnx::TensorProto::FLOAT) have = static_cast<size_t>(t.float_data_size());
+    else if (t.data_type() == ::onnx::TensorProto::DOUBLE) have = static_cast<size_t>(t.double_data_size());
+    else if (t.data_type() == ::onnx::TensorProto::INT64) have = static_cast<size_t>(t.int64_data_size());
+    else if (t.data_type() == ::onnx::TensorProto::UINT32 || t.data_type() == ::onnx::TensorProto::UINT64) have = static_cast<size_t>(t.uint64_data_size());
+    else have = static_cast<size_t>(t.int32_data_size());
+    if (have != count || (t.has_raw_data() && t.raw_data().size() != count * size)) mismatch(have);
+    std::vector<uint8_t> bytes(count * size);
     if (t.has_raw_data()) {
-        if (t.raw_data().size() != bytes.size()) mismatch(t.raw_data().size() / std::max<uint32_t>(size, 1));
         std::memcpy(bytes.data(), t.raw_data().data(), bytes.size());
         return bytes;
     }
@@ -426,8 +435,9 @@ Value NodeContext::HostValue(DML_TENSOR_DATA_TYPE type, int32_t onnxType, const 
 Value NodeContext::Packed(const Value& v) {
     if (v.source != Value::Source::None && v.IsPacked()) return v;
     if (v.source == Value::Source::None && v.host && v.IsPacked()) return v;
-    if (v.host) {
-        // A strided view of a host value: gather it on the host.
+    if (v.host && v.ElementCount() <= (uint64_t(1) << 20)) {
+        // A strided view of a small host value: gather it on the host (larger ones are copied by
+        // an identity node reading the constant).
         const uint32_t size = DataTypeSize(v.type);
         std::vector<uint8_t> bytes(v.ElementCount() * size);
         Shape index(v.shape.size(), 0);
@@ -539,7 +549,14 @@ LoweredGraph Lowerer::Run() {
                                 ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(v.onnxType)) +
                                 ", which DirectML has no tensor type for.");
         }
-        for (int64_t d : init.dims()) v.shape.push_back(static_cast<uint32_t>(d));
+        uint64_t elements = 1;
+        for (int64_t d : init.dims()) {
+            if (d < 0 || d > UINT32_MAX || (d && elements > (uint64_t(1) << 40) / static_cast<uint64_t>(d))) {
+                throw LoweringError("initializer '" + init.name() + "' has a dimension out of range.");
+            }
+            elements *= static_cast<uint64_t>(d);
+            v.shape.push_back(static_cast<uint32_t>(d));
+        }
         v.strides = PackedStrides(v.shape);
         auto bytes = TensorBytes(init, v.type, v.ElementCount(), "initializer '" + init.name() + "'");
         v.totalBytes = RoundUp4(bytes.size());
@@ -655,7 +672,9 @@ TensorData ParseTensor(const uint8_t* data, size_t size) {
     }
     uint64_t count = 1;
     for (int64_t d : proto.dims()) {
-        if (d < 0 || d > UINT32_MAX) throw LoweringError("the tensor has a dimension out of range.");
+        if (d < 0 || d > UINT32_MAX || (d && count > (uint64_t(1) << 40) / static_cast<uint64_t>(d))) {
+            throw LoweringError("the tensor has a dimension out of range.");
+        }
         t.shape.push_back(static_cast<uint32_t>(d));
         count *= static_cast<uint64_t>(d);
     }

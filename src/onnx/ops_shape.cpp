@@ -55,10 +55,18 @@ Value HostFrom(NodeContext& c, const ::onnx::TensorProto& t) {
     Shape shape;
     uint64_t count = 1;
     for (int64_t d : t.dims()) {
+        if (d < 0 || d > UINT32_MAX || (d && count > (uint64_t(1) << 40) / static_cast<uint64_t>(d))) {
+            c.Fail("the constant has a dimension out of range.");
+        }
         shape.push_back(static_cast<uint32_t>(d));
         count *= static_cast<uint64_t>(d);
     }
     const uint32_t size = DataTypeSize(type);
+    // The values present must match the shape before anything is allocated.
+    const uint64_t have = t.has_raw_data() ? t.raw_data().size() / size
+                          : std::max<uint64_t>({static_cast<uint64_t>(t.float_data_size()), static_cast<uint64_t>(t.int64_data_size()),
+                                                static_cast<uint64_t>(t.double_data_size()), static_cast<uint64_t>(t.int32_data_size())});
+    if (have != count) c.Fail("the constant's values do not match its shape.");
     std::vector<uint8_t> bytes(count * size);
     if (t.has_raw_data()) {
         if (t.raw_data().size() != bytes.size()) c.Fail("the constant's raw data does not match its shape.");
@@ -424,6 +432,7 @@ void Range(NodeContext& c) {
     std::vector<double> start = c.HostFloats(0), limit = c.HostFloats(1), delta = c.HostFloats(2);
     Shape out = c.OutShape(0);
     const DML_TENSOR_DATA_TYPE type = c.OutType(0);
+    if (out.at(0) > (1u << 24)) c.Fail("a Range of more than 16777216 values is not computed while lowering.");
     std::vector<uint8_t> bytes(out.at(0) * DataTypeSize(type));
     for (uint32_t i = 0; i < out[0]; ++i) {
         double v = start.at(0) + i * delta.at(0);
