@@ -32,6 +32,16 @@ static_assert(offsetof(ActivationDesc, b) == offsetof(DML_ACTIVATION_LINEAR_OPER
 
 void Unary(NodeContext& c, DML_OPERATOR_TYPE type) {
     const Value& x = c.Input(0);
+    // Shape arithmetic (a negated axis count) on values known while lowering.
+    if (x.host && x.type == DML_TENSOR_DATA_TYPE_INT64 && x.ElementCount() <= 4096 &&
+        (type == DML_OPERATOR_ELEMENT_WISE_NEGATE || type == DML_OPERATOR_ELEMENT_WISE_ABS)) {
+        std::vector<int64_t> v = c.HostInts(0);
+        for (auto& e : v) e = type == DML_OPERATOR_ELEMENT_WISE_NEGATE ? -e : (e < 0 ? -e : e);
+        std::vector<uint8_t> bytes(v.size() * 8);
+        if (!v.empty()) std::memcpy(bytes.data(), v.data(), bytes.size());
+        c.SetOutput(0, c.HostValue(x.type, x.onnxType, x.shape, std::move(bytes)));
+        return;
+    }
     Shape out = c.OutShape(0);
     const size_t rank = std::max<size_t>(4, out.size());
     auto* d = c.Make(UnaryDesc{});
@@ -133,8 +143,16 @@ void Pow(NodeContext& c) {
     const size_t rank = std::max<size_t>(4, out.size());
     const Shape outR = Lead(out, rank);
     const Value& a = c.Input(0);
-    const Value& b = c.Input(1);
-    if (b.type != a.type) c.Fail("an exponent of another data type than the base is not supported yet.");
+    Value b = c.Input(1);
+    if (b.type != a.type) {
+        // DirectML's POW takes one data type: the exponent is cast to the base's first.
+        const size_t r = std::max<size_t>(4, b.shape.size());
+        auto* cast = c.Make(DML_CAST_OPERATOR_DESC{});
+        cast->InputTensor = c.InDescRank(b, r);
+        cast->OutputTensor = c.OutDesc(a.type, Lead(b.shape, r));
+        uint32_t n = c.Emit(DML_OPERATOR_CAST, cast, {&b}, "(exponent)");
+        b = c.NodeOutput(n, 0, a.type, a.onnxType, b.shape);
+    }
     Shape sa, ta, sb, tb;
     c.Broadcast(a, outR, &sa, &ta);
     c.Broadcast(b, outR, &sb, &tb);
@@ -242,6 +260,34 @@ void Cast(NodeContext& c) {
     c.EmitSingle(DML_OPERATOR_CAST, d, {&x});
 }
 
+// QuantizeLinear and DequantizeLinear: scale and zero point per tensor, or per `axis`.
+void Quantize(NodeContext& c, bool quantize) {
+    const Value& x = c.Input(0);
+    const Value& scale = c.Input(1);
+    const Value* zero = c.HasInput(2) ? &c.Input(2) : nullptr;
+    Shape out = c.OutShape(0);
+    const size_t r = out.size(), rank = std::max<size_t>(4, r);
+    const Shape outR = Lead(out, rank);
+    auto param = [&](const Value& v) {
+        Shape s(rank, 1), t(rank, 0);
+        if (v.shape.size() == 1 && v.shape[0] > 1) {
+            const uint32_t axis = NodeContext::NormalizeAxis(c.Int("axis", 1), r, &c) + static_cast<uint32_t>(rank - r);
+            s = outR;
+            t[axis] = v.strides[0];
+        } else {
+            s = outR;
+        }
+        return c.InDesc(v, s, t);
+    };
+    auto* d = c.Make(DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC{});  // DEQUANTIZE_LINEAR has the same fields
+    d->InputTensor = c.InDescRank(x, rank);
+    d->ScaleTensor = param(scale);
+    d->ZeroPointTensor = zero ? param(*zero) : nullptr;
+    d->OutputTensor = c.OutDesc(c.OutType(0), outR);
+    c.EmitSingle(quantize ? DML_OPERATOR_ELEMENT_WISE_QUANTIZE_LINEAR : DML_OPERATOR_ELEMENT_WISE_DEQUANTIZE_LINEAR, d,
+                 {&x, &scale, zero});
+}
+
 void PRelu(NodeContext& c) {
     Shape out = c.OutShape(0);
     const size_t rank = std::max<size_t>(4, out.size());
@@ -321,6 +367,8 @@ void RegisterElementwiseOps(OpTable& t) {
     t["Where"] = Where;
     t["Cast"] = Cast;
     t["PRelu"] = PRelu;
+    t["QuantizeLinear"] = [](NodeContext& c) { Quantize(c, true); };
+    t["DequantizeLinear"] = [](NodeContext& c) { Quantize(c, false); };
     t["LeakyRelu"] = [](NodeContext& c) { Activation(c, DML_OPERATOR_ACTIVATION_LEAKY_RELU, c.Float("alpha", 0.01f), 0); };
     t["Elu"] = [](NodeContext& c) { Activation(c, DML_OPERATOR_ACTIVATION_ELU, c.Float("alpha", 1.0f), 0); };
     t["Celu"] = [](NodeContext& c) { Activation(c, DML_OPERATOR_ACTIVATION_CELU, c.Float("alpha", 1.0f), 0); };

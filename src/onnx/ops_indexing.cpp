@@ -99,13 +99,19 @@ void TopK(NodeContext& c) {
     auto* d = c.Make(DML_TOP_K1_OPERATOR_DESC{});
     d->InputTensor = c.InDescRank(x, rank);
     d->OutputValueTensor = c.OutDesc(c.OutType(0), Lead(c.OutShape(0), rank));
-    d->OutputIndexTensor = c.OutDesc(c.OutType(1), Lead(c.OutShape(1), rank));
+    // TOP_K1 writes UINT32 indices; ONNX's are INT64, made by a CAST after it.
+    d->OutputIndexTensor = c.OutDesc(DML_TENSOR_DATA_TYPE_UINT32, Lead(c.OutShape(1), rank));
     d->Axis = axis;
     d->K = static_cast<UINT>(k);
     d->AxisDirection = c.Int("largest", 1) ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     uint32_t n = c.Emit(DML_OPERATOR_TOP_K1, d, {&x});
     c.SetOutput(0, c.NodeOutput(n, 0, c.OutType(0), c.OutOnnxType(0), c.OutShape(0)));
-    c.SetOutput(1, c.NodeOutput(n, 1, c.OutType(1), c.OutOnnxType(1), c.OutShape(1)));
+    Value indices = c.NodeOutput(n, 1, DML_TENSOR_DATA_TYPE_UINT32, 0, c.OutShape(1));
+    auto* cast = c.Make(DML_CAST_OPERATOR_DESC{});
+    cast->InputTensor = c.InDescRank(indices, rank);
+    cast->OutputTensor = c.OutDesc(c.OutType(1), Lead(c.OutShape(1), rank));
+    uint32_t m = c.Emit(DML_OPERATOR_CAST, cast, {&indices}, "(indices)");
+    c.SetOutput(1, c.NodeOutput(m, 0, c.OutType(1), c.OutOnnxType(1), c.OutShape(1)));
 }
 
 void CumSum(NodeContext& c) {
@@ -134,7 +140,16 @@ void DepthSpace(NodeContext& c, bool toSpace) {
 }
 
 void OneHot(NodeContext& c) {
-    const Value& idx = c.Input(0);
+    Value idx = c.Input(0);
+    if (idx.type == DML_TENSOR_DATA_TYPE_FLOAT32 || idx.type == DML_TENSOR_DATA_TYPE_FLOAT64) {
+        // Float indices (ONNX allows any numeric type) are cast to INT64 first.
+        const size_t r = std::max<size_t>(4, idx.shape.size());
+        auto* cast = c.Make(DML_CAST_OPERATOR_DESC{});
+        cast->InputTensor = c.InDescRank(idx, r);
+        cast->OutputTensor = c.OutDesc(DML_TENSOR_DATA_TYPE_INT64, Lead(idx.shape, r));
+        uint32_t n = c.Emit(DML_OPERATOR_CAST, cast, {&idx}, "(indices)");
+        idx = c.NodeOutput(n, 0, DML_TENSOR_DATA_TYPE_INT64, ::onnx::TensorProto::INT64, idx.shape);
+    }
     const Value& values = c.Input(2);
     Shape out = c.OutShape(0);
     const size_t rank = std::max<size_t>(4, out.size());

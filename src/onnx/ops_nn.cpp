@@ -278,8 +278,50 @@ void InstanceNorm(NodeContext& c) {
     c.EmitSingle(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, d, {&x, &c.Input(1), &c.Input(2)});
 }
 
+// LayerNormalization's optional Mean and InvStdDev outputs: mean = average over the axes, then
+// 1 / sqrt(average((x - mean)^2) + epsilon), as separate nodes (MVN gives only the normalized tensor).
+void LayerNormStatistics(NodeContext& c, const Value& x, const Shape& in, const std::vector<uint32_t>& axes, float epsilon) {
+    const size_t rank = in.size();
+    Shape reduced = in;
+    for (uint32_t a : axes) reduced[a] = 1;
+    const DML_TENSOR_DATA_TYPE type = x.type;
+    auto reduce = [&](const Value& v) {
+        auto* d = c.Make(DML_REDUCE_OPERATOR_DESC{});
+        d->Function = DML_REDUCE_FUNCTION_AVERAGE;
+        d->InputTensor = c.InDescRank(v, rank);
+        d->OutputTensor = c.OutDesc(type, reduced);
+        d->AxisCount = static_cast<UINT>(axes.size());
+        d->Axes = c.Array(axes);
+        return c.NodeOutput(c.Emit(DML_OPERATOR_REDUCE, d, {&v}, "(statistics)"), 0, type, x.onnxType, reduced);
+    };
+    Value mean = reduce(x);
+    Shape s, t;
+    auto* sub = c.Make(DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC{});
+    sub->ATensor = c.InDescRank(x, rank);
+    c.Broadcast(mean, in, &s, &t);
+    sub->BTensor = c.InDesc(mean, s, t);
+    sub->OutputTensor = c.OutDesc(type, in);
+    Value diff = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_SUBTRACT, sub, {&x, &mean}, "(statistics)"), 0, type, x.onnxType, in);
+    auto* mul = c.Make(DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC{});
+    mul->ATensor = c.InDescRank(diff, rank);
+    mul->BTensor = c.InDescRank(diff, rank);
+    mul->OutputTensor = c.OutDesc(type, in);
+    Value square = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, mul, {&diff, &diff}, "(statistics)"), 0, type, x.onnxType, in);
+    Value variance = reduce(square);
+    auto* root = c.Make(DML_ELEMENT_WISE_SQRT_OPERATOR_DESC{});
+    root->InputTensor = c.InDescRank(variance, rank);
+    root->OutputTensor = c.OutDesc(type, reduced);
+    root->ScaleBias = c.Make(DML_SCALE_BIAS{1.0f, epsilon});  // sqrt(variance + epsilon)
+    Value sd = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_SQRT, root, {&variance}, "(statistics)"), 0, type, x.onnxType, reduced);
+    auto* recip = c.Make(DML_ELEMENT_WISE_RECIP_OPERATOR_DESC{});
+    recip->InputTensor = c.InDescRank(sd, rank);
+    recip->OutputTensor = c.OutDesc(type, reduced);
+    Value inv = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_RECIP, recip, {&sd}, "(statistics)"), 0, type, x.onnxType, reduced);
+    if (c.HasOutput(1)) c.SetOutput(1, c.Reshaped(mean, c.OutShape(1)));
+    if (c.HasOutput(2)) c.SetOutput(2, c.Reshaped(inv, c.OutShape(2)));
+}
+
 void LayerNorm(NodeContext& c) {
-    if (c.HasOutput(1) || c.HasOutput(2)) c.Fail("the Mean and InvStdDev outputs are not lowered yet.");
     const Value& x = c.Input(0);
     const size_t r = x.shape.size();
     const size_t rank = std::max<size_t>(4, r);
@@ -304,6 +346,7 @@ void LayerNorm(NodeContext& c) {
     d->NormalizeVariance = TRUE;
     d->Epsilon = c.Float("epsilon", 1e-5f);
     c.EmitSingle(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, d, {&x, &scale, bias});
+    if (c.HasOutput(1) || c.HasOutput(2)) LayerNormStatistics(c, x, in, axes, d->Epsilon);
 }
 
 void Lrn(NodeContext& c) {

@@ -144,21 +144,26 @@ void ConstantOfShape(NodeContext& c) {
 }
 
 void Concat(NodeContext& c) {
+    bool allHostVectors = true;
+    for (size_t i = 0; i < c.InputCount(); ++i) allHostVectors = allHostVectors && c.HasHost(i) && c.Input(i).shape.size() == 1;
+    if (allHostVectors) {
+        // Shape arithmetic: its length comes from the values, which shape inference may not follow.
+        const DML_TENSOR_DATA_TYPE type = c.Input(0).type;
+        std::vector<uint8_t> bytes;
+        uint32_t length = 0;
+        for (size_t i = 0; i < c.InputCount(); ++i) {
+            Value p = c.Packed(c.Input(i));
+            if (p.type != type) c.Fail("its inputs have different data types.");
+            bytes.insert(bytes.end(), p.host->begin(), p.host->begin() + p.ElementCount() * DataTypeSize(type));
+            length += p.shape[0];
+        }
+        c.SetOutput(0, c.HostValue(type, c.Input(0).onnxType, {length}, std::move(bytes)));
+        return;
+    }
     Shape out = c.OutShape(0);
     const size_t r = out.size();
     const uint32_t axis = NodeContext::NormalizeAxis(c.Int("axis", 0), r, &c);
-    bool allHost = true;
-    for (size_t i = 0; i < c.InputCount(); ++i) allHost = allHost && c.HasHost(i);
     const DML_TENSOR_DATA_TYPE type = c.OutType(0);
-    if (allHost && r == 1) {
-        std::vector<uint8_t> bytes;
-        for (size_t i = 0; i < c.InputCount(); ++i) {
-            Value p = c.Packed(c.Input(i));
-            bytes.insert(bytes.end(), p.host->begin(), p.host->begin() + p.ElementCount() * DataTypeSize(type));
-        }
-        c.SetOutput(0, c.HostValue(type, c.OutOnnxType(0), out, std::move(bytes)));
-        return;
-    }
     const size_t rank = std::max<size_t>(4, r);
     std::vector<DML_TENSOR_DESC> descs;
     std::vector<const Value*> inputs;
@@ -452,11 +457,17 @@ void RegisterShapeOps(OpTable& t) {
     for (const char* name : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) t[name] = ViewAs;
     t["Identity"] = [](NodeContext& c) { c.SetOutput(0, c.Input(0)); };
     t["Dropout"] = [](NodeContext& c) {
-        if (c.HasOutput(1)) c.Fail("the mask output of Dropout is not lowered (inference needs none).");
         if (c.HasInput(2) && (!c.HasHost(2) || c.HostInts(2).at(0) != 0)) {
             c.Fail("Dropout in training mode is random; only inference (training_mode false) is lowered.");
         }
         c.SetOutput(0, c.Input(0));
+        if (c.HasOutput(1)) {
+            // In inference every element is kept: the mask is all true, one value broadcast.
+            Value mask = c.HostValue(DML_TENSOR_DATA_TYPE_UINT8, ::onnx::TensorProto::BOOL, {1}, {1});
+            mask.shape = c.OutShape(1);
+            mask.strides.assign(mask.shape.size(), 0);
+            c.SetOutput(1, mask);
+        }
     };
     t["Transpose"] = Transpose;
     t["Expand"] = Expand;
