@@ -6,6 +6,9 @@
 #include <set>
 #include <sstream>
 
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
 #include "dml/schema/schema.h"
 
 #include "context.h"
@@ -184,12 +187,19 @@ Shape NodeContext::OutShape(size_t i) const {
     const std::string& name = node.output(static_cast<int>(i));
     auto it = lowerer.types.find(name);
     if (it == lowerer.types.end() || !it->second->has_tensor_type() || !it->second->tensor_type().has_shape()) {
-        Fail("ONNX's shape inference found no shape for output '" + name +
-             "'; DirectML graphs need static shapes (set the model's symbolic dimensions with --dim).");
+        LoweringError error(Origin() + ": ONNX's shape inference found no shape for output '" + name +
+                            "'; DirectML graphs need static shapes (set the model's symbolic dimensions with --dim).");
+        error.shapeUnknown = true;
+        throw error;
     }
     Shape shape;
     for (const auto& dim : it->second->tensor_type().shape().dim()) {
         if (!dim.has_dim_value()) {
+            LoweringError error(Origin() + ": output '" + name + "' has a dimension " +
+                                (dim.has_dim_param() ? "'" + dim.dim_param() + "' " : std::string()) +
+                                "that shape inference could not make static (it depends on values computed at run time).");
+            error.shapeUnknown = true;
+            throw error;
             Fail("output '" + name + "' has a dimension " +
                  (dim.has_dim_param() ? "'" + dim.dim_param() + "' " : std::string()) +
                  "that shape inference could not make static (it depends on values computed at run time).");
@@ -651,9 +661,70 @@ LoweredGraph Lowerer::Run() {
     return std::move(graph);
 }
 
-LoweredGraph Lower(const LoadedModel& model) { return Lowerer(model, nullptr).Run(); }
+// Lowers; when a shape is not static because shape inference could not follow values computed
+// while lowering (Range of a folded sequence length, ...), the nodes whose outputs were all computed
+// become Constant nodes in a copy of the model, shape inference runs again, and lowering restarts.
+static LoweredGraph LowerWithFolding(const LoadedModel& model, const std::map<std::string, TensorData>* constants) {
+    LoadedModel current = model;
+    for (int round = 0;; ++round) {
+        Lowerer lowerer(current, constants);
+        try {
+            return lowerer.Run();
+        } catch (const LoweringError& error) {
+            if (!error.shapeUnknown || round == 8) throw;
+            auto folded = std::make_shared<::onnx::ModelProto>(*current.proto);
+            auto* graph = folded->mutable_graph();
+            ::onnx::GraphProto rebuilt;
+            bool changed = false;
+            for (const auto& node : graph->node()) {
+                bool allHost = node.op_type() != "Constant" && node.output_size() > 0;
+                for (const auto& output : node.output()) {
+                    auto it = lowerer.values.find(output);
+                    allHost = allHost && it != lowerer.values.end() && it->second.host &&
+                              it->second.source == Value::Source::None && it->second.ElementCount() <= 4096;
+                }
+                if (!allHost) {
+                    *rebuilt.add_node() = node;
+                    continue;
+                }
+                changed = true;
+                for (const auto& output : node.output()) {
+                    ::onnx::NodeProto constant;
+                    ::onnx::NodeProto dummy;
+                    NodeContext context(lowerer, dummy, current.opset);
+                    Value packed = context.Packed(lowerer.values[output]);
+                    constant.set_op_type("Constant");
+                    constant.set_name(node.name().empty() ? output + "_folded" : node.name() + "_folded");
+                    constant.add_output(output);
+                    auto* attr = constant.add_attribute();
+                    attr->set_name("value");
+                    attr->set_type(::onnx::AttributeProto::TENSOR);
+                    auto* t = attr->mutable_t();
+                    t->set_data_type(packed.onnxType);
+                    for (uint32_t d : packed.shape) t->add_dims(d);
+                    t->set_raw_data(std::string(packed.host->begin(),
+                                                packed.host->begin() + packed.ElementCount() * DataTypeSize(packed.type)));
+                    *rebuilt.add_node() = constant;
+                }
+            }
+            if (!changed) throw;
+            graph->clear_node();
+            for (const auto& node : rebuilt.node()) *graph->add_node() = node;
+            graph->clear_value_info();  // inferred again from the constants
+            try {
+                ::onnx::ShapeInferenceOptions inference(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
+                ::onnx::shape_inference::InferShapes(*folded, ::onnx::OpSchemaRegistry::Instance(), inference);
+            } catch (const std::exception&) {
+                throw error;
+            }
+            current.proto = folded;
+        }
+    }
+}
+
+LoweredGraph Lower(const LoadedModel& model) { return LowerWithFolding(model, nullptr); }
 LoweredGraph Lower(const LoadedModel& model, const std::map<std::string, TensorData>& constants) {
-    return Lowerer(model, &constants).Run();
+    return LowerWithFolding(model, &constants);
 }
 
 TensorData ParseTensor(const uint8_t* data, size_t size) {

@@ -27,6 +27,9 @@ public:
     // Set when the model would lower with this graph input's values known (an input DirectML takes
     // as an attribute: a Reshape's shape, a Slice's starts...); see Lower's `constants`.
     std::string constantInputNeeded;
+    // Set when a node's output shape was not static; Lower then folds what it computed while
+    // lowering into constants and runs ONNX's shape inference again.
+    bool shapeUnknown = false;
 };
 
 // A graph input or output: an ONNX tensor with its static shape, bound as one buffer.

@@ -3,6 +3,7 @@
 // Constant and ConstantOfShape make values known while lowering, and Gather, Concat and Slice of
 // such values are computed here (the shape arithmetic exporters emit).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "context.h"
@@ -435,9 +436,12 @@ void Tile(NodeContext& c) {
 
 void Range(NodeContext& c) {
     std::vector<double> start = c.HostFloats(0), limit = c.HostFloats(1), delta = c.HostFloats(2);
-    Shape out = c.OutShape(0);
-    const DML_TENSOR_DATA_TYPE type = c.OutType(0);
-    if (out.at(0) > (1u << 24)) c.Fail("a Range of more than 16777216 values is not computed while lowering.");
+    if (start.empty() || limit.empty() || delta.empty() || delta[0] == 0) c.Fail("Range needs scalar start, limit and a non-zero delta.");
+    // The length from the values (shape inference may not have followed them).
+    const double count = std::max(0.0, std::ceil((limit[0] - start[0]) / delta[0]));
+    if (count > double(1u << 24)) c.Fail("a Range of more than 16777216 values is not computed while lowering.");
+    const Shape out = {static_cast<uint32_t>(count)};
+    const DML_TENSOR_DATA_TYPE type = c.Input(0).type;
     std::vector<uint8_t> bytes(out.at(0) * DataTypeSize(type));
     for (uint32_t i = 0; i < out[0]; ++i) {
         double v = start.at(0) + i * delta.at(0);
@@ -447,8 +451,7 @@ void Range(NodeContext& c) {
         else if (type == DML_TENSOR_DATA_TYPE_FLOAT32) { float k = static_cast<float>(v); std::memcpy(p, &k, 4); }
         else c.Fail("Range of this data type is not lowered yet.");
     }
-    (void)limit;
-    c.SetOutput(0, c.HostValue(type, c.OutOnnxType(0), out, std::move(bytes)));
+    c.SetOutput(0, c.HostValue(type, c.Input(0).onnxType, out, std::move(bytes)));
 }
 
 }  // namespace
