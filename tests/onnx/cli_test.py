@@ -97,6 +97,23 @@ with tempfile.TemporaryDirectory() as tmp:
     a, b, c = (run(symbolic, "--dim", "batch=3", "--seed", s, "--quiet").stdout for s in ("1", "1", "2"))
     check("seeded", a == b and a != c and a.startswith("Resource 'y': "), "%r %r %r" % (a, b, c))
 
+    # DxDispatch's "type": "onnx" dispatchables in a JSON model, values against numpy (float64).
+    r = run(HERE / "dxdispatch_onnx.json", "--quiet")
+    check("json onnx", r.returncode == 0, r.stderr)
+    printed = {l.split("'")[1]: np.array([float(v) for v in l.split(": ", 1)[1].split(", ")])
+               for l in r.stdout.splitlines() if l.startswith("Resource '")}
+    a, b = np.arange(1, 7, dtype=np.float64).reshape(3, 2), np.arange(1, 9, dtype=np.float64).reshape(2, 4)
+    check("json onnx gemm", "Out" in printed and np.array_equal(printed["Out"], (a @ b + a @ b).ravel()), r.stdout)
+    x = np.array([-1, 2, -3, 4, -5, 6, -7, 8, -9, 10, -11, 12], np.float64)
+    check("json onnx dims", "Y" in printed and np.array_equal(printed["Y"], np.maximum(x, 0) + x), r.stdout)
+    import json as _json
+    model = _json.loads((HERE / "dxdispatch_onnx.json").read_text())
+    model["dispatchables"]["gemm"]["sourcePath"] = str(ERRORS / "unsupported_operator.onnx")
+    (tmp / "bad.json").write_text(_json.dumps(model))
+    r = run(tmp / "bad.json")
+    check("json onnx refusal", r.returncode == 1 and "dispatchables.gemm" in r.stderr and
+          "node 'mystery' (Einsum, opset 13)" in r.stderr, r.stderr)
+
     try:
         import onnxruntime  # noqa: F401
         have_ort = True

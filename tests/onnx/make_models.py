@@ -241,6 +241,10 @@ case("attention",
      {"wq": f32(E, E), "wk": f32(E, E), "wv": f32(E, E), "heads": np.array([1, S, H, E // H], np.int64),
       "scale": np.array(1 / np.sqrt(E // H), np.float32), "mask": mask, "neg": np.array(-1e4, np.float32),
       "joined": np.array([1, S, E], np.int64)})
+# The shape of DxDispatch's onnx_gemm example (two products summed, inputs A0 B0 A1 B1, output "add"),
+# run from JSON by dxdispatch_onnx.json.
+case("dxdispatch_gemm", [N("MatMul", ["A0", "B0"], ["m0"]), N("MatMul", ["A1", "B1"], ["m1"]), N("Add", ["m0", "m1"], ["add"])],
+     {"A0": f32(3, 2), "B0": f32(2, 4), "A1": f32(3, 2), "B1": f32(2, 4)}, ["add"])
 case("embedding_gather", [N("Gather", ["table", "ids"], ["e"]), N("Add", ["e", "pos"], ["y"])],
      {"ids": np.array([[1, 5, 2, 7]], np.int64)}, ["y"], {"table": f32(10, 8), "pos": f32(4, 8)})
 
