@@ -1,6 +1,7 @@
 // Indexing ONNX operators: GatherElements, GatherND, ScatterElements, ScatterND, OneHot, TopK,
 // ArgMax/ArgMin, CumSum, DepthToSpace/SpaceToDepth.
 #include <algorithm>
+#include <climits>
 
 #include "context.h"
 
@@ -177,9 +178,30 @@ void OneHot(NodeContext& c) {
     c.EmitSingle(DML_OPERATOR_ONE_HOT, d, {&idx, &values});
 }
 
+// Trilu: the elements outside the kept triangle are a band of diagonals (column - row) that
+// DIAGONAL_MATRIX1 fills with zero, copying the input elsewhere.
+void Trilu(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const size_t r = x.shape.size();
+    if (r < 2) c.Fail("the input must have at least 2 dimensions.");
+    int64_t k = c.HasInput(1) ? c.HostInts(1).at(0) : 0;
+    k = std::clamp<int64_t>(k, INT32_MIN + 2, INT32_MAX - 2);
+    const bool upper = c.Int("upper", 1) != 0;
+    const size_t rank = RankOf(c, r);
+    auto* d = c.Make(DML_DIAGONAL_MATRIX1_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), Lead(c.OutShape(0), rank));
+    d->ValueDataType = x.type;
+    d->Value = DML_SCALAR_UNION{};  // zero of every type
+    d->DiagonalFillBegin = upper ? INT32_MIN : static_cast<INT>(k + 1);
+    d->DiagonalFillEnd = upper ? static_cast<INT>(k) : INT32_MAX;
+    c.EmitSingle(DML_OPERATOR_DIAGONAL_MATRIX1, d, {&x});
+}
+
 }  // namespace
 
 void RegisterIndexingOps(OpTable& t) {
+    t["Trilu"] = Trilu;
     t["GatherElements"] = GatherElements;
     t["GatherND"] = GatherND;
     t["ScatterElements"] = ScatterElements;

@@ -274,6 +274,14 @@ def write_error_models(folder):
     print("wrote the error models to %s" % folder)
 
 
+# Appended last so that the random inputs of the cases above stay as they were.
+case("trilu_upper_lower", [N("Trilu", ["x", "k"], ["u"]), N("Trilu", ["x", "k"], ["l"], upper=0)],
+     {"x": f32(2, 4, 5)}, ["u", "l"], {"k": np.array(1, np.int64)}, opset=14)
+case("dropout_inference_mask", [N("Dropout", ["x"], ["y", "m"])], {"x": f32(3, 4)}, ["y", "m"])
+case("quantize_dequantize", [N("QuantizeLinear", ["x", "s", "z"], ["q"]), N("DequantizeLinear", ["q", "s", "z"], ["y"])],
+     {"x": f32(2, 3, 4, low=-2, high=2)}, ["q", "y"], {"s": np.array(0.02, np.float32), "z": np.array(3, np.uint8)})
+
+
 if __name__ == "__main__":
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
