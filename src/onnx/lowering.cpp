@@ -200,9 +200,6 @@ Shape NodeContext::OutShape(size_t i) const {
                                 "that shape inference could not make static (it depends on values computed at run time).");
             error.shapeUnknown = true;
             throw error;
-            Fail("output '" + name + "' has a dimension " +
-                 (dim.has_dim_param() ? "'" + dim.dim_param() + "' " : std::string()) +
-                 "that shape inference could not make static (it depends on values computed at run time).");
         }
         if (dim.dim_value() < 0 || dim.dim_value() > UINT32_MAX) Fail("output '" + name + "' has a dimension out of range.");
         shape.push_back(static_cast<uint32_t>(dim.dim_value()));

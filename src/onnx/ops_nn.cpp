@@ -153,8 +153,6 @@ void Pool(NodeContext& c, bool max) {
     const size_t r = x.shape.size();
     if (r < 3 || r > 5) c.Fail("pooling of a " + std::to_string(r) + "-D input is not supported (3-D to 5-D).");
     Shape inSp(x.shape.begin() + 2, x.shape.end()), outSp(out.begin() + 2, out.end());
-    const uint32_t pads0 = 0;
-    (void)pads0;
     Window w = ResolveWindow(c, inSp, outSp, c.Ints("kernel_shape"));
     const size_t rank = std::max<size_t>(4, r);
     const size_t dims = rank - 2;

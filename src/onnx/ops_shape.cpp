@@ -135,12 +135,10 @@ void ConstantOfShape(NodeContext& c) {
     }
     Value fill = c.HostValue(DML_TENSOR_DATA_TYPE_FLOAT32, ::onnx::TensorProto::FLOAT, {1}, std::vector<uint8_t>(4, 0));
     if (const auto* t = c.TensorAttr("value")) fill = HostFrom(c, *t);
-    const uint32_t size = DataTypeSize(fill.type);
     // A broadcast view of the one value: no device memory beyond it.
     fill.shape = out;
     fill.strides.assign(out.size(), 0);
     if (count <= 4096) fill = c.Packed(fill);
-    (void)size;
     c.SetOutput(0, fill);
 }
 
