@@ -322,7 +322,6 @@ void RegisterElementwiseOps(OpTable& t) {
         {"IsNaN", DML_OPERATOR_ELEMENT_WISE_IS_NAN},  {"Not", DML_OPERATOR_ELEMENT_WISE_LOGICAL_NOT},
         {"Relu", DML_OPERATOR_ACTIVATION_RELU},       {"Sigmoid", DML_OPERATOR_ACTIVATION_SIGMOID},
         {"Tanh", DML_OPERATOR_ACTIVATION_TANH},       {"Softsign", DML_OPERATOR_ACTIVATION_SOFTSIGN},
-        {"Gelu", DML_OPERATOR_ACTIVATION_GELU},
     };
     for (const U& u : unary) {
         DML_OPERATOR_TYPE type = u.type;
@@ -345,6 +344,11 @@ void RegisterElementwiseOps(OpTable& t) {
         t[b.name] = [type](NodeContext& c) { Binary(c, type); };
     }
     t["Mean"] = Mean;
+    t["Gelu"] = [](NodeContext& c) {
+        // DirectML's GELU is the exact (erf) form; the tanh approximation has no operator of its own.
+        if (c.String("approximate", "none") != "none") c.Fail("Gelu's approximate=\"tanh\" is not lowered yet (DirectML's GELU is the erf form).");
+        Unary(c, DML_OPERATOR_ACTIVATION_GELU);
+    };
     t["Mod"] = [](NodeContext& c) {
         Binary(c, c.Int("fmod", 0) ? DML_OPERATOR_ELEMENT_WISE_MODULUS_TRUNCATE : DML_OPERATOR_ELEMENT_WISE_MODULUS_FLOOR);
     };
