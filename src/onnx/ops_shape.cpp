@@ -388,7 +388,10 @@ void Resize(NodeContext& c) {
     for (size_t d = 0; d < r; ++d) {
         double s = given.size() == r ? given[d] : double(out[d]) / double(x.shape[d]);
         if (coords == "align_corners") {
-            s = out[d] > 1 && x.shape[d] > 1 ? double(out[d] - 1) / double(x.shape[d] - 1) : 1.0;
+            // x_in = x_out * (in - 1) / (length - 1), the length being in * scale when scales are
+            // given (not necessarily a whole number), else the output size.
+            const double length = given.size() == r ? double(x.shape[d]) * given[d] : double(out[d]);
+            s = length > 1 && x.shape[d] > 1 ? (length - 1) / double(x.shape[d] - 1) : 1.0;
         } else if (coords == "half_pixel" || (coords == "pytorch_half_pixel" && out[d] > 1)) {
             // InputX = (OutputX - OutputPixelOffset) / Scale - InputPixelOffset = (OutputX + 0.5) / Scale - 0.5
             inOffsets[d] = 0.5f;
