@@ -51,3 +51,18 @@ if(FREEDML_BENCH)
   freedml_require(benchmark_FOUND "Google Benchmark (or configure with -DFREEDML_BENCH=OFF)"
                   "libbenchmark-dev")
 endif()
+
+# ONNX models (src/onnx, `dmlrun model.onnx`): optional. ONNX's C++ library parses models and infers
+# shapes; without it everything else builds and dmlrun reads only JSON models.
+option(FREEDML_ONNX "Build the ONNX model lowering when ONNX's C++ library is found" ON)
+if(FREEDML_ONNX)
+  find_package(ONNX CONFIG QUIET)
+  find_package(Protobuf QUIET)
+  if(ONNX_FOUND AND Protobuf_FOUND AND TARGET onnx)
+    message(STATUS "ONNX ${ONNX_VERSION} found: building the ONNX lowering (dmlrun model.onnx).")
+  else()
+    message(STATUS "ONNX's C++ library was not found: dmlrun will not read .onnx models. Install the Debian "
+                   "packages libonnx-dev and libprotobuf-dev (./scripts/install-deps.sh) and configure again.")
+    set(FREEDML_ONNX OFF)
+  endif()
+endif()

@@ -31,6 +31,10 @@ if(TARGET directml)
     string(APPEND freedml_deb_depends ", libdnnl2")
   endif()
 endif()
+# libonnx1, libprotobuf32: dmlrun reads ONNX models when the build found ONNX's library.
+if(FREEDML_ONNX)
+  string(APPEND freedml_deb_depends ", libonnx1, libprotobuf32")
+endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${freedml_deb_depends}")
 
 # Debian's copyright file (the MIT license, in the machine-readable format), installed wherever

@@ -8,7 +8,7 @@ set -euo pipefail
 # without OpenCL's headers and library. cmake/Dependencies.cmake names the package of anything
 # missing here.
 packages=(cmake g++ clang make pkg-config git python3 directx-headers-dev googletest libgtest-dev
-          libbenchmark-dev nlohmann-json3-dev libdnnl-dev ocl-icd-opencl-dev)
+          libbenchmark-dev nlohmann-json3-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev libprotobuf-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -187,7 +187,7 @@ CASES = {
                                                                         initialValuesDataType="UNKNOWN")), [], 1,
                        ["resources.A: a raw file needs an initialValuesDataType"], []),
     "deferred": (edit(GEMM, lambda m: m["resources"]["A"].update(initialValues="deferred")), [], 1,
-                 ["deferred resources are for ONNX dispatchables"], []),
+                 ["deferred resources, sized by an ONNX dispatchable's output, are not supported yet"], []),
 
     # ---- dispatchables ----
     "unknown operator": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(type="DML_OPERATOR_FROBNICATE")), [], 1,

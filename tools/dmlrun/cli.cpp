@@ -22,9 +22,11 @@ bool ParseNumber(const char* text, uint64_t maximum, uint64_t* value) {
 
 const char* UsageText() {
     return "Usage: dmlrun [OPTIONS] MODEL.json\n"
+           "       dmlrun [OPTIONS] MODEL.onnx\n"
            "\n"
            "Runs a DirectML model described in JSON (the DxDispatch model format) on FreeDML and\n"
-           "prints what its print commands ask for, as DxDispatch does.\n"
+           "prints what its print commands ask for, as DxDispatch does. An ONNX model is lowered to\n"
+           "one DirectML graph and run; its outputs are printed.\n"
            "\n"
            "Options:\n"
            "  -a, --adapter NAME     cpu, cuda or cuda:N (default: $FREEDML_ADAPTER, else the first\n"
@@ -38,6 +40,17 @@ const char* UsageText() {
            "      --max-memory MIB   the most memory the model's buffers may take (default 4096)\n"
            "      --list-operators   list the DirectML operators FreeDML knows, and which it runs\n"
            "      --list-adapters    list the adapters FreeDML offers\n"
+           "\n"
+           "ONNX models:\n"
+           "      --dim NAME=N       give the symbolic dimension NAME the value N (repeatable)\n"
+           "      --input NAME=FILE  read graph input NAME from a .npy file (repeatable); the\n"
+           "                         others get random values from --seed\n"
+           "      --seed N           the seed of random inputs (default 0)\n"
+           "      --output-dir DIR   write each output to DIR/NAME.npy\n"
+           "      --dump-graph       print the DirectML graph the model became\n"
+           "      --compare-ort      run the same inputs through ONNX Runtime (Python onnxruntime)\n"
+           "                         and print the largest differences and the speed ratio\n"
+           "      --list-onnx-operators  list the ONNX operators FreeDML lowers\n"
            "  -h, --help             show this help\n"
            "      --version          show dmlrun's version\n"
            "\n"
@@ -78,6 +91,42 @@ CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* o
             return CommandLineAction::Version;
         } else if (is(arg, nullptr, "--list-operators")) {
             return CommandLineAction::ListOperators;
+        } else if (is(arg, nullptr, "--list-onnx-operators")) {
+            return CommandLineAction::ListOnnxOperators;
+        } else if (is(arg, nullptr, "--dim")) {
+            const char* v = value(i, "--dim");
+            if (!v) return CommandLineAction::Error;
+            const char* equals = std::strchr(v, '=');
+            uint64_t n = 0;
+            if (!equals || equals == v || !ParseNumber(equals + 1, UINT32_MAX, &n)) {
+                *error = std::string("--dim takes NAME=N with a whole number N, not '") + v + "'.";
+                return CommandLineAction::Error;
+            }
+            options->dims[std::string(v, equals)] = n;
+        } else if (is(arg, nullptr, "--input")) {
+            const char* v = value(i, "--input");
+            if (!v) return CommandLineAction::Error;
+            const char* equals = std::strchr(v, '=');
+            if (!equals || equals == v || !equals[1]) {
+                *error = std::string("--input takes NAME=FILE.npy, not '") + v + "'.";
+                return CommandLineAction::Error;
+            }
+            options->inputs.emplace_back(std::string(v, equals), std::string(equals + 1));
+        } else if (is(arg, nullptr, "--seed")) {
+            const char* v = value(i, "--seed");
+            if (!v) return CommandLineAction::Error;
+            if (!ParseNumber(v, UINT64_MAX, &options->seed)) {
+                *error = std::string("--seed takes a whole number, not '") + v + "'.";
+                return CommandLineAction::Error;
+            }
+        } else if (is(arg, nullptr, "--output-dir")) {
+            const char* v = value(i, "--output-dir");
+            if (!v) return CommandLineAction::Error;
+            options->outputDir = v;
+        } else if (is(arg, nullptr, "--dump-graph")) {
+            options->dumpGraph = true;
+        } else if (is(arg, nullptr, "--compare-ort")) {
+            options->compareOrt = true;
         } else if (is(arg, nullptr, "--list-adapters")) {
             return CommandLineAction::ListAdapters;
         } else if (is(arg, "-a", "--adapter")) {
@@ -122,6 +171,13 @@ CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* o
     }
     if (options->quiet && options->verbose) {
         *error = "--quiet and --verbose contradict each other; give one.";
+        return CommandLineAction::Error;
+    }
+    const bool onnx = options->modelPath.size() >= 5 &&
+                      options->modelPath.compare(options->modelPath.size() - 5, 5, ".onnx") == 0;
+    if (!onnx && (!options->dims.empty() || !options->inputs.empty() || !options->outputDir.empty() ||
+                  options->dumpGraph || options->compareOrt)) {
+        *error = "--dim, --input, --output-dir, --dump-graph and --compare-ort apply to ONNX models (MODEL.onnx).";
         return CommandLineAction::Error;
     }
     if (options->modelPath.empty()) {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace dmlrun {
 
@@ -15,9 +17,16 @@ struct Options {
     bool verbose = false;         // steps and every FreeDML message
     bool debug = false;           // the D3D12 and DirectML debug layers
     uint64_t maxMemoryMiB = 4096;
+    // ONNX models only.
+    std::map<std::string, uint64_t> dims;                      // --dim NAME=VALUE
+    std::vector<std::pair<std::string, std::string>> inputs;   // --input NAME=FILE.npy
+    std::string outputDir;                                     // --output-dir DIR
+    uint64_t seed = 0;                                         // --seed N (random inputs)
+    bool dumpGraph = false;                                    // --dump-graph
+    bool compareOrt = false;                                   // --compare-ort
 };
 
-enum class CommandLineAction { Run, Help, Version, ListOperators, ListAdapters, Error };
+enum class CommandLineAction { Run, Help, Version, ListOperators, ListOnnxOperators, ListAdapters, Error };
 
 // `error` receives a sentence for CommandLineAction::Error.
 CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* options, std::string* error);

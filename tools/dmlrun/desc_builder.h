@@ -51,6 +51,15 @@ protected:
 
 class BuiltOperator : public Bindable {
 public:
+    // An operator whose desc was made elsewhere (an ONNX model's lowering), kept alive by `owner`.
+    static std::unique_ptr<BuiltOperator> Wrap(const freedml::dml::OperatorSchema& schema, const DML_OPERATOR_DESC& desc,
+                                               std::shared_ptr<const void> owner) {
+        auto op = std::unique_ptr<BuiltOperator>(new BuiltOperator);
+        op->schema_ = &schema;
+        op->desc_ = desc;
+        op->owner_ = std::move(owner);
+        return op;
+    }
     const freedml::dml::OperatorSchema& Schema() const { return *schema_; }
     const DML_OPERATOR_DESC& Desc() const { return desc_; }
     std::string Describe() const override { return std::string("DML_OPERATOR_") + schema_->name; }
@@ -61,6 +70,7 @@ private:
     DML_OPERATOR_DESC desc_{};
     std::vector<std::unique_ptr<uint8_t[]>> blocks_;  // every struct and array the desc points to
     std::vector<std::unique_ptr<BuiltOperator>> children_;  // fused activations the desc points to
+    std::shared_ptr<const void> owner_;                      // a wrapped desc's storage
 };
 
 // Builds the operator described by `object`. `reservedKeys` are keys of `object` that belong to

@@ -27,6 +27,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,13 +50,23 @@ public:
     std::vector<DML_INTERMEDIATE_GRAPH_EDGE_DESC> intermediateEdges;
     std::vector<DML_OUTPUT_GRAPH_EDGE_DESC> outputEdges;
 
-    std::string Describe() const override { return "the graph"; }
+    std::string description = "the graph";
+    std::vector<std::shared_ptr<const DML_BUFFER_TENSOR_DESC>> portTensors;  // an ONNX model's bind points
+    std::string Describe() const override { return description; }
 
 private:
     friend std::unique_ptr<GraphModel> BuildGraph(const Json& object, const JsonPath& path);
+    friend std::unique_ptr<GraphModel> BuildOnnxGraph(const std::filesystem::path& file, const std::map<std::string, uint64_t>& dims,
+                                                      const JsonPath& path);
 };
 
 // Reads a graph dispatchable; throws ModelError naming the field and what it expected.
 std::unique_ptr<GraphModel> BuildGraph(const Json& object, const JsonPath& path);
+
+// DxDispatch's "type": "onnx" dispatchable: the model at `file` lowered to one DirectML graph (src/onnx)
+// with its symbolic dimensions from `dims` (freeDimensionNameOverrides); it binds by the model's input
+// and output names. Throws ModelError with the lowering's sentence; without ONNX support, says so.
+std::unique_ptr<GraphModel> BuildOnnxGraph(const std::filesystem::path& file, const std::map<std::string, uint64_t>& dims,
+                                           const JsonPath& path);
 
 }  // namespace dmlrun

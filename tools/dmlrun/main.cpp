@@ -1,4 +1,5 @@
-// dmlrun: runs a DirectML model described in JSON (the DxDispatch model format) on FreeDML.
+// dmlrun: runs a DirectML model described in JSON (the DxDispatch model format), or an ONNX model
+// lowered to a DirectML graph, on FreeDML.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include "executor.h"
 #include "json_document.h"
 #include "model.h"
+#include "onnx_runner.h"
 
 namespace {
 
@@ -25,6 +27,8 @@ void ListOperators() {
 }
 
 int Run(const dmlrun::Options& options) {
+    const std::string& path = options.modelPath;
+    if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0) return dmlrun::RunOnnxModel(options);
     std::error_code ignored;
     if (std::filesystem::is_directory(options.modelPath, ignored)) {
         std::fprintf(stderr, "dmlrun: error: cannot read '%s': it is a directory.\n", options.modelPath.c_str());
@@ -80,6 +84,9 @@ int main(int argc, char** argv) {
             return 0;
         case dmlrun::CommandLineAction::ListOperators:
             ListOperators();
+            return 0;
+        case dmlrun::CommandLineAction::ListOnnxOperators:
+            dmlrun::ListOnnxOperators();
             return 0;
         case dmlrun::CommandLineAction::ListAdapters:
             return dmlrun::ListAdapters() ? 0 : kExitRunFailed;

@@ -117,8 +117,8 @@ private:
         };
         if (initial.is_string()) {
             throw ModelError(valuesPath, "\"" + initial.get<std::string>() +
-                                             "\" initial values are not supported by dmlrun (deferred resources are for ONNX "
-                                             "dispatchables); give an array or an object.");
+                                             "\" initial values are not supported by dmlrun (deferred resources, sized by an ONNX "
+                                             "dispatchable's output, are not supported yet); give an array or an object.");
         } else if (isTypedList) {
             // A list of {"type": ..., "value": ...} (a constant buffer for a shader); each element
             // has its own type.
@@ -257,6 +257,39 @@ private:
         return dispatchable;
     }
 
+    // DxDispatch's ONNX dispatchable: {"type": "onnx", "sourcePath": "model.onnx",
+    // "freeDimensionNameOverrides": {"batch": 2}}, bound by the model's input and output names.
+    Dispatchable ReadOnnxDispatchable(Dispatchable dispatchable, const Json& value, const JsonPath& path) {
+        for (const auto& item : value.items()) {
+            const std::string& key = item.key();
+            static const char* const kKeys[] = {"type", "sourcePath", "freeDimensionNameOverrides", "$comment"};
+            if (std::none_of(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; })) {
+                throw ModelError(path / key, "an onnx dispatchable has no field \"" + key + "\" dmlrun reads (it reads "
+                                                 "sourcePath and freeDimensionNameOverrides).");
+            }
+        }
+        if (!options_.allowFiles) throw ModelError(path / "sourcePath", "this reader does not open files.");
+        const JsonPath sourcePath = path / "sourcePath";
+        const std::string& source = ExpectString(Require(value, path, "sourcePath", "the .onnx file"), sourcePath, "a file path");
+        std::error_code error;
+        std::filesystem::path file = options_.modelDirectory / source;
+        if (!std::filesystem::exists(file, error)) file = source;
+        if (!std::filesystem::is_regular_file(file, error)) {
+            throw ModelError(sourcePath, "cannot open '" + source + "': no such file beside the model or in the current directory.");
+        }
+        std::map<std::string, uint64_t> dims;
+        if (const Json* overrides = FindMember(value, "freeDimensionNameOverrides")) {
+            const JsonPath overridesPath = path / "freeDimensionNameOverrides";
+            if (!overrides->is_object()) {
+                throw ModelError(overridesPath, "expected an object of dimension names and sizes, found " + DescribeValue(*overrides) + ".");
+            }
+            for (const auto& item : overrides->items()) dims[item.key()] = ParseUInt64(item.value(), overridesPath / item.key());
+        }
+        dispatchable.graph = BuildOnnxGraph(file, dims, path);
+        dispatchable.compileAsGraph = true;
+        return dispatchable;
+    }
+
     Dispatchable ReadDispatchable(const std::string& name, const Json& value, const JsonPath& path) {
         ExpectObject(value, path, "a dispatchable");
         Dispatchable dispatchable;
@@ -267,7 +300,8 @@ private:
         if (type.is_string()) {
             std::string lower = Lower(type.get<std::string>());
             if (lower == "dmlserializedgraph") return ReadSerializedDispatchable(name, value, path);
-            if (lower == "hlsl" || lower == "onnx") {
+            if (lower == "onnx") return ReadOnnxDispatchable(std::move(dispatchable), value, path);
+            if (lower == "hlsl") {
                 throw ModelError(path / "type", "\"" + type.get<std::string>() +
                                                     "\" dispatchables are not supported: dmlrun runs DirectML operators "
                                                     "(\"DML_OPERATOR_...\").");

@@ -1,0 +1,137 @@
+#include "loader.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+
+namespace freedml::onnx {
+
+namespace {
+
+// Sets every symbolic dimension named in `dims` in one value info; returns the names seen.
+void SetDims(::onnx::ValueInfoProto* info, const std::map<std::string, uint64_t>& dims, std::set<std::string>* seen) {
+    if (!info->type().has_tensor_type() || !info->type().tensor_type().has_shape()) return;
+    auto* shape = info->mutable_type()->mutable_tensor_type()->mutable_shape();
+    for (auto& dim : *shape->mutable_dim()) {
+        if (!dim.has_dim_param()) continue;
+        seen->insert(dim.dim_param());
+        auto it = dims.find(dim.dim_param());
+        if (it != dims.end()) dim.set_dim_value(static_cast<int64_t>(it->second));
+    }
+}
+
+}  // namespace
+
+LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& options) {
+    auto model = std::make_shared<::onnx::ModelProto>();
+    {
+        google::protobuf::io::CodedInputStream input(data, static_cast<int>(size));
+        input.SetTotalBytesLimit(INT32_MAX);
+        if (size > static_cast<size_t>(INT32_MAX)) {
+            throw LoadError("the file is " + std::to_string(size) +
+                            " bytes; protobuf reads models up to 2 GiB (larger models keep their weights as external data, "
+                            "which FreeDML does not read yet).");
+        }
+        if (!model->ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+            throw LoadError("protobuf cannot parse the file as an ONNX ModelProto: it stopped at byte " +
+                            std::to_string(input.CurrentPosition()) + " of " + std::to_string(size) +
+                            " (a truncated file, or not an ONNX model).");
+        }
+    }
+    if (!model->has_graph()) throw LoadError("the file parses but holds no graph (is it an ONNX model?).");
+    // ONNX 1.12's checker asks graph outputs for a shape, which exporters may leave to shape
+    // inference: such a model is checked again after inference; any other refusal stops here.
+    bool outputsWithoutShape = false;
+    for (const auto& output : model->graph().output()) {
+        outputsWithoutShape |= output.type().has_tensor_type() && !output.type().tensor_type().has_shape();
+    }
+    auto check = [&] {
+        try {
+            ::onnx::checker::check_model(*model);
+        } catch (const std::exception& error) {
+            return std::string(error.what());
+        }
+        return std::string();
+    };
+    std::string refusal = check();
+    if (!refusal.empty() && !outputsWithoutShape) throw LoadError("ONNX's checker refuses the model: " + refusal);
+
+    LoadedModel loaded;
+    for (const auto& opset : model->opset_import()) {
+        if (opset.domain().empty() || opset.domain() == "ai.onnx") loaded.opset = opset.version();
+    }
+
+    auto* graph = model->mutable_graph();
+    std::set<std::string> initializers;
+    for (const auto& init : graph->initializer()) {
+        if (init.data_location() == ::onnx::TensorProto::EXTERNAL) {
+            throw LoadError("initializer '" + init.name() +
+                            "' keeps its data in an external file, which FreeDML does not read yet; save the model "
+                            "with its weights inside (onnx.save(model, path, save_as_external_data=False)).");
+        }
+        initializers.insert(init.name());
+    }
+    std::set<std::string> seen;
+    for (auto& input : *graph->mutable_input()) SetDims(&input, options.dims, &seen);
+    for (auto& output : *graph->mutable_output()) SetDims(&output, options.dims, &seen);
+    for (auto& info : *graph->mutable_value_info()) SetDims(&info, options.dims, &seen);
+    for (const auto& [name, value] : options.dims) {
+        if (!seen.count(name)) {
+            std::string known;
+            for (const auto& s : seen) known += (known.empty() ? "" : ", ") + s;
+            throw LoadError("--dim " + name + "=" + std::to_string(value) + " names no symbolic dimension of the model" +
+                            (known.empty() ? std::string(" (it has none).") : " (it has: " + known + ")."));
+        }
+    }
+    for (const auto& input : graph->input()) {
+        if (initializers.count(input.name())) continue;
+        if (!input.type().has_tensor_type()) {
+            throw LoadError("graph input '" + input.name() + "' is not a tensor (sequences and maps have no DirectML form).");
+        }
+        if (!input.type().tensor_type().has_shape()) {
+            throw LoadError("graph input '" + input.name() + "' has no shape; DirectML graphs need static shapes.");
+        }
+        int index = 0;
+        for (const auto& dim : input.type().tensor_type().shape().dim()) {
+            if (dim.has_dim_param()) {
+                throw LoadError("graph input '" + input.name() + "' has the symbolic dimension '" + dim.dim_param() +
+                                "' (dimension " + std::to_string(index) + "); give its value with --dim " +
+                                dim.dim_param() + "=N.");
+            }
+            if (!dim.has_dim_value()) {
+                throw LoadError("graph input '" + input.name() + "' has an unnamed unknown dimension " +
+                                std::to_string(index) + "; DirectML graphs need static shapes.");
+            }
+            ++index;
+        }
+    }
+
+    try {
+        ::onnx::ShapeInferenceOptions inference(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
+        ::onnx::shape_inference::InferShapes(*model, ::onnx::OpSchemaRegistry::Instance(), inference);
+    } catch (const std::exception& error) {
+        throw LoadError(std::string("ONNX's shape inference refuses the model: ") + error.what());
+    }
+    if (!refusal.empty()) {
+        refusal = check();
+        if (!refusal.empty()) throw LoadError("ONNX's checker refuses the model: " + refusal);
+    }
+    loaded.proto = std::move(model);
+    return loaded;
+}
+
+LoadedModel LoadModelFile(const std::string& path, const LoadOptions& options) {
+    std::ifstream stream(path, std::ios::binary);
+    if (!stream) throw LoadError("cannot open '" + path + "'.");
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+    if (stream.bad()) throw LoadError("cannot read '" + path + "'.");
+    return LoadModel(bytes.data(), bytes.size(), options);
+}
+
+}  // namespace freedml::onnx

@@ -1,0 +1,511 @@
+// Neural-network ONNX operators: convolution, pooling, normalization, Gemm/MatMul, Softmax,
+// reductions.
+#include <algorithm>
+#include <cmath>
+
+#include "context.h"
+
+namespace freedml::onnx {
+
+namespace {
+
+Shape Lead(const Shape& shape, size_t rank) {
+    Shape out(rank > shape.size() ? rank - shape.size() : 0, 1);
+    out.insert(out.end(), shape.begin(), shape.end());
+    return out;
+}
+
+// Sizes and strides of `v` with trailing 1s up to `rank` (N, C, spatial...: 1-D spatial becomes 2-D).
+void Trail(const Value& v, size_t rank, Shape* sizes, Shape* strides) {
+    *sizes = v.shape;
+    *strides = v.strides;
+    while (sizes->size() < rank) {
+        sizes->push_back(1);
+        strides->push_back(1);
+    }
+}
+
+Shape TrailShape(Shape s, size_t rank) {
+    while (s.size() < rank) s.push_back(1);
+    return s;
+}
+
+// A [C] tensor read as {1, C, 1, ...} of `rank` dimensions.
+const DML_TENSOR_DESC* ChannelDesc(NodeContext& c, const Value& v, size_t rank) {
+    if (v.shape.size() != 1) c.Fail("a per-channel input has shape " + ShapeText(v.shape) + ", not one dimension.");
+    Shape sizes(rank, 1), strides(rank, 0);
+    sizes[1] = v.shape[0];
+    strides[1] = v.strides[0];
+    return c.InDesc(v, sizes, strides);
+}
+
+struct Window {
+    std::vector<uint32_t> kernel, strides, dilations, start, end;
+};
+
+// Kernel, strides, dilations and padding of a convolution or pooling window, with auto_pad and
+// ceil_mode resolved against the inferred output sizes (`spatial` input and output sizes).
+Window ResolveWindow(NodeContext& c, const Shape& in, const Shape& out, const std::vector<int64_t>& kernel,
+                     bool transposed = false) {
+    const size_t n = kernel.size();
+    Window w;
+    auto ints = [&](const char* name, int64_t fallback, size_t count) {
+        std::vector<int64_t> v = c.Ints(name);
+        if (v.empty()) v.assign(count, fallback);
+        if (v.size() != count) c.Fail(std::string("attribute ") + name + " has " + std::to_string(v.size()) + " values, not " + std::to_string(count) + ".");
+        std::vector<uint32_t> u;
+        for (int64_t x : v) {
+            if (x < 0) c.Fail(std::string("attribute ") + name + " has a negative value.");
+            u.push_back(static_cast<uint32_t>(x));
+        }
+        return u;
+    };
+    for (int64_t k : kernel) w.kernel.push_back(static_cast<uint32_t>(k));
+    w.strides = ints("strides", 1, n);
+    w.dilations = ints("dilations", 1, n);
+    std::vector<uint32_t> pads = ints("pads", 0, 2 * n);
+    w.start.assign(pads.begin(), pads.begin() + n);
+    w.end.assign(pads.begin() + n, pads.end());
+    const std::string autoPad = c.String("auto_pad", "NOTSET");
+    for (size_t d = 0; d < n; ++d) {
+        const int64_t window = int64_t(w.kernel[d] - 1) * w.dilations[d] + 1;
+        if (transposed) {
+            if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" || c.Has("output_shape")) {
+                const int64_t outPad = c.Ints("output_padding").empty() ? 0 : c.Ints("output_padding")[d];
+                int64_t total = int64_t(in[d] - 1) * w.strides[d] + window + outPad - out[d];
+                if (total < 0) total = 0;
+                w.start[d] = static_cast<uint32_t>(autoPad == "SAME_UPPER" ? total / 2 : total - total / 2);
+                w.end[d] = static_cast<uint32_t>(total - w.start[d]);
+            }
+            continue;
+        }
+        if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+            int64_t total = int64_t(out[d] - 1) * w.strides[d] + window - in[d];
+            if (total < 0) total = 0;
+            w.start[d] = static_cast<uint32_t>(autoPad == "SAME_UPPER" ? total / 2 : total - total / 2);
+            w.end[d] = static_cast<uint32_t>(total - w.start[d]);
+        } else if (autoPad == "VALID") {
+            w.start[d] = w.end[d] = 0;
+        }
+        // ceil_mode (and any rounding shape inference chose): extend the end padding until the
+        // floor formula gives the inferred size.
+        int64_t need = int64_t(out[d] - 1) * w.strides[d] + window - (int64_t(in[d]) + w.start[d] + w.end[d]);
+        if (need > 0) w.end[d] += static_cast<uint32_t>(need);
+    }
+    return w;
+}
+
+void Conv(NodeContext& c, bool transposed) {
+    const Value& x = c.Input(0);
+    const Value& wv = c.Input(1);
+    Shape out = c.OutShape(0);
+    const size_t r = x.shape.size();
+    if (r < 3 || r > 5) c.Fail("convolution of a " + std::to_string(r) + "-D input is not supported (3-D to 5-D).");
+    const size_t spatial = r - 2;
+    std::vector<int64_t> kernel = c.Ints("kernel_shape");
+    if (kernel.empty()) for (size_t d = 2; d < wv.shape.size(); ++d) kernel.push_back(wv.shape[d]);
+    Shape inSp(x.shape.begin() + 2, x.shape.end()), outSp(out.begin() + 2, out.end());
+    Window w = ResolveWindow(c, inSp, outSp, kernel, transposed);
+    const size_t rank = std::max<size_t>(4, r);
+    const size_t dims = rank - 2;
+    while (w.kernel.size() < dims) {  // 1-D: a 2-D window of width 1
+        w.kernel.push_back(1); w.strides.push_back(1); w.dilations.push_back(1); w.start.push_back(0); w.end.push_back(0);
+    }
+    std::vector<uint32_t> outPad(dims, 0);
+    if (transposed) {
+        std::vector<int64_t> op = c.Ints("output_padding");
+        for (size_t d = 0; d < op.size() && d < dims; ++d) outPad[d] = static_cast<uint32_t>(op[d]);
+        if (c.Has("output_shape")) {
+            // Padding was chosen to reach output_shape exactly; the rest is output padding.
+            for (size_t d = 0; d < spatial; ++d) {
+                int64_t natural = int64_t(inSp[d] - 1) * w.strides[d] + int64_t(w.kernel[d] - 1) * w.dilations[d] + 1 -
+                                  w.start[d] - w.end[d];
+                outPad[d] = static_cast<uint32_t>(std::max<int64_t>(0, int64_t(outSp[d]) - natural));
+            }
+        }
+    }
+    Shape s, t;
+    auto* d = c.Make(DML_CONVOLUTION_OPERATOR_DESC{});
+    Trail(x, rank, &s, &t);
+    d->InputTensor = c.InDesc(x, s, t);
+    Trail(wv, rank, &s, &t);
+    d->FilterTensor = c.InDesc(wv, s, t);
+    const Value* bias = c.HasInput(2) ? &c.Input(2) : nullptr;
+    d->BiasTensor = bias ? ChannelDesc(c, *bias, rank) : nullptr;
+    d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(out, rank));
+    d->Mode = DML_CONVOLUTION_MODE_CROSS_CORRELATION;
+    d->Direction = transposed ? DML_CONVOLUTION_DIRECTION_BACKWARD : DML_CONVOLUTION_DIRECTION_FORWARD;
+    d->DimensionCount = static_cast<UINT>(dims);
+    d->Strides = c.Array(w.strides);
+    d->Dilations = c.Array(w.dilations);
+    d->StartPadding = c.Array(w.start);
+    d->EndPadding = c.Array(w.end);
+    d->OutputPadding = c.Array(outPad);
+    d->GroupCount = static_cast<UINT>(c.Int("group", 1));
+    c.EmitSingle(DML_OPERATOR_CONVOLUTION, d, {&x, &wv, bias});
+}
+
+void Pool(NodeContext& c, bool max) {
+    if (c.HasOutput(1)) c.Fail("the Indices output of MaxPool is not lowered yet.");
+    if (c.Int("storage_order", 0) != 0) c.Fail("storage_order 1 is not supported.");
+    const Value& x = c.Input(0);
+    Shape out = c.OutShape(0);
+    const size_t r = x.shape.size();
+    if (r < 3 || r > 5) c.Fail("pooling of a " + std::to_string(r) + "-D input is not supported (3-D to 5-D).");
+    Shape inSp(x.shape.begin() + 2, x.shape.end()), outSp(out.begin() + 2, out.end());
+    Window w = ResolveWindow(c, inSp, outSp, c.Ints("kernel_shape"));
+    const size_t rank = std::max<size_t>(4, r);
+    const size_t dims = rank - 2;
+    while (w.kernel.size() < dims) {
+        w.kernel.push_back(1); w.strides.push_back(1); w.dilations.push_back(1); w.start.push_back(0); w.end.push_back(0);
+    }
+    Shape s, t;
+    Trail(x, rank, &s, &t);
+    const DML_TENSOR_DESC* in = c.InDesc(x, s, t);
+    const DML_TENSOR_DESC* o = c.OutDesc(c.OutType(0), TrailShape(out, rank));
+    if (max) {
+        auto* d = c.Make(DML_MAX_POOLING2_OPERATOR_DESC{});
+        d->InputTensor = in;
+        d->OutputTensor = o;
+        d->DimensionCount = static_cast<UINT>(dims);
+        d->Strides = c.Array(w.strides);
+        d->WindowSize = c.Array(w.kernel);
+        d->StartPadding = c.Array(w.start);
+        d->EndPadding = c.Array(w.end);
+        d->Dilations = c.Array(w.dilations);
+        c.EmitSingle(DML_OPERATOR_MAX_POOLING2, d, {&x});
+        return;
+    }
+    const bool includePad = c.Int("count_include_pad", 0) != 0;
+    if (includePad && c.Int("ceil_mode", 0) != 0) {
+        c.Fail("AveragePool with both ceil_mode and count_include_pad is not lowered yet (DirectML would count "
+               "the extra window positions as padding).");
+    }
+    auto* d = c.Make(DML_AVERAGE_POOLING1_OPERATOR_DESC{});
+    d->InputTensor = in;
+    d->OutputTensor = o;
+    d->DimensionCount = static_cast<UINT>(dims);
+    d->Strides = c.Array(w.strides);
+    d->WindowSize = c.Array(w.kernel);
+    d->StartPadding = c.Array(w.start);
+    d->EndPadding = c.Array(w.end);
+    d->Dilations = c.Array(w.dilations);
+    d->IncludePadding = includePad;
+    c.EmitSingle(DML_OPERATOR_AVERAGE_POOLING1, d, {&x});
+}
+
+// A reduction over `axes` (of the ONNX input), keeping reduced dimensions as 1 in DirectML.
+void Reduce(NodeContext& c, DML_REDUCE_FUNCTION function, std::vector<int64_t> axes) {
+    const Value& x = c.Input(0);
+    const size_t r = x.shape.size();
+    const size_t rank = std::max<size_t>(4, r);
+    const size_t lead = rank - r;
+    Shape in = Lead(x.shape, rank), reduced = in;
+    std::vector<uint32_t> dmlAxes;
+    if (axes.empty()) for (size_t a = 0; a < r; ++a) axes.push_back(static_cast<int64_t>(a));
+    for (int64_t a : axes) {
+        uint32_t axis = NodeContext::NormalizeAxis(a, r, &c) + static_cast<uint32_t>(lead);
+        if (std::find(dmlAxes.begin(), dmlAxes.end(), axis) == dmlAxes.end()) dmlAxes.push_back(axis);
+        reduced[axis] = 1;
+    }
+    std::sort(dmlAxes.begin(), dmlAxes.end());
+    auto* d = c.Make(DML_REDUCE_OPERATOR_DESC{});
+    d->Function = function;
+    d->InputTensor = c.InDescRank(x, rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), reduced);
+    d->AxisCount = static_cast<UINT>(dmlAxes.size());
+    d->Axes = c.Array(dmlAxes);
+    c.EmitSingle(DML_OPERATOR_REDUCE, d, {&x});
+}
+
+void ReduceOp(NodeContext& c, DML_REDUCE_FUNCTION function, int64_t axesInputOpset) {
+    std::vector<int64_t> axes;
+    if (c.opset >= axesInputOpset) {
+        if (c.HasInput(1)) axes = c.HostInts(1);
+    } else {
+        axes = c.Ints("axes");
+    }
+    if (axes.empty() && c.Int("noop_with_empty_axes", 0)) {
+        c.SetOutput(0, c.Packed(c.Input(0)));
+        return;
+    }
+    Reduce(c, function, axes);
+}
+
+void Global(NodeContext& c, DML_REDUCE_FUNCTION function) {
+    std::vector<int64_t> axes;
+    for (size_t a = 2; a < c.Input(0).shape.size(); ++a) axes.push_back(static_cast<int64_t>(a));
+    Reduce(c, function, axes);
+}
+
+void BatchNorm(NodeContext& c) {
+    if (c.Int("training_mode", 0) || c.OutputCount() > 1) c.Fail("training mode (running statistics as outputs) is not lowered.");
+    const Value& x = c.Input(0);
+    const size_t rank = std::max<size_t>(4, x.shape.size());
+    Shape out = c.OutShape(0), s, t;
+    Trail(x, rank, &s, &t);
+    auto* d = c.Make(DML_BATCH_NORMALIZATION_OPERATOR_DESC{});
+    d->InputTensor = c.InDesc(x, s, t);
+    d->ScaleTensor = ChannelDesc(c, c.Input(1), rank);
+    d->BiasTensor = ChannelDesc(c, c.Input(2), rank);
+    d->MeanTensor = ChannelDesc(c, c.Input(3), rank);
+    d->VarianceTensor = ChannelDesc(c, c.Input(4), rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(out, rank));
+    d->Spatial = TRUE;
+    d->Epsilon = c.Float("epsilon", 1e-5f);
+    // DirectML's input order: Input, Mean, Variance, Scale, Bias.
+    c.EmitSingle(DML_OPERATOR_BATCH_NORMALIZATION, d, {&x, &c.Input(3), &c.Input(4), &c.Input(1), &c.Input(2)});
+}
+
+void InstanceNorm(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const size_t rank = std::max<size_t>(4, x.shape.size());
+    Shape s, t;
+    Trail(x, rank, &s, &t);
+    std::vector<uint32_t> axes;
+    for (uint32_t a = 2; a < rank; ++a) axes.push_back(a);
+    auto* d = c.Make(DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC{});
+    d->InputTensor = c.InDesc(x, s, t);
+    d->ScaleTensor = ChannelDesc(c, c.Input(1), rank);
+    d->BiasTensor = ChannelDesc(c, c.Input(2), rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(c.OutShape(0), rank));
+    d->AxisCount = static_cast<UINT>(axes.size());
+    d->Axes = c.Array(axes);
+    d->NormalizeVariance = TRUE;
+    d->Epsilon = c.Float("epsilon", 1e-5f);
+    c.EmitSingle(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, d, {&x, &c.Input(1), &c.Input(2)});
+}
+
+// LayerNormalization's optional Mean and InvStdDev outputs: mean = average over the axes, then
+// 1 / sqrt(average((x - mean)^2) + epsilon), as separate nodes (MVN gives only the normalized tensor).
+void LayerNormStatistics(NodeContext& c, const Value& x, const Shape& in, const std::vector<uint32_t>& axes, float epsilon) {
+    const size_t rank = in.size();
+    Shape reduced = in;
+    for (uint32_t a : axes) reduced[a] = 1;
+    const DML_TENSOR_DATA_TYPE type = x.type;
+    auto reduce = [&](const Value& v) {
+        auto* d = c.Make(DML_REDUCE_OPERATOR_DESC{});
+        d->Function = DML_REDUCE_FUNCTION_AVERAGE;
+        d->InputTensor = c.InDescRank(v, rank);
+        d->OutputTensor = c.OutDesc(type, reduced);
+        d->AxisCount = static_cast<UINT>(axes.size());
+        d->Axes = c.Array(axes);
+        return c.NodeOutput(c.Emit(DML_OPERATOR_REDUCE, d, {&v}, "(statistics)"), 0, type, x.onnxType, reduced);
+    };
+    Value mean = reduce(x);
+    Shape s, t;
+    auto* sub = c.Make(DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC{});
+    sub->ATensor = c.InDescRank(x, rank);
+    c.Broadcast(mean, in, &s, &t);
+    sub->BTensor = c.InDesc(mean, s, t);
+    sub->OutputTensor = c.OutDesc(type, in);
+    Value diff = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_SUBTRACT, sub, {&x, &mean}, "(statistics)"), 0, type, x.onnxType, in);
+    auto* mul = c.Make(DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC{});
+    mul->ATensor = c.InDescRank(diff, rank);
+    mul->BTensor = c.InDescRank(diff, rank);
+    mul->OutputTensor = c.OutDesc(type, in);
+    Value square = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, mul, {&diff, &diff}, "(statistics)"), 0, type, x.onnxType, in);
+    Value variance = reduce(square);
+    auto* root = c.Make(DML_ELEMENT_WISE_SQRT_OPERATOR_DESC{});
+    root->InputTensor = c.InDescRank(variance, rank);
+    root->OutputTensor = c.OutDesc(type, reduced);
+    root->ScaleBias = c.Make(DML_SCALE_BIAS{1.0f, epsilon});  // sqrt(variance + epsilon)
+    Value sd = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_SQRT, root, {&variance}, "(statistics)"), 0, type, x.onnxType, reduced);
+    auto* recip = c.Make(DML_ELEMENT_WISE_RECIP_OPERATOR_DESC{});
+    recip->InputTensor = c.InDescRank(sd, rank);
+    recip->OutputTensor = c.OutDesc(type, reduced);
+    Value inv = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_RECIP, recip, {&sd}, "(statistics)"), 0, type, x.onnxType, reduced);
+    if (c.HasOutput(1)) c.SetOutput(1, c.Reshaped(mean, c.OutShape(1)));
+    if (c.HasOutput(2)) c.SetOutput(2, c.Reshaped(inv, c.OutShape(2)));
+}
+
+void LayerNorm(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const size_t r = x.shape.size();
+    const size_t rank = std::max<size_t>(4, r);
+    const Shape in = Lead(x.shape, rank);
+    const uint32_t axis = NodeContext::NormalizeAxis(c.Int("axis", -1), r, &c) + static_cast<uint32_t>(rank - r);
+    std::vector<uint32_t> axes;
+    for (uint32_t a = axis; a < rank; ++a) axes.push_back(a);
+    Shape s, t;
+    auto* d = c.Make(DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, rank);
+    const Value& scale = c.Input(1);
+    c.Broadcast(scale, in, &s, &t);
+    d->ScaleTensor = c.InDesc(scale, s, t);
+    const Value* bias = c.HasInput(2) ? &c.Input(2) : nullptr;
+    if (bias) {
+        c.Broadcast(*bias, in, &s, &t);
+        d->BiasTensor = c.InDesc(*bias, s, t);
+    }
+    d->OutputTensor = c.OutDesc(c.OutType(0), in);
+    d->AxisCount = static_cast<UINT>(axes.size());
+    d->Axes = c.Array(axes);
+    d->NormalizeVariance = TRUE;
+    d->Epsilon = c.Float("epsilon", 1e-5f);
+    c.EmitSingle(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, d, {&x, &scale, bias});
+    if (c.HasOutput(1) || c.HasOutput(2)) LayerNormStatistics(c, x, in, axes, d->Epsilon);
+}
+
+void Lrn(NodeContext& c) {
+    const Value& x = c.Input(0);
+    auto* d = c.Make(DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC{});
+    Shape s, t;
+    Trail(x, 4, &s, &t);
+    d->InputTensor = c.InDesc(x, s, t);
+    d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(c.OutShape(0), 4));
+    d->CrossChannel = TRUE;
+    d->LocalSize = static_cast<UINT>(c.Int("size", 1));
+    d->Alpha = c.Float("alpha", 1e-4f);
+    d->Beta = c.Float("beta", 0.75f);
+    d->Bias = c.Float("bias", 1.0f);
+    c.EmitSingle(DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION, d, {&x});
+}
+
+void Mvn(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const size_t r = x.shape.size(), rank = std::max<size_t>(4, r);
+    std::vector<int64_t> onnxAxes = c.Ints("axes");
+    if (onnxAxes.empty()) onnxAxes = {0, 2, 3};
+    std::vector<uint32_t> axes;
+    for (int64_t a : onnxAxes) axes.push_back(NodeContext::NormalizeAxis(a, r, &c) + static_cast<uint32_t>(rank - r));
+    std::sort(axes.begin(), axes.end());
+    auto* d = c.Make(DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), Lead(c.OutShape(0), rank));
+    d->AxisCount = static_cast<UINT>(axes.size());
+    d->Axes = c.Array(axes);
+    d->NormalizeVariance = TRUE;
+    d->Epsilon = 1e-9f;
+    c.EmitSingle(DML_OPERATOR_MEAN_VARIANCE_NORMALIZATION1, d, {&x});
+}
+
+void Gemm(NodeContext& c) {
+    const Value& a = c.Input(0);
+    const Value& b = c.Input(1);
+    if (a.shape.size() != 2 || b.shape.size() != 2) c.Fail("Gemm takes 2-D A and B.");
+    Shape out = c.OutShape(0);
+    const Shape out4 = {1, 1, out[0], out[1]};
+    auto* d = c.Make(DML_GEMM_OPERATOR_DESC{});
+    d->ATensor = c.InDescRank(a, 4);
+    d->BTensor = c.InDescRank(b, 4);
+    const Value* cv = c.HasInput(2) ? &c.Input(2) : nullptr;
+    if (cv) {
+        Shape s, t;
+        c.Broadcast(*cv, out4, &s, &t);
+        d->CTensor = c.InDesc(*cv, s, t);
+    }
+    d->OutputTensor = c.OutDesc(c.OutType(0), out4);
+    d->TransA = c.Int("transA", 0) ? DML_MATRIX_TRANSFORM_TRANSPOSE : DML_MATRIX_TRANSFORM_NONE;
+    d->TransB = c.Int("transB", 0) ? DML_MATRIX_TRANSFORM_TRANSPOSE : DML_MATRIX_TRANSFORM_NONE;
+    d->Alpha = c.Float("alpha", 1.0f);
+    d->Beta = cv ? c.Float("beta", 1.0f) : 0.0f;
+    c.EmitSingle(DML_OPERATOR_GEMM, d, {&a, &b, cv});
+}
+
+void MatMul(NodeContext& c) {
+    Value a = c.Input(0), b = c.Input(1);
+    if (a.shape.empty() || b.shape.empty()) c.Fail("MatMul of a scalar is not defined.");
+    // 1-D operands become a row (A) or a column (B), as numpy's matmul does.
+    if (a.shape.size() == 1) { a.shape.insert(a.shape.begin(), 1); a.strides.insert(a.strides.begin(), 0); }
+    if (b.shape.size() == 1) { b.shape.push_back(1); b.strides.push_back(1); }
+    const size_t ra = a.shape.size(), rb = b.shape.size();
+    const size_t batchRank = std::max(ra, rb) - 2;
+    Shape batch(batchRank, 1);
+    for (size_t i = 0; i < batchRank; ++i) {
+        uint32_t da = i + ra >= batchRank + 2 ? a.shape[i + ra - batchRank - 2] : 1;
+        uint32_t db = i + rb >= batchRank + 2 ? b.shape[i + rb - batchRank - 2] : 1;
+        if (da != db && da != 1 && db != 1) c.Fail("the batch dimensions of A and B do not broadcast.");
+        batch[i] = std::max(da, db);
+    }
+    // DirectML's GEMM has two batch dimensions; fold leading ones when they are 1.
+    while (batch.size() > 2 && batch.front() == 1) batch.erase(batch.begin());
+    if (batch.size() > 2) c.Fail("MatMul with more than two batch dimensions is not lowered yet.");
+    while (batch.size() < 2) batch.insert(batch.begin(), 1);
+    const uint32_t m = a.shape[ra - 2], k = a.shape[ra - 1], n = b.shape[rb - 1];
+    if (b.shape[rb - 2] != k) c.Fail("A's columns do not match B's rows.");
+    auto view = [&](const Value& v, uint32_t rows, uint32_t cols) {
+        Shape target = batch;
+        target.push_back(rows);
+        target.push_back(cols);
+        Shape s, t;
+        // Right-align v's batch dims to the 2 batch dims (extra leading dims are all 1).
+        Value trimmed = v;
+        while (trimmed.shape.size() > 4 && trimmed.shape.front() == 1) {
+            trimmed.shape.erase(trimmed.shape.begin());
+            trimmed.strides.erase(trimmed.strides.begin());
+        }
+        c.Broadcast(trimmed, target, &s, &t);
+        return c.InDesc(v, s, t);
+    };
+    Shape out4 = batch;
+    out4.push_back(m);
+    out4.push_back(n);
+    auto* d = c.Make(DML_GEMM_OPERATOR_DESC{});
+    d->ATensor = view(a, m, k);
+    d->BTensor = view(b, k, n);
+    d->OutputTensor = c.OutDesc(c.OutType(0), out4);
+    d->TransA = DML_MATRIX_TRANSFORM_NONE;
+    d->TransB = DML_MATRIX_TRANSFORM_NONE;
+    d->Alpha = 1.0f;
+    const Value& a0 = c.Input(0);
+    const Value& b0 = c.Input(1);
+    c.EmitSingle(DML_OPERATOR_GEMM, d, {&a0, &b0});
+}
+
+void Softmax(NodeContext& c, DML_OPERATOR_TYPE type) {
+    const Value& x = c.Input(0);
+    const size_t r = x.shape.size();
+    const size_t rank = std::max<size_t>(4, r);
+    const uint32_t lead = static_cast<uint32_t>(rank - r);
+    std::vector<uint32_t> axes;
+    if (c.opset < 13) {
+        // Before opset 13 the input is flattened to 2-D at `axis`: every axis from it on.
+        for (uint32_t a = NodeContext::NormalizeAxis(c.Int("axis", 1), r, &c); a < r; ++a) axes.push_back(a + lead);
+    } else {
+        axes.push_back(NodeContext::NormalizeAxis(c.Int("axis", -1), r, &c) + lead);
+    }
+    auto* d = c.Make(DML_ACTIVATION_SOFTMAX1_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), Lead(c.OutShape(0), rank));
+    d->AxisCount = static_cast<UINT>(axes.size());
+    d->Axes = c.Array(axes);
+    c.EmitSingle(type, d, {&x});
+}
+
+}  // namespace
+
+void RegisterNnOps(OpTable& t) {
+    t["Conv"] = [](NodeContext& c) { Conv(c, false); };
+    t["ConvTranspose"] = [](NodeContext& c) { Conv(c, true); };
+    t["MaxPool"] = [](NodeContext& c) { Pool(c, true); };
+    t["AveragePool"] = [](NodeContext& c) { Pool(c, false); };
+    t["GlobalAveragePool"] = [](NodeContext& c) { Global(c, DML_REDUCE_FUNCTION_AVERAGE); };
+    t["GlobalMaxPool"] = [](NodeContext& c) { Global(c, DML_REDUCE_FUNCTION_MAX); };
+    t["BatchNormalization"] = BatchNorm;
+    t["InstanceNormalization"] = InstanceNorm;
+    t["LayerNormalization"] = LayerNorm;
+    t["Gemm"] = Gemm;
+    t["MatMul"] = MatMul;
+    t["Softmax"] = [](NodeContext& c) { Softmax(c, DML_OPERATOR_ACTIVATION_SOFTMAX1); };
+    t["LogSoftmax"] = [](NodeContext& c) { Softmax(c, DML_OPERATOR_ACTIVATION_LOG_SOFTMAX1); };
+    t["Hardmax"] = [](NodeContext& c) { Softmax(c, DML_OPERATOR_ACTIVATION_HARDMAX1); };
+    struct R { const char* name; DML_REDUCE_FUNCTION function; int64_t axesInputOpset; };
+    static const R reductions[] = {
+        {"ReduceSum", DML_REDUCE_FUNCTION_SUM, 13},          {"ReduceMean", DML_REDUCE_FUNCTION_AVERAGE, 18},
+        {"ReduceMax", DML_REDUCE_FUNCTION_MAX, 18},          {"ReduceMin", DML_REDUCE_FUNCTION_MIN, 18},
+        {"ReduceProd", DML_REDUCE_FUNCTION_MULTIPLY, 18},    {"ReduceL1", DML_REDUCE_FUNCTION_L1, 18},
+        {"ReduceL2", DML_REDUCE_FUNCTION_L2, 18},            {"ReduceLogSum", DML_REDUCE_FUNCTION_LOG_SUM, 18},
+        {"ReduceLogSumExp", DML_REDUCE_FUNCTION_LOG_SUM_EXP, 18},
+        {"ReduceSumSquare", DML_REDUCE_FUNCTION_SUM_SQUARE, 18},
+    };
+    for (const R& r : reductions) {
+        DML_REDUCE_FUNCTION f = r.function;
+        int64_t opset = r.axesInputOpset;
+        t[r.name] = [f, opset](NodeContext& c) { ReduceOp(c, f, opset); };
+    }
+    t["LRN"] = Lrn;
+    t["MeanVarianceNormalization"] = Mvn;
+}
+
+}  // namespace freedml::onnx

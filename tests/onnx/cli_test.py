@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""`dmlrun model.onnx`'s command line: inputs from .npy files and seeded random ones, outputs printed
+and written, --dump-graph, --iterations, --compare-ort (when onnxruntime is installed), and every
+refusal: a malformed or truncated file (with protobuf's or the checker's reason), a symbolic
+dimension left unset, an operator or attribute without a lowering (naming the node, its op type and
+opset). Each refusal must come before anything runs.
+
+    cli_test.py DMLRUN TESTS_ONNX_DIR
+
+Exit status 1 lists the failed checks.
+"""
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+DMLRUN = os.path.abspath(sys.argv[1])
+HERE = pathlib.Path(sys.argv[2]).resolve()
+CASES = HERE / "cases"
+ERRORS = HERE / "errors"
+failures = []
+
+
+def run(*args):
+    return subprocess.run([DMLRUN, "--adapter", "cpu"] + [str(a) for a in args], capture_output=True, text=True)
+
+
+def check(name, condition, detail=""):
+    if not condition:
+        failures.append("%s: %s" % (name, detail))
+
+
+def expect_error(name, args, status, *needles):
+    r = run(*args)
+    check(name, r.returncode == status, "exit %d, expected %d; stderr: %s" % (r.returncode, status, r.stderr))
+    for needle in needles:
+        check(name, needle in r.stderr, "stderr lacks %r: %s" % (needle, r.stderr))
+    # One sentence, and nothing ran: no adapter line, no outputs.
+    check(name, "Running on" not in r.stdout and "Resource" not in r.stdout, "something ran: %s" % r.stdout)
+    check(name, r.stderr.count("\n") == 1, "more than one line: %s" % r.stderr)
+
+
+conv = CASES / "conv_bias_relu" / "model.onnx"
+conv_x = CASES / "conv_bias_relu" / "inputs" / "x.npy"
+conv_y = np.load(CASES / "conv_bias_relu" / "expected" / "y.npy")
+symbolic = CASES / "symbolic_batch" / "model.onnx"
+
+with tempfile.TemporaryDirectory() as tmp:
+    tmp = pathlib.Path(tmp)
+    data = conv.read_bytes()
+    (tmp / "truncated.onnx").write_bytes(data[: len(data) // 2])
+    expect_error("truncated", [tmp / "truncated.onnx"], 1, "protobuf cannot parse", "stopped at byte")
+    (tmp / "garbage.onnx").write_bytes(bytes(range(256)) * 4)
+    expect_error("garbage", [tmp / "garbage.onnx"], 1, "garbage.onnx: ")
+    (tmp / "empty.onnx").write_bytes(b"")
+    expect_error("empty", [tmp / "empty.onnx"], 1, "holds no graph")
+    expect_error("missing file", [tmp / "absent.onnx"], 1, "cannot open")
+
+    expect_error("symbolic unset", [symbolic], 1, "graph input 'x' has the symbolic dimension 'batch'", "--dim batch=N")
+    expect_error("unknown dim", [symbolic, "--dim", "batch=3", "--dim", "sequence=4"], 1,
+                 "--dim sequence=4 names no symbolic dimension of the model (it has: batch)")
+    expect_error("unsupported operator", [ERRORS / "unsupported_operator.onnx"], 1,
+                 "node 'mystery' (Einsum, opset 13): FreeDML has no lowering for the ONNX operator Einsum")
+    expect_error("unsupported attribute", [ERRORS / "unsupported_attribute.onnx"], 1,
+                 "node 'pool_with_indices' (MaxPool, opset 13): the Indices output of MaxPool is not lowered")
+    expect_error("foreign domain", [ERRORS / "foreign_domain.onnx"], 1,
+                 "node 'custom' (FusedThing, opset 1): operators of the domain 'com.example'")
+    expect_error("unknown input", [conv, "--input", "nope=%s" % conv_x], 1, "the model has no input 'nope' (its inputs: 'x')")
+    np.save(tmp / "wrong.npy", np.zeros((2, 2), np.float32))
+    expect_error("wrong input size", [conv, "--input", "x=%s" % (tmp / "wrong.npy")], 1, "takes 486 FLOAT32 elements")
+
+    r = subprocess.run([DMLRUN, str(CASES.parent / "make_models.py"), "--input", "x=y.npy"], capture_output=True, text=True)
+    check("options for json", r.returncode == 2 and "apply to ONNX models" in r.stderr, r.stderr)
+
+    # Inputs from a file; outputs printed and written.
+    out = tmp / "out"
+    r = run(conv, "--input", "x=%s" % conv_x, "--output-dir", out, "--iterations", "3", "--dump-graph")
+    check("run", r.returncode == 0, r.stderr)
+    check("adapter line", r.stdout.startswith("DirectML graph:") and "Running on 'FreeDML CPU'" in r.stdout, r.stdout)
+    check("dump", "DML_OPERATOR_CONVOLUTION <- making 'c' (Conv, opset 13)" in r.stdout and
+          "DML_OPERATOR_ACTIVATION_RELU" in r.stdout and "edge: input 0 -> node" in r.stdout, r.stdout)
+    check("timing", re.search(r"Dispatch 'model': 3 iterations, [0-9.]+ ms median", r.stdout) is not None, r.stdout)
+    written = np.load(out / "y.npy")
+    check("written", written.shape == conv_y.shape and np.allclose(written, conv_y, rtol=1e-3, atol=1e-4),
+          "y.npy differs from ONNX Runtime's")
+    line = [l for l in r.stdout.splitlines() if l.startswith("Resource 'y': ")]
+    check("printed", len(line) == 1, r.stdout)
+    if line:
+        printed = np.array([float(v) for v in line[0][len("Resource 'y': "):].split(", ")], np.float32)
+        check("printed values", np.allclose(printed, written.reshape(-1), rtol=1e-5, atol=1e-6), "printed values differ")
+
+    # Seeded random inputs: the same seed gives the same outputs, another seed others.
+    a, b, c = (run(symbolic, "--dim", "batch=3", "--seed", s, "--quiet").stdout for s in ("1", "1", "2"))
+    check("seeded", a == b and a != c and a.startswith("Resource 'y': "), "%r %r %r" % (a, b, c))
+
+    # DxDispatch's "type": "onnx" dispatchables in a JSON model, values against numpy (float64).
+    r = run(HERE / "dxdispatch_onnx.json", "--quiet")
+    check("json onnx", r.returncode == 0, r.stderr)
+    printed = {l.split("'")[1]: np.array([float(v) for v in l.split(": ", 1)[1].split(", ")])
+               for l in r.stdout.splitlines() if l.startswith("Resource '")}
+    a, b = np.arange(1, 7, dtype=np.float64).reshape(3, 2), np.arange(1, 9, dtype=np.float64).reshape(2, 4)
+    check("json onnx gemm", "Out" in printed and np.array_equal(printed["Out"], (a @ b + a @ b).ravel()), r.stdout)
+    x = np.array([-1, 2, -3, 4, -5, 6, -7, 8, -9, 10, -11, 12], np.float64)
+    check("json onnx dims", "Y" in printed and np.array_equal(printed["Y"], np.maximum(x, 0) + x), r.stdout)
+    import json as _json
+    model = _json.loads((HERE / "dxdispatch_onnx.json").read_text())
+    model["dispatchables"]["gemm"]["sourcePath"] = str(ERRORS / "unsupported_operator.onnx")
+    (tmp / "bad.json").write_text(_json.dumps(model))
+    r = run(tmp / "bad.json")
+    check("json onnx refusal", r.returncode == 1 and "dispatchables.gemm" in r.stderr and
+          "node 'mystery' (Einsum, opset 13)" in r.stderr, r.stderr)
+
+    try:
+        import onnxruntime  # noqa: F401
+        have_ort = True
+    except ImportError:
+        have_ort = False
+    if have_ort:
+        env = dict(os.environ, FREEDML_PYTHON=sys.executable)
+        r = subprocess.run([DMLRUN, "--adapter", "cpu", str(conv), "--compare-ort", "--iterations", "2"],
+                           capture_output=True, text=True, env=env)
+        check("compare-ort", r.returncode == 0, r.stderr)
+        m = re.search(r"Compare 'y' with ONNX Runtime: max abs difference ([0-9.e+-]+), max rel difference", r.stdout)
+        check("compare-ort difference", m is not None and float(m.group(1)) < 1e-4, r.stdout)
+        check("compare-ort speed", re.search(r"Speed: FreeDML [0-9.]+ ms median, ONNX Runtime \(CPU\) [0-9.]+ ms median",
+                                             r.stdout) is not None, r.stdout)
+    else:
+        print("--compare-ort not checked: the Python package onnxruntime is not installed")
+
+if failures:
+    print("%d failed checks:" % len(failures))
+    for f in failures:
+        print("  " + f)
+    sys.exit(1)
+print("all checks passed")
