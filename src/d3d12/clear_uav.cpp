@@ -2,6 +2,7 @@
 // are set to one element, built at record time from the four values and the view's format, and
 // the queue's stream fills them (backend::Stream::Fill) when the list runs.
 #include <cmath>
+#include "common/trace.h"
 #include <cstring>
 #include <string>
 
@@ -214,6 +215,7 @@ void CommandList::ClearUnorderedAccessView(const char* method, D3D12_GPU_DESCRIP
 void CommandList::ClearUnorderedAccessViewUint(D3D12_GPU_DESCRIPTOR_HANDLE gpuHandle,
                                                D3D12_CPU_DESCRIPTOR_HANDLE cpuHandle, ID3D12Resource* resource,
                                                const UINT values[4], UINT numRects, const D3D12_RECT* rects) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint", this, gpuHandle, cpuHandle, resource, values, numRects, rects);
     ClearUnorderedAccessView("ClearUnorderedAccessViewUint", gpuHandle, cpuHandle, resource, values, false, numRects,
                              rects);
 }
@@ -221,6 +223,7 @@ void CommandList::ClearUnorderedAccessViewUint(D3D12_GPU_DESCRIPTOR_HANDLE gpuHa
 void CommandList::ClearUnorderedAccessViewFloat(D3D12_GPU_DESCRIPTOR_HANDLE gpuHandle,
                                                 D3D12_CPU_DESCRIPTOR_HANDLE cpuHandle, ID3D12Resource* resource,
                                                 const FLOAT values[4], UINT numRects, const D3D12_RECT* rects) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat", this, gpuHandle, cpuHandle, resource, values, numRects, rects);
     ClearUnorderedAccessView("ClearUnorderedAccessViewFloat", gpuHandle, cpuHandle, resource, values, true, numRects,
                              rects);
 }

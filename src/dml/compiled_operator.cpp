@@ -1,4 +1,5 @@
 #include "dml/compiled_operator.h"
+#include "common/trace.h"
 
 #include <algorithm>
 
@@ -100,7 +101,7 @@ Status CompiledOperator::Create(Device& device, CompiledInterface shape, DML_EXE
     return {};
 }
 
-DML_BINDING_PROPERTIES CompiledOperator::GetBindingProperties() { return snapshot_->info.properties; }
+DML_BINDING_PROPERTIES CompiledOperator::GetBindingProperties() { FREEDML_TRACE_DML("IDMLCompiledOperator::GetBindingProperties", this); return snapshot_->info.properties; }
 
 std::string CompiledOperator::Describe() const { return "compiled " + shape_.what + NameSuffix(); }
 

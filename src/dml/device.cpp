@@ -1,4 +1,5 @@
 #include "dml/device.h"
+#include "common/trace.h"
 
 #include <dlfcn.h>
 
@@ -119,6 +120,7 @@ void Device::ReportError(const std::string& text) {
 // reference pages of DML_FEATURE and its query and data structs describe them.
 HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, const void* queryData,
                                     UINT supportDataSize, void* supportData) {
+    FREEDML_TRACE_DML("IDMLDevice::CheckFeatureSupport", this, feature, queryDataSize, queryData, supportDataSize, supportData);
     constexpr const char* kMethod = "IDMLDevice::CheckFeatureSupport";
     return Guarded(kMethod, [&]() -> HRESULT {
         switch (Raw(feature)) {
@@ -180,6 +182,7 @@ HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, con
 }
 
 HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateOperator", this, desc, riid, object);
     return Guarded("IDMLDevice::CreateOperator", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CreateOperator";
         if (object) *object = nullptr;
@@ -192,6 +195,7 @@ HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void*
 }
 
 HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CompileOperator", this, op, flags, riid, object);
     return Guarded("IDMLDevice::CompileOperator", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CompileOperator";
         if (object) *object = nullptr;
@@ -209,6 +213,7 @@ HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REF
 
 HRESULT Device::CreateOperatorInitializer(UINT count, IDMLCompiledOperator* const* operators, REFIID riid,
                                           void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateOperatorInitializer", this, count, FREEDML_TRACE_LIST(operators, count), riid, object);
     return Guarded("IDMLDevice::CreateOperatorInitializer", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CreateOperatorInitializer";
         if (object) *object = nullptr;
@@ -221,6 +226,7 @@ HRESULT Device::CreateOperatorInitializer(UINT count, IDMLCompiledOperator* cons
 }
 
 HRESULT Device::CreateCommandRecorder(REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateCommandRecorder", this, riid, object);
     return Guarded("IDMLDevice::CreateCommandRecorder", [&]() -> HRESULT {
         if (!object) return Fail("IDMLDevice::CreateCommandRecorder", Error(E_POINTER, "ppv is null."));
         return HandOut(new CommandRecorder(*this), riid, object);
@@ -228,6 +234,7 @@ HRESULT Device::CreateCommandRecorder(REFIID riid, void** object) {
 }
 
 HRESULT Device::CreateBindingTable(const DML_BINDING_TABLE_DESC* desc, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateBindingTable", this, desc, riid, object);
     return Guarded("IDMLDevice::CreateBindingTable", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CreateBindingTable";
         if (object) *object = nullptr;
@@ -248,6 +255,7 @@ bool Device::Owns(IDMLDeviceChild* object) {
 
 // Residency: FreeDML keeps everything resident; the calls only check their arguments.
 HRESULT Device::Evict(UINT count, IDMLPageable* const* objects) {
+    FREEDML_TRACE_DML("IDMLDevice::Evict", this, count, objects);
     if (count && !objects) return Fail("IDMLDevice::Evict", Error(E_INVALIDARG, "count is %u but ppObjects is null.", count));
     for (UINT i = 0; i < count; ++i) {
         if (!Owns(objects[i])) {
@@ -258,6 +266,7 @@ HRESULT Device::Evict(UINT count, IDMLPageable* const* objects) {
 }
 
 HRESULT Device::MakeResident(UINT count, IDMLPageable* const* objects) {
+    FREEDML_TRACE_DML("IDMLDevice::MakeResident", this, count, objects);
     if (count && !objects) {
         return Fail("IDMLDevice::MakeResident", Error(E_INVALIDARG, "count is %u but ppObjects is null.", count));
     }
@@ -270,11 +279,12 @@ HRESULT Device::MakeResident(UINT count, IDMLPageable* const* objects) {
     return S_OK;
 }
 
-HRESULT Device::GetDeviceRemovedReason() { return d3d12_->RemovedReason(); }
+HRESULT Device::GetDeviceRemovedReason() { FREEDML_TRACE_DML("IDMLDevice::GetDeviceRemovedReason", this); return d3d12_->RemovedReason(); }
 
-HRESULT Device::GetParentDevice(REFIID riid, void** object) { return d3d12Device_->QueryInterface(riid, object); }
+HRESULT Device::GetParentDevice(REFIID riid, void** object) { FREEDML_TRACE_DML("IDMLDevice::GetParentDevice", this, riid, object); return d3d12Device_->QueryInterface(riid, object); }
 
 HRESULT Device::CompileGraph(const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CompileGraph", this, desc, flags, riid, object);
     return Guarded("IDMLDevice1::CompileGraph", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice1::CompileGraph";
         if (object) *object = nullptr;

@@ -1,4 +1,5 @@
 #include "dml/operator_initializer.h"
+#include "common/trace.h"
 
 namespace freedml::dml {
 
@@ -44,13 +45,14 @@ Status OperatorInitializer::SetTargets(UINT count, IDMLCompiledOperator* const* 
 }
 
 HRESULT OperatorInitializer::Reset(UINT count, IDMLCompiledOperator* const* operators) {
+    FREEDML_TRACE_DML("IDMLOperatorInitializer::Reset", this, count, FREEDML_TRACE_LIST(operators, count));
     return GetDmlDevice().Guarded("IDMLOperatorInitializer::Reset", [&]() -> HRESULT {
         Status status = SetTargets(count, operators);
         return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLOperatorInitializer::Reset", status);
     });
 }
 
-DML_BINDING_PROPERTIES OperatorInitializer::GetBindingProperties() { return Snapshot()->info.properties; }
+DML_BINDING_PROPERTIES OperatorInitializer::GetBindingProperties() { FREEDML_TRACE_DML("IDMLOperatorInitializer::GetBindingProperties", this); return Snapshot()->info.properties; }
 
 std::shared_ptr<const DispatchableSnapshot> OperatorInitializer::Snapshot() const {
     std::lock_guard lock(mutex_);
