@@ -9,6 +9,7 @@
 
 #include "common/enum_value.h"
 #include "dml/binding_table.h"
+#include "dml/capture.h"
 #include "dml/command_recorder.h"
 #include "dml/compiled_operator.h"
 #include "dml/graph/graph.h"
@@ -44,7 +45,14 @@ void DebugDeviceInterface::SetMuteDebugOutput(BOOL mute) { device_.SetMuted(mute
 
 Device::Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
                DML_FEATURE_LEVEL featureLevel)
-    : d3d12Device_(Ref<ID3D12Device>::Share(d3d12Device)), d3d12_(internal), flags_(flags), featureLevel_(featureLevel) {}
+    : d3d12Device_(Ref<ID3D12Device>::Share(d3d12Device)),
+      d3d12_(internal),
+      flags_(flags),
+      featureLevel_(featureLevel),
+      ordinal_([] {
+          static std::atomic<uint32_t> created{0};
+          return ++created;
+      }()) {}
 
 HRESULT Device::Create(ID3D12Device* d3d12Device, uint32_t flags, uint32_t minimumFeatureLevel, REFIID riid,
                        void** object) {
@@ -292,6 +300,7 @@ HRESULT Device::CompileGraph(const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS fla
         CompiledOperator* compiled = nullptr;
         Status status = dml::CompileGraph(*this, *desc, Raw(flags), &compiled);
         if (!status.ok()) return Fail(kMethod, status);
+        if (capture::Enabled()) compiled->CaptureGraphJson() = capture::GraphJson(*desc);
         return HandOut(compiled, riid, object);  // a null ppv validates only
     });
 }
