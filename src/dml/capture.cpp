@@ -320,7 +320,7 @@ uint64_t Fnv1a(const std::vector<uint8_t>& bytes) {
 std::vector<uint8_t> ReadBytes(const Bound& bound, backend::Stream& stream) {
     std::vector<uint8_t> bytes(bound.bytes);
     if (bound.bytes) {
-        stream.CopyAddresses(reinterpret_cast<std::byte*>(bytes.data()), bound.address, bound.bytes);
+        stream.ReadToHost(bytes.data(), bound.address, bound.bytes);
         stream.Finish();
     }
     return bytes;
@@ -670,7 +670,7 @@ void ApplyTestPerturbation(CompiledOperator& compiled, uint32_t deviceOrdinal, c
     uint8_t bytes[8] = {};
     const uint32_t size = ElementSizeInBytes(tensor->dataType);
     if (size == 0 || size > 8) return;
-    stream.CopyAddresses(reinterpret_cast<std::byte*>(bytes), address, size);
+    stream.ReadToHost(bytes, address, size);
     stream.Finish();
     if (tensor->dataType == DML_TENSOR_DATA_TYPE_FLOAT32) {
         float v;

@@ -8,6 +8,7 @@ cannot be written, damaged captures (refused with the file and the reason), an e
 by --check), and a perturbed kernel that --compare-adapters must name.
 
 Usage: capture_test.py DMLRUN MODELS_DIR [SAMPLE...]
+(FREEDML_CAPTURE_TEST_ADAPTER=cuda: capture and replay on the GPU instead of the CPU.)
 """
 import json
 import os
@@ -29,7 +30,8 @@ def run(command, env=None, cwd=None):
     full_env = dict(os.environ)
     for key in ("FREEDML_CAPTURE", "FREEDML_CAPTURE_LIMIT", "FREEDML_CAPTURE_FIRST", "FREEDML_TEST_PERTURB", "FREEDML_TRACE"):
         full_env.pop(key, None)
-    full_env["FREEDML_ADAPTER"] = "cpu"
+    # FREEDML_CAPTURE_TEST_ADAPTER=cuda runs the captures and replays on a GPU.
+    full_env["FREEDML_ADAPTER"] = os.environ.get("FREEDML_CAPTURE_TEST_ADAPTER", "cpu")
     full_env.update(env or {})
     return subprocess.run(command, env=full_env, cwd=cwd, capture_output=True, text=True, timeout=300)
 
