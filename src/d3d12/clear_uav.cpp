@@ -2,11 +2,11 @@
 // are set to one element, built at record time from the four values and the view's format, and
 // the queue's stream fills them (backend::Stream::Fill) when the list runs.
 #include <cmath>
-#include "common/trace.h"
 #include <cstring>
 #include <string>
 
 #include "common/half.h"
+#include "common/trace.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"
 #include "d3d12/enum_value.h"

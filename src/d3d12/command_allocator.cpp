@@ -1,6 +1,6 @@
 #include "d3d12/command_allocator.h"
-#include "common/trace.h"
 
+#include "common/trace.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"
 #include "d3d12/factories.h"

@@ -1,8 +1,8 @@
 #include "d3d12/command_list.h"
-#include "common/trace.h"
 
 #include <bit>
 
+#include "common/trace.h"
 #include "d3d12/command_allocator.h"
 #include "d3d12/commands.h"
 #include "d3d12/enum_value.h"

@@ -1,10 +1,10 @@
 #include "d3d12/command_queue.h"
-#include "common/trace.h"
 
 #include <time.h>
 
 #include <chrono>
 
+#include "common/trace.h"
 #include "d3d12/command_allocator.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"

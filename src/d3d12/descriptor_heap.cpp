@@ -1,10 +1,10 @@
 #include "d3d12/descriptor_heap.h"
-#include "common/trace.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 

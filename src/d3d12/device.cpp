@@ -1,10 +1,10 @@
 #include "d3d12/device.h"
-#include "common/trace.h"
 
 #include <cstring>
 #include <limits>
 
 #include "common/align.h"
+#include "common/trace.h"
 #include "d3d12/debug.h"
 #include "d3d12/descriptor_heap.h"
 #include "d3d12/enum_value.h"

@@ -1,8 +1,8 @@
 // Device::CheckFeatureSupport: what the CPU adapter truthfully offers to compute work. Graphics,
 // tiling, ray tracing and the like answer "not supported".
 #include <cstring>
-#include "common/trace.h"
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 #include "d3d12/formats.h"

@@ -1,8 +1,8 @@
 // Device: buffer views (CBV, SRV, UAV) written into CBV_SRV_UAV slots, and descriptor copies.
 #include <cstring>
-#include "common/trace.h"
 #include <vector>
 
+#include "common/trace.h"
 #include "d3d12/descriptor_heap.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"

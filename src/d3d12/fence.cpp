@@ -1,5 +1,4 @@
 #include "d3d12/fence.h"
-#include "common/trace.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/trace.h"
 #include "d3d12/commands.h"
 #include "d3d12/enum_value.h"
 #include "d3d12/factories.h"

@@ -1,8 +1,8 @@
 #include "d3d12/heap.h"
-#include "common/trace.h"
 
 #include <atomic>
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 

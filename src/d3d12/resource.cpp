@@ -1,6 +1,6 @@
 #include "d3d12/resource.h"
-#include "common/trace.h"
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 #include "d3d12/heap.h"

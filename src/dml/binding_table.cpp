@@ -1,8 +1,8 @@
 #include "dml/binding_table.h"
-#include "common/trace.h"
 
 #include <algorithm>
 
+#include "common/trace.h"
 #include "dml/resolver.h"
 
 namespace freedml::dml {

@@ -1,6 +1,6 @@
 #include "dml/command_recorder.h"
-#include "common/trace.h"
 
+#include "common/trace.h"
 #include "dml/binding_table.h"
 #include "dml/compiled_operator.h"
 #include "dml/dispatch.h"

@@ -1,9 +1,9 @@
 #include "dml/compiled_operator.h"
-#include "common/trace.h"
 
 #include <algorithm>
 
 #include "common/align.h"
+#include "common/trace.h"
 
 namespace freedml::dml {
 

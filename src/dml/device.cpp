@@ -1,5 +1,4 @@
 #include "dml/device.h"
-#include "common/trace.h"
 
 #include <dlfcn.h>
 
@@ -8,6 +7,7 @@
 #include <cstring>
 
 #include "common/enum_value.h"
+#include "common/trace.h"
 #include "dml/binding_table.h"
 #include "dml/capture.h"
 #include "dml/command_recorder.h"

@@ -1,4 +1,5 @@
 #include "dml/operator_initializer.h"
+
 #include "common/trace.h"
 
 namespace freedml::dml {
