@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <system_error>
@@ -430,7 +431,25 @@ public:
         }
         const std::string text = BindingsJson(expected);
         commands_.push_back(pending.command + ", \"expected\": " + text + "}");
-        WriteModel();
+        // model.json is rewritten whole: after each of the first dispatches, then at most once a
+        // second, and when the process exits (Flush), so a long run costs linear time.
+        const auto now = std::chrono::steady_clock::now();
+        if (commands_.size() <= 64 || now - lastWrite_ >= std::chrono::seconds(1)) {
+            lastWrite_ = now;
+            WriteModel();
+        } else {
+            unwritten_ = true;
+        }
+    }
+
+    // At exit: the dispatches not yet in model.json. A queue thread that holds the lock (a dispatch
+    // being captured as the process ends) is not waited for.
+    void Flush() {
+        std::unique_lock lock(mutex_, std::try_to_lock);
+        if (lock.owns_lock() && unwritten_ && !failed_) {
+            unwritten_ = false;
+            WriteModel();
+        }
     }
 
 private:
@@ -609,6 +628,8 @@ private:
     uint64_t initializations_ = 0;
     uint64_t dataBytes_ = 0;
     uint64_t nextToken_ = 1;
+    bool unwritten_ = false;  // dispatches captured since model.json was last written
+    std::chrono::steady_clock::time_point lastWrite_{};
     std::set<std::string> files_;
     std::set<std::string> names_;  // of dispatchables
     std::vector<std::string> resources_;
@@ -630,6 +651,7 @@ bool Start() {
                                                    "' (" + error.message() + "); nothing is captured.");
         return false;
     }
+    std::atexit([] { Capture::Get().Flush(); });
     return true;
 }
 

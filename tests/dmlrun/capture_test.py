@@ -98,6 +98,17 @@ def main():
             fail(f"FREEDML_CAPTURE_FIRST=1 captured {commands}")
         check(dmlrun, first_dir, expected_outputs=1, what="FREEDML_CAPTURE_FIRST=1")
 
+        # Many executions: model.json is written at most once a second after the first 64, and
+        # completed when the program exits.
+        many_dir = os.path.join(work, "many")
+        hello = os.path.join(models_dir, "hello_directml.json")
+        run([dmlrun, "-q", "--iterations", "150", hello], env={"FREEDML_CAPTURE": many_dir}, cwd=work)
+        with open(os.path.join(many_dir, "model.json")) as f:
+            many = json.load(f)
+        if len(many["commands"]) != 150 or len(many["dispatchables"]) != 1:
+            fail(f"150 executions captured as {len(many['commands'])} commands")
+        check(dmlrun, many_dir, expected_outputs=150, what="150 executions")
+
         # Past FREEDML_CAPTURE_LIMIT data is left out: said once, replaced by seeded random values,
         # and --check says what it could not compare.
         limit_dir = os.path.join(work, "limit")
