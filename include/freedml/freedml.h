@@ -28,6 +28,19 @@ typedef void (*FREEDML_MESSAGE_CALLBACK)(FREEDML_MESSAGE_SEVERITY severity, cons
 // Installs the process-wide callback (nullptr removes it). Returns the previous one.
 FREEDML_API FREEDML_MESSAGE_CALLBACK FreeDMLSetMessageCallback(FREEDML_MESSAGE_CALLBACK callback, void* context);
 
+// Tracing: FREEDML_TRACE=api in the environment, or FreeDMLSetTraceFlags(FREEDML_TRACE_API) in
+// code, logs every DirectML and D3D12 call as one line, "ID3D12Device::CreateCommittedResource(
+// this=0x... 'device', heapProperties=DEFAULT, ...)", with the names objects were given with
+// SetName, to standard error ("FreeDML trace: ...") and to the message callback (severity
+// MESSAGE). Off, it costs one branch per call.
+typedef enum FREEDML_TRACE_FLAGS {
+    FREEDML_TRACE_NONE = 0,
+    FREEDML_TRACE_API = 1,
+} FREEDML_TRACE_FLAGS;
+
+// Sets the process-wide trace flags (FREEDML_TRACE_FLAGS combined); returns the previous ones.
+FREEDML_API uint32_t FreeDMLSetTraceFlags(uint32_t flags);
+
 // Fence events on Linux. ID3D12Fence::SetEventOnCompletion takes a Win32 event HANDLE, which Linux
 // does not have: a FreeDML event HANDLE is a file descriptor cast to HANDLE. When the fence reaches
 // the value, FreeDML writes the 8-byte integer 1 to it once: with an eventfd (eventfd(0,

@@ -79,6 +79,9 @@ public:
     // do not overlap. WriteFromHost reads `host` before it returns.
     virtual void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) = 0;
     virtual void WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) = 0;
+    // Copies from a kernel address into host memory (capture reads what a dispatch saw); the bytes
+    // are there once Finish returns.
+    virtual void ReadToHost(void* host, const std::byte* source, uint64_t byteCount) = 0;
     // Blocks until everything enqueued on this stream so far has completed (fences call it before
     // they signal).
     virtual void Finish() = 0;

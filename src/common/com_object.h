@@ -20,6 +20,7 @@
 
 #include "common/platform.h"
 #include "common/status.h"
+#include "common/trace.h"
 
 namespace freedml {
 
@@ -180,7 +181,11 @@ public:
     HRESULT STDMETHODCALLTYPE SetPrivateDataInterface(REFGUID guid, InterfaceArgument object) override {
         return privateData_.SetInterface(guid, object);
     }
-    HRESULT STDMETHODCALLTYPE SetName(const wchar_t* name) override { return privateData_.SetName(name); }
+    HRESULT STDMETHODCALLTYPE SetName(const wchar_t* name) override {
+        FREEDML_TRACE_SOURCE(kIsD3D12 ? "D3D12" : "DirectML", kIsD3D12 ? "ID3D12Object::SetName" : "IDMLObject::SetName",
+                             this, name);
+        return privateData_.SetName(name);
+    }
 
     std::string Name() const { return privateData_.Name(); }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/half.h"
+#include "common/trace.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"
 #include "d3d12/enum_value.h"
@@ -214,6 +215,7 @@ void CommandList::ClearUnorderedAccessView(const char* method, D3D12_GPU_DESCRIP
 void CommandList::ClearUnorderedAccessViewUint(D3D12_GPU_DESCRIPTOR_HANDLE gpuHandle,
                                                D3D12_CPU_DESCRIPTOR_HANDLE cpuHandle, ID3D12Resource* resource,
                                                const UINT values[4], UINT numRects, const D3D12_RECT* rects) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint", this, gpuHandle, cpuHandle, resource, values, numRects, rects);
     ClearUnorderedAccessView("ClearUnorderedAccessViewUint", gpuHandle, cpuHandle, resource, values, false, numRects,
                              rects);
 }
@@ -221,6 +223,7 @@ void CommandList::ClearUnorderedAccessViewUint(D3D12_GPU_DESCRIPTOR_HANDLE gpuHa
 void CommandList::ClearUnorderedAccessViewFloat(D3D12_GPU_DESCRIPTOR_HANDLE gpuHandle,
                                                 D3D12_CPU_DESCRIPTOR_HANDLE cpuHandle, ID3D12Resource* resource,
                                                 const FLOAT values[4], UINT numRects, const D3D12_RECT* rects) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat", this, gpuHandle, cpuHandle, resource, values, numRects, rects);
     ClearUnorderedAccessView("ClearUnorderedAccessViewFloat", gpuHandle, cpuHandle, resource, values, true, numRects,
                              rects);
 }

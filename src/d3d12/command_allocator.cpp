@@ -1,5 +1,6 @@
 #include "d3d12/command_allocator.h"
 
+#include "common/trace.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"
 #include "d3d12/factories.h"
@@ -20,6 +21,7 @@ void* CommandAllocator::QueryExtraInterface(REFIID riid) {
 }
 
 HRESULT CommandAllocator::GetDevice(REFIID riid, void** device) {
+    FREEDML_TRACE_D3D12("ID3D12CommandAllocator::GetDevice", this, riid, device);
     if (!device) return E_POINTER;
     return device_.PublicDevice()->QueryInterface(riid, device);
 }
@@ -29,6 +31,7 @@ std::string CommandAllocator::Describe() const {
 }
 
 HRESULT CommandAllocator::Reset() {
+    FREEDML_TRACE_D3D12("ID3D12CommandAllocator::Reset", this);
     return Guarded(device_, "ID3D12CommandAllocator::Reset", [&]() -> HRESULT {
         if (CommandList* list = recording_.load()) {
             return Fail(device_,

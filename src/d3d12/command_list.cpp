@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "common/trace.h"
 #include "d3d12/command_allocator.h"
 #include "d3d12/commands.h"
 #include "d3d12/enum_value.h"
@@ -214,6 +215,7 @@ std::string CommandList::Describe() const {
 }
 
 HRESULT CommandList::GetDevice(REFIID riid, void** device) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::GetDevice", this, riid, device);
     if (!device) return E_POINTER;
     return device_.PublicDevice()->QueryInterface(riid, device);
 }
@@ -264,6 +266,7 @@ void CommandList::Unsupported(const char* method) {
 }
 
 HRESULT CommandList::Close() {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::Close", this);
     return Guarded(device_, "ID3D12GraphicsCommandList::Close", [&]() -> HRESULT {
         if (!open_) {
             return Fail(device_,
@@ -286,6 +289,7 @@ HRESULT CommandList::Close() {
 }
 
 HRESULT CommandList::Reset(ID3D12CommandAllocator* allocator, ID3D12PipelineState* initialState) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::Reset", this, allocator, initialState);
     return Guarded(device_, "ID3D12GraphicsCommandList::Reset", [&]() -> HRESULT {
         auto fail = [&](HRESULT hr, const std::string& text) {
             return Fail(device_, Error(hr, "ID3D12GraphicsCommandList::Reset of %s: %s", Describe().c_str(), text.c_str()),
@@ -313,6 +317,7 @@ HRESULT CommandList::Reset(ID3D12CommandAllocator* allocator, ID3D12PipelineStat
 }
 
 void CommandList::ClearState(ID3D12PipelineState* pipelineState) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ClearState", this, pipelineState);
     GuardRecording("ID3D12GraphicsCommandList::ClearState", [&] {
         if (!CheckOpen("ClearState")) return;
         if (type_ == D3D12_COMMAND_LIST_TYPE_COPY) {
@@ -327,6 +332,7 @@ void CommandList::ClearState(ID3D12PipelineState* pipelineState) {
 
 void CommandList::CopyBufferRegion(ID3D12Resource* dstBuffer, UINT64 dstOffset, ID3D12Resource* srcBuffer,
                                    UINT64 srcOffset, UINT64 numBytes) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::CopyBufferRegion", this, dstBuffer, dstOffset, srcBuffer, srcOffset, numBytes);
     GuardRecording("ID3D12GraphicsCommandList::CopyBufferRegion", [&] {
         if (!CheckOpen("CopyBufferRegion")) return;
         Status status = ValidateCopyBufferRegion(device_, dstBuffer, dstOffset, srcBuffer, srcOffset, numBytes);
@@ -340,6 +346,7 @@ void CommandList::CopyBufferRegion(ID3D12Resource* dstBuffer, UINT64 dstOffset, 
 }
 
 void CommandList::CopyResource(ID3D12Resource* dstResource, ID3D12Resource* srcResource) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::CopyResource", this, dstResource, srcResource);
     GuardRecording("ID3D12GraphicsCommandList::CopyResource", [&] {
         if (!CheckOpen("CopyResource")) return;
         Status status = ValidateCopyResource(device_, dstResource, srcResource);
@@ -353,6 +360,7 @@ void CommandList::CopyResource(ID3D12Resource* dstResource, ID3D12Resource* srcR
 }
 
 void CommandList::ResourceBarrier(UINT numBarriers, const D3D12_RESOURCE_BARRIER* barriers) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ResourceBarrier", this, numBarriers, FREEDML_TRACE_LIST(barriers, numBarriers));
     GuardRecording("ID3D12GraphicsCommandList::ResourceBarrier", [&] {
         if (!CheckOpen("ResourceBarrier")) return;
         Status status;
@@ -367,6 +375,7 @@ void CommandList::ResourceBarrier(UINT numBarriers, const D3D12_RESOURCE_BARRIER
 }
 
 void CommandList::SetDescriptorHeaps(UINT numHeaps, ID3D12DescriptorHeap* const* heaps) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetDescriptorHeaps", this, numHeaps, FREEDML_TRACE_LIST(heaps, numHeaps));
     GuardRecording("ID3D12GraphicsCommandList::SetDescriptorHeaps", [&] {
         if (!CheckOpen("SetDescriptorHeaps")) return;
         ID3D12DescriptorHeap* cbvSrvUav = nullptr;
@@ -381,6 +390,7 @@ void CommandList::SetDescriptorHeaps(UINT numHeaps, ID3D12DescriptorHeap* const*
 }
 
 void CommandList::DiscardResource(ID3D12Resource* resource, const D3D12_DISCARD_REGION* region) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::DiscardResource", this, resource, region);
     GuardRecording("ID3D12GraphicsCommandList::DiscardResource", [&] {
         if (!CheckOpen("DiscardResource")) return;
         // Discarding makes the contents undefined; keeping them is a valid implementation.
@@ -393,137 +403,166 @@ void CommandList::DiscardResource(ID3D12Resource* resource, const D3D12_DISCARD_
 }
 
 void CommandList::SetPredication(ID3D12Resource* buffer, UINT64, D3D12_PREDICATION_OP) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetPredication", this, buffer);
     if (buffer) Unsupported("SetPredication");  // turning predication off is a no-op
 }
 
 void CommandList::SetProtectedResourceSession(ID3D12ProtectedResourceSession* session) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetProtectedResourceSession", this, session);
     if (session) Unsupported("SetProtectedResourceSession");
 }
 
 // ---- Outside the compute subset ----------------------------------------------------------------
-void CommandList::DrawInstanced(UINT, UINT, UINT, UINT) { Unsupported("DrawInstanced"); }
-void CommandList::DrawIndexedInstanced(UINT, UINT, UINT, INT, UINT) { Unsupported("DrawIndexedInstanced"); }
-void CommandList::Dispatch(UINT, UINT, UINT) { Unsupported("Dispatch"); }
+void CommandList::DrawInstanced(UINT, UINT, UINT, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::DrawInstanced", this); Unsupported("DrawInstanced"); }
+void CommandList::DrawIndexedInstanced(UINT, UINT, UINT, INT, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::DrawIndexedInstanced", this); Unsupported("DrawIndexedInstanced"); }
+void CommandList::Dispatch(UINT, UINT, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::Dispatch", this); Unsupported("Dispatch"); }
 void CommandList::CopyTextureRegion(const D3D12_TEXTURE_COPY_LOCATION*, UINT, UINT, UINT,
                                     const D3D12_TEXTURE_COPY_LOCATION*, const D3D12_BOX*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::CopyTextureRegion", this);
     Unsupported("CopyTextureRegion");
 }
 void CommandList::CopyTiles(ID3D12Resource*, const D3D12_TILED_RESOURCE_COORDINATE*, const D3D12_TILE_REGION_SIZE*,
                             ID3D12Resource*, UINT64, D3D12_TILE_COPY_FLAGS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::CopyTiles", this);
     Unsupported("CopyTiles");
 }
 void CommandList::ResolveSubresource(ID3D12Resource*, UINT, ID3D12Resource*, UINT, DXGI_FORMAT) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ResolveSubresource", this);
     Unsupported("ResolveSubresource");
 }
-void CommandList::IASetPrimitiveTopology(D3D12_PRIMITIVE_TOPOLOGY) { Unsupported("IASetPrimitiveTopology"); }
-void CommandList::RSSetViewports(UINT, const D3D12_VIEWPORT*) { Unsupported("RSSetViewports"); }
-void CommandList::RSSetScissorRects(UINT, const D3D12_RECT*) { Unsupported("RSSetScissorRects"); }
-void CommandList::OMSetBlendFactor(const FLOAT[4]) { Unsupported("OMSetBlendFactor"); }
-void CommandList::OMSetStencilRef(UINT) { Unsupported("OMSetStencilRef"); }
-void CommandList::SetPipelineState(ID3D12PipelineState*) { Unsupported("SetPipelineState"); }
-void CommandList::ExecuteBundle(ID3D12GraphicsCommandList*) { Unsupported("ExecuteBundle"); }
-void CommandList::SetComputeRootSignature(ID3D12RootSignature*) { Unsupported("SetComputeRootSignature"); }
-void CommandList::SetGraphicsRootSignature(ID3D12RootSignature*) { Unsupported("SetGraphicsRootSignature"); }
+void CommandList::IASetPrimitiveTopology(D3D12_PRIMITIVE_TOPOLOGY) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::IASetPrimitiveTopology", this); Unsupported("IASetPrimitiveTopology"); }
+void CommandList::RSSetViewports(UINT, const D3D12_VIEWPORT*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::RSSetViewports", this); Unsupported("RSSetViewports"); }
+void CommandList::RSSetScissorRects(UINT, const D3D12_RECT*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::RSSetScissorRects", this); Unsupported("RSSetScissorRects"); }
+void CommandList::OMSetBlendFactor(const FLOAT[4]) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::OMSetBlendFactor", this); Unsupported("OMSetBlendFactor"); }
+void CommandList::OMSetStencilRef(UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::OMSetStencilRef", this); Unsupported("OMSetStencilRef"); }
+void CommandList::SetPipelineState(ID3D12PipelineState*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetPipelineState", this); Unsupported("SetPipelineState"); }
+void CommandList::ExecuteBundle(ID3D12GraphicsCommandList*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ExecuteBundle", this); Unsupported("ExecuteBundle"); }
+void CommandList::SetComputeRootSignature(ID3D12RootSignature*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetComputeRootSignature", this); Unsupported("SetComputeRootSignature"); }
+void CommandList::SetGraphicsRootSignature(ID3D12RootSignature*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetGraphicsRootSignature", this); Unsupported("SetGraphicsRootSignature"); }
 void CommandList::SetComputeRootDescriptorTable(UINT, D3D12_GPU_DESCRIPTOR_HANDLE) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetComputeRootDescriptorTable", this);
     Unsupported("SetComputeRootDescriptorTable");
 }
 void CommandList::SetGraphicsRootDescriptorTable(UINT, D3D12_GPU_DESCRIPTOR_HANDLE) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable", this);
     Unsupported("SetGraphicsRootDescriptorTable");
 }
-void CommandList::SetComputeRoot32BitConstant(UINT, UINT, UINT) { Unsupported("SetComputeRoot32BitConstant"); }
-void CommandList::SetGraphicsRoot32BitConstant(UINT, UINT, UINT) { Unsupported("SetGraphicsRoot32BitConstant"); }
+void CommandList::SetComputeRoot32BitConstant(UINT, UINT, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetComputeRoot32BitConstant", this); Unsupported("SetComputeRoot32BitConstant"); }
+void CommandList::SetGraphicsRoot32BitConstant(UINT, UINT, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant", this); Unsupported("SetGraphicsRoot32BitConstant"); }
 void CommandList::SetComputeRoot32BitConstants(UINT, UINT, const void*, UINT) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetComputeRoot32BitConstants", this);
     Unsupported("SetComputeRoot32BitConstants");
 }
 void CommandList::SetGraphicsRoot32BitConstants(UINT, UINT, const void*, UINT) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants", this);
     Unsupported("SetGraphicsRoot32BitConstants");
 }
 void CommandList::SetComputeRootConstantBufferView(UINT, D3D12_GPU_VIRTUAL_ADDRESS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetComputeRootConstantBufferView", this);
     Unsupported("SetComputeRootConstantBufferView");
 }
 void CommandList::SetGraphicsRootConstantBufferView(UINT, D3D12_GPU_VIRTUAL_ADDRESS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView", this);
     Unsupported("SetGraphicsRootConstantBufferView");
 }
 void CommandList::SetComputeRootShaderResourceView(UINT, D3D12_GPU_VIRTUAL_ADDRESS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetComputeRootShaderResourceView", this);
     Unsupported("SetComputeRootShaderResourceView");
 }
 void CommandList::SetGraphicsRootShaderResourceView(UINT, D3D12_GPU_VIRTUAL_ADDRESS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView", this);
     Unsupported("SetGraphicsRootShaderResourceView");
 }
 void CommandList::SetComputeRootUnorderedAccessView(UINT, D3D12_GPU_VIRTUAL_ADDRESS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView", this);
     Unsupported("SetComputeRootUnorderedAccessView");
 }
 void CommandList::SetGraphicsRootUnorderedAccessView(UINT, D3D12_GPU_VIRTUAL_ADDRESS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView", this);
     Unsupported("SetGraphicsRootUnorderedAccessView");
 }
-void CommandList::IASetIndexBuffer(const D3D12_INDEX_BUFFER_VIEW*) { Unsupported("IASetIndexBuffer"); }
-void CommandList::IASetVertexBuffers(UINT, UINT, const D3D12_VERTEX_BUFFER_VIEW*) { Unsupported("IASetVertexBuffers"); }
-void CommandList::SOSetTargets(UINT, UINT, const D3D12_STREAM_OUTPUT_BUFFER_VIEW*) { Unsupported("SOSetTargets"); }
+void CommandList::IASetIndexBuffer(const D3D12_INDEX_BUFFER_VIEW*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::IASetIndexBuffer", this); Unsupported("IASetIndexBuffer"); }
+void CommandList::IASetVertexBuffers(UINT, UINT, const D3D12_VERTEX_BUFFER_VIEW*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::IASetVertexBuffers", this); Unsupported("IASetVertexBuffers"); }
+void CommandList::SOSetTargets(UINT, UINT, const D3D12_STREAM_OUTPUT_BUFFER_VIEW*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SOSetTargets", this); Unsupported("SOSetTargets"); }
 void CommandList::OMSetRenderTargets(UINT, const D3D12_CPU_DESCRIPTOR_HANDLE*, BOOL, const D3D12_CPU_DESCRIPTOR_HANDLE*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::OMSetRenderTargets", this);
     Unsupported("OMSetRenderTargets");
 }
 void CommandList::ClearDepthStencilView(D3D12_CPU_DESCRIPTOR_HANDLE, D3D12_CLEAR_FLAGS, FLOAT, UINT8, UINT,
                                         const D3D12_RECT*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ClearDepthStencilView", this);
     Unsupported("ClearDepthStencilView");
 }
 void CommandList::ClearRenderTargetView(D3D12_CPU_DESCRIPTOR_HANDLE, const FLOAT[4], UINT, const D3D12_RECT*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ClearRenderTargetView", this);
     Unsupported("ClearRenderTargetView");
 }
-void CommandList::BeginQuery(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT) { Unsupported("BeginQuery"); }
-void CommandList::EndQuery(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT) { Unsupported("EndQuery"); }
+void CommandList::BeginQuery(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::BeginQuery", this); Unsupported("BeginQuery"); }
+void CommandList::EndQuery(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::EndQuery", this); Unsupported("EndQuery"); }
 void CommandList::ResolveQueryData(ID3D12QueryHeap*, D3D12_QUERY_TYPE, UINT, UINT, ID3D12Resource*, UINT64) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ResolveQueryData", this);
     Unsupported("ResolveQueryData");
 }
 void CommandList::ExecuteIndirect(ID3D12CommandSignature*, UINT, ID3D12Resource*, UINT64, ID3D12Resource*, UINT64) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ExecuteIndirect", this);
     Unsupported("ExecuteIndirect");
 }
 void CommandList::AtomicCopyBufferUINT(ID3D12Resource*, UINT64, ID3D12Resource*, UINT64, UINT, ID3D12Resource* const*,
                                        const D3D12_SUBRESOURCE_RANGE_UINT64*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::AtomicCopyBufferUINT", this);
     Unsupported("AtomicCopyBufferUINT");
 }
 void CommandList::AtomicCopyBufferUINT64(ID3D12Resource*, UINT64, ID3D12Resource*, UINT64, UINT,
                                          ID3D12Resource* const*, const D3D12_SUBRESOURCE_RANGE_UINT64*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::AtomicCopyBufferUINT64", this);
     Unsupported("AtomicCopyBufferUINT64");
 }
-void CommandList::OMSetDepthBounds(FLOAT, FLOAT) { Unsupported("OMSetDepthBounds"); }
-void CommandList::SetSamplePositions(UINT, UINT, D3D12_SAMPLE_POSITION*) { Unsupported("SetSamplePositions"); }
+void CommandList::OMSetDepthBounds(FLOAT, FLOAT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::OMSetDepthBounds", this); Unsupported("OMSetDepthBounds"); }
+void CommandList::SetSamplePositions(UINT, UINT, D3D12_SAMPLE_POSITION*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetSamplePositions", this); Unsupported("SetSamplePositions"); }
 void CommandList::ResolveSubresourceRegion(ID3D12Resource*, UINT, UINT, UINT, ID3D12Resource*, UINT, D3D12_RECT*,
                                            DXGI_FORMAT, D3D12_RESOLVE_MODE) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ResolveSubresourceRegion", this);
     Unsupported("ResolveSubresourceRegion");
 }
-void CommandList::SetViewInstanceMask(UINT) { Unsupported("SetViewInstanceMask"); }
+void CommandList::SetViewInstanceMask(UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetViewInstanceMask", this); Unsupported("SetViewInstanceMask"); }
 void CommandList::WriteBufferImmediate(UINT, const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER*,
                                        const D3D12_WRITEBUFFERIMMEDIATE_MODE*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::WriteBufferImmediate", this);
     Unsupported("WriteBufferImmediate");
 }
 void CommandList::BeginRenderPass(UINT, const D3D12_RENDER_PASS_RENDER_TARGET_DESC*,
                                   const D3D12_RENDER_PASS_DEPTH_STENCIL_DESC*, D3D12_RENDER_PASS_FLAGS) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::BeginRenderPass", this);
     Unsupported("BeginRenderPass");
 }
-void CommandList::EndRenderPass() { Unsupported("EndRenderPass"); }
-void CommandList::InitializeMetaCommand(ID3D12MetaCommand*, const void*, SIZE_T) { Unsupported("InitializeMetaCommand"); }
-void CommandList::ExecuteMetaCommand(ID3D12MetaCommand*, const void*, SIZE_T) { Unsupported("ExecuteMetaCommand"); }
+void CommandList::EndRenderPass() { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::EndRenderPass", this); Unsupported("EndRenderPass"); }
+void CommandList::InitializeMetaCommand(ID3D12MetaCommand*, const void*, SIZE_T) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::InitializeMetaCommand", this); Unsupported("InitializeMetaCommand"); }
+void CommandList::ExecuteMetaCommand(ID3D12MetaCommand*, const void*, SIZE_T) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::ExecuteMetaCommand", this); Unsupported("ExecuteMetaCommand"); }
 void CommandList::BuildRaytracingAccelerationStructure(const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_DESC*, UINT,
                                                        const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::BuildRaytracingAccelerationStructure", this);
     Unsupported("BuildRaytracingAccelerationStructure");
 }
 void CommandList::EmitRaytracingAccelerationStructurePostbuildInfo(
     const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC*, UINT, const D3D12_GPU_VIRTUAL_ADDRESS*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::EmitRaytracingAccelerationStructurePostbuildInfo", this);
     Unsupported("EmitRaytracingAccelerationStructurePostbuildInfo");
 }
 void CommandList::CopyRaytracingAccelerationStructure(D3D12_GPU_VIRTUAL_ADDRESS, D3D12_GPU_VIRTUAL_ADDRESS,
                                                       D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::CopyRaytracingAccelerationStructure", this);
     Unsupported("CopyRaytracingAccelerationStructure");
 }
-void CommandList::SetPipelineState1(ID3D12StateObject*) { Unsupported("SetPipelineState1"); }
-void CommandList::DispatchRays(const D3D12_DISPATCH_RAYS_DESC*) { Unsupported("DispatchRays"); }
+void CommandList::SetPipelineState1(ID3D12StateObject*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::SetPipelineState1", this); Unsupported("SetPipelineState1"); }
+void CommandList::DispatchRays(const D3D12_DISPATCH_RAYS_DESC*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::DispatchRays", this); Unsupported("DispatchRays"); }
 void CommandList::RSSetShadingRate(D3D12_SHADING_RATE, const D3D12_SHADING_RATE_COMBINER*) {
+    FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::RSSetShadingRate", this);
     Unsupported("RSSetShadingRate");
 }
-void CommandList::RSSetShadingRateImage(ID3D12Resource*) { Unsupported("RSSetShadingRateImage"); }
-void CommandList::DispatchMesh(UINT, UINT, UINT) { Unsupported("DispatchMesh"); }
-void CommandList::Barrier(UINT32, const D3D12_BARRIER_GROUP*) { Unsupported("Barrier (enhanced barriers)"); }
-void CommandList::OMSetFrontAndBackStencilRef(UINT, UINT) { Unsupported("OMSetFrontAndBackStencilRef"); }
+void CommandList::RSSetShadingRateImage(ID3D12Resource*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::RSSetShadingRateImage", this); Unsupported("RSSetShadingRateImage"); }
+void CommandList::DispatchMesh(UINT, UINT, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::DispatchMesh", this); Unsupported("DispatchMesh"); }
+void CommandList::Barrier(UINT32, const D3D12_BARRIER_GROUP*) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::Barrier", this); Unsupported("Barrier (enhanced barriers)"); }
+void CommandList::OMSetFrontAndBackStencilRef(UINT, UINT) { FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::OMSetFrontAndBackStencilRef", this); Unsupported("OMSetFrontAndBackStencilRef"); }
 
 // ---- Creation ----------------------------------------------------------------------------------
 

@@ -72,7 +72,10 @@ public:
     // ID3D12DeviceChild
     HRESULT STDMETHODCALLTYPE GetDevice(REFIID riid, void** device) override;
     // ID3D12CommandList
-    D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE GetType() override { return type_; }
+    D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE GetType() override {
+        FREEDML_TRACE_D3D12("ID3D12GraphicsCommandList::GetType", this);
+        return type_;
+    }
 
     // ID3D12GraphicsCommandList
     HRESULT STDMETHODCALLTYPE Close() override;

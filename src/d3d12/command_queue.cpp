@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "common/trace.h"
 #include "d3d12/command_allocator.h"
 #include "d3d12/command_list.h"
 #include "d3d12/commands.h"
@@ -58,6 +59,7 @@ CommandQueue::~CommandQueue() {
 }
 
 HRESULT CommandQueue::GetDevice(REFIID riid, void** device) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::GetDevice", this, riid, device);
     if (!device) return E_POINTER;
     return device_.PublicDevice()->QueryInterface(riid, device);
 }
@@ -69,16 +71,19 @@ std::string CommandQueue::Describe() const {
 void CommandQueue::UpdateTileMappings(ID3D12Resource*, UINT, const D3D12_TILED_RESOURCE_COORDINATE*,
                                       const D3D12_TILE_REGION_SIZE*, ID3D12Heap*, UINT, const D3D12_TILE_RANGE_FLAGS*,
                                       const UINT*, const UINT*, D3D12_TILE_MAPPING_FLAGS) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::UpdateTileMappings", this);
     ReportUnsupported(&device_, "ID3D12CommandQueue::UpdateTileMappings");
 }
 
 void CommandQueue::CopyTileMappings(ID3D12Resource*, const D3D12_TILED_RESOURCE_COORDINATE*, ID3D12Resource*,
                                     const D3D12_TILED_RESOURCE_COORDINATE*, const D3D12_TILE_REGION_SIZE*,
                                     D3D12_TILE_MAPPING_FLAGS) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::CopyTileMappings", this);
     ReportUnsupported(&device_, "ID3D12CommandQueue::CopyTileMappings");
 }
 
 void CommandQueue::ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* lists) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::ExecuteCommandLists", this, numLists, FREEDML_TRACE_LIST(lists, numLists));
     GuardedOrRemove(device_, "ID3D12CommandQueue::ExecuteCommandLists", [&] {
         // Like D3D12's runtime: a bad call is dropped whole; the two errors that mean the application
         // lost track of execution (a list still running, an allocator reset under a closed list) also
@@ -180,10 +185,12 @@ Fence* CommandQueue::ValidateFence(ID3D12Fence* fence, const char* method) {
 }
 
 HRESULT CommandQueue::Signal(ID3D12Fence* fence, UINT64 value) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::Signal", this, fence, value);
     return QueueFenceOperation(Submission::Kind::Signal, "ID3D12CommandQueue::Signal", "Signal", fence, value);
 }
 
 HRESULT CommandQueue::Wait(ID3D12Fence* fence, UINT64 value) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::Wait", this, fence, value);
     return QueueFenceOperation(Submission::Kind::Wait, "ID3D12CommandQueue::Wait", "Wait", fence, value);
 }
 
@@ -202,12 +209,14 @@ HRESULT CommandQueue::QueueFenceOperation(Submission::Kind kind, const char* met
 }
 
 HRESULT CommandQueue::GetTimestampFrequency(UINT64* frequency) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::GetTimestampFrequency", this, frequency);
     if (!frequency) return E_POINTER;
     *frequency = 1000000000ull;
     return S_OK;
 }
 
 HRESULT CommandQueue::GetClockCalibration(UINT64* gpuTimestamp, UINT64* cpuTimestamp) {
+    FREEDML_TRACE_D3D12("ID3D12CommandQueue::GetClockCalibration", this, gpuTimestamp, cpuTimestamp);
     if (!gpuTimestamp || !cpuTimestamp) return E_POINTER;
     *gpuTimestamp = *cpuTimestamp = MonotonicNanoseconds();
     return S_OK;

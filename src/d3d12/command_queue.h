@@ -55,7 +55,10 @@ public:
     HRESULT STDMETHODCALLTYPE Wait(ID3D12Fence* fence, UINT64 value) override;
     HRESULT STDMETHODCALLTYPE GetTimestampFrequency(UINT64* frequency) override;
     HRESULT STDMETHODCALLTYPE GetClockCalibration(UINT64* gpuTimestamp, UINT64* cpuTimestamp) override;
-    D3D12_COMMAND_QUEUE_DESC STDMETHODCALLTYPE GetDesc() override { return desc_; }
+    D3D12_COMMAND_QUEUE_DESC STDMETHODCALLTYPE GetDesc() override {
+        FREEDML_TRACE_D3D12("ID3D12CommandQueue::GetDesc", this);
+        return desc_;
+    }
 
     std::string Describe() const;
 

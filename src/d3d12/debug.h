@@ -13,12 +13,18 @@ namespace freedml::d3d12 {
 class Debug final : public ComObject<Debug, ID3D12Debug6, ID3D12Debug5, ID3D12Debug4, ID3D12Debug3, ID3D12Debug> {
 public:
     Debug() = default;
-    void STDMETHODCALLTYPE EnableDebugLayer() override { SetDebugLayerRequested(true); }
+    void STDMETHODCALLTYPE EnableDebugLayer() override {
+        FREEDML_TRACE_D3D12("ID3D12Debug::EnableDebugLayer", nullptr);
+        SetDebugLayerRequested(true);
+    }
     // GPU-based validation checks shaders; FreeDML runs none, so these are accepted and ignored.
     void STDMETHODCALLTYPE SetEnableGPUBasedValidation(BOOL) override {}
     void STDMETHODCALLTYPE SetEnableSynchronizedCommandQueueValidation(BOOL) override {}
     void STDMETHODCALLTYPE SetGPUBasedValidationFlags(D3D12_GPU_BASED_VALIDATION_FLAGS) override {}
-    void STDMETHODCALLTYPE DisableDebugLayer() override { SetDebugLayerRequested(false); }
+    void STDMETHODCALLTYPE DisableDebugLayer() override {
+        FREEDML_TRACE_D3D12("ID3D12Debug4::DisableDebugLayer", nullptr);
+        SetDebugLayerRequested(false);
+    }
     void STDMETHODCALLTYPE SetEnableAutoName(BOOL) override {}
     void STDMETHODCALLTYPE SetForceLegacyBarrierValidation(BOOL) override {}
 };

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 
@@ -92,15 +93,17 @@ DescriptorHeap::~DescriptorHeap() {
     std::free(slots_);
 }
 
-HRESULT DescriptorHeap::GetDevice(REFIID riid, void** device) { return device_->QueryInterface(riid, device); }
+HRESULT DescriptorHeap::GetDevice(REFIID riid, void** device) { FREEDML_TRACE_D3D12("ID3D12DescriptorHeap::GetDevice", this, riid, device); return device_->QueryInterface(riid, device); }
 
 D3D12_CPU_DESCRIPTOR_HANDLE DescriptorHeap::GetCPUDescriptorHandleForHeapStart() {
+    FREEDML_TRACE_D3D12("ID3D12DescriptorHeap::GetCPUDescriptorHandleForHeapStart", this);
     D3D12_CPU_DESCRIPTOR_HANDLE handle;
     handle.ptr = Begin();
     return handle;
 }
 
 D3D12_GPU_DESCRIPTOR_HANDLE DescriptorHeap::GetGPUDescriptorHandleForHeapStart() {
+    FREEDML_TRACE_D3D12("ID3D12DescriptorHeap::GetGPUDescriptorHandleForHeapStart", this);
     D3D12_GPU_DESCRIPTOR_HANDLE handle;
     handle.ptr = ShaderVisible() ? Begin() : 0;  // a CPU-only heap has no GPU handle
     return handle;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/align.h"
+#include "common/trace.h"
 #include "d3d12/debug.h"
 #include "d3d12/descriptor_heap.h"
 #include "d3d12/enum_value.h"
@@ -55,7 +56,7 @@ HRESULT Device::Fail(const Status& status) {
     return status.hr();
 }
 
-void Device::RemoveDevice(HRESULT reason, const std::string& text) { RemoveDeviceFrom("D3D12", reason, text, false); }
+void Device::RemoveDevice(HRESULT reason, const std::string& text) { FREEDML_TRACE_D3D12("ID3D12Device::RemoveDevice", this, reason, text); RemoveDeviceFrom("D3D12", reason, text, false); }
 
 void Device::ReportFrom(const char* source, D3D12_MESSAGE_SEVERITY severity, D3D12_MESSAGE_CATEGORY category,
                         const std::string& text, bool echo) {
@@ -71,7 +72,7 @@ void Device::RemoveDeviceFrom(const char* source, HRESULT reason, const std::str
     ReportFrom(source, D3D12_MESSAGE_SEVERITY_CORRUPTION, D3D12_MESSAGE_CATEGORY_EXECUTION, message, echo);
 }
 
-void Device::RemoveDevice() { RemoveDevice(DXGI_ERROR_DEVICE_REMOVED, "ID3D12Device5::RemoveDevice was called."); }
+void Device::RemoveDevice() { FREEDML_TRACE_D3D12("ID3D12Device::RemoveDevice", this); RemoveDevice(DXGI_ERROR_DEVICE_REMOVED, "ID3D12Device5::RemoveDevice was called."); }
 
 void Device::RegisterResource(Resource* resource) {
     std::lock_guard lock(registryMutex_);
@@ -156,23 +157,27 @@ HRESULT Device::Unsupported(const char* method, void** object) {
 // ---- Objects of other files --------------------------------------------------------------------
 
 HRESULT Device::CreateCommandQueue(const D3D12_COMMAND_QUEUE_DESC* desc, REFIID riid, void** queue) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommandQueue", this, desc, riid, queue);
     return Guarded(*this, "ID3D12Device::CreateCommandQueue",
                    [&] { return d3d12::CreateCommandQueue(*this, desc, riid, queue); });
 }
 
 HRESULT Device::CreateCommandQueue1(const D3D12_COMMAND_QUEUE_DESC* desc, REFIID, REFIID riid, void** queue) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommandQueue1", this, desc, riid, queue);
     // The creator id only groups queues.
     return Guarded(*this, "ID3D12Device9::CreateCommandQueue1",
                    [&] { return d3d12::CreateCommandQueue(*this, desc, riid, queue); });
 }
 
 HRESULT Device::CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE type, REFIID riid, void** allocator) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommandAllocator", this, type, riid, allocator);
     return Guarded(*this, "ID3D12Device::CreateCommandAllocator",
                    [&] { return d3d12::CreateCommandAllocator(*this, type, riid, allocator); });
 }
 
 HRESULT Device::CreateCommandList(UINT nodeMask, D3D12_COMMAND_LIST_TYPE type, ID3D12CommandAllocator* allocator,
                                   ID3D12PipelineState* initialState, REFIID riid, void** list) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommandList", this, nodeMask, type, allocator, initialState, riid, list);
     return Guarded(*this, "ID3D12Device::CreateCommandList", [&] {
         return d3d12::CreateCommandList(*this, nodeMask, type, allocator, initialState, riid, list);
     });
@@ -180,16 +185,19 @@ HRESULT Device::CreateCommandList(UINT nodeMask, D3D12_COMMAND_LIST_TYPE type, I
 
 HRESULT Device::CreateCommandList1(UINT nodeMask, D3D12_COMMAND_LIST_TYPE type, D3D12_COMMAND_LIST_FLAGS flags,
                                    REFIID riid, void** list) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommandList1", this, nodeMask, type, flags, riid, list);
     return Guarded(*this, "ID3D12Device4::CreateCommandList1",
                    [&] { return d3d12::CreateCommandList1(*this, nodeMask, type, flags, riid, list); });
 }
 
 HRESULT Device::CreateFence(UINT64 initialValue, D3D12_FENCE_FLAGS flags, REFIID riid, void** fence) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateFence", this, initialValue, flags, riid, fence);
     return Guarded(*this, "ID3D12Device::CreateFence",
                    [&] { return d3d12::CreateFence(*this, initialValue, flags, riid, fence); });
 }
 
 HRESULT Device::CreateDescriptorHeap(const D3D12_DESCRIPTOR_HEAP_DESC* desc, REFIID riid, void** heap) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateDescriptorHeap", this, desc, riid, heap);
     return Guarded(*this, "ID3D12Device::CreateDescriptorHeap", [&]() -> HRESULT {
         if (heap) *heap = nullptr;
         Status status = ValidateDescriptorHeapDesc(desc);
@@ -202,11 +210,12 @@ HRESULT Device::CreateDescriptorHeap(const D3D12_DESCRIPTOR_HEAP_DESC* desc, REF
     });
 }
 
-UINT Device::GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE type) { return DescriptorIncrement(type); }
+UINT Device::GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE type) { FREEDML_TRACE_D3D12("ID3D12Device::GetDescriptorHandleIncrementSize", this, type); return DescriptorIncrement(type); }
 
 // ---- Heaps and resources -----------------------------------------------------------------------
 
 HRESULT Device::CreateHeap(const D3D12_HEAP_DESC* desc, REFIID riid, void** heap) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateHeap", this, desc, riid, heap);
     return Guarded(*this, "ID3D12Device::CreateHeap", [&]() -> HRESULT {
         if (heap) *heap = nullptr;
         backend::MemoryPool pool;
@@ -235,6 +244,7 @@ HRESULT Device::CreateHeap(const D3D12_HEAP_DESC* desc, REFIID riid, void** heap
 
 HRESULT Device::CreateHeap1(const D3D12_HEAP_DESC* desc, ID3D12ProtectedResourceSession* session, REFIID riid,
                             void** heap) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateHeap1", this, desc, session, riid, heap);
     if (session) {
         if (heap) *heap = nullptr;
         return Fail(Error(E_INVALIDARG, "CreateHeap1: protected resource sessions are not supported."));
@@ -279,6 +289,7 @@ HRESULT Device::CreateCommitted(const char* where, const D3D12_HEAP_PROPERTIES* 
 HRESULT Device::CreateCommittedResource(const D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS flags,
                                         const D3D12_RESOURCE_DESC* desc, D3D12_RESOURCE_STATES state,
                                         const D3D12_CLEAR_VALUE*, REFIID riid, void** resource) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommittedResource", this, properties, flags, desc, state, riid, resource);
     return CreateCommitted("CreateCommittedResource", properties, flags, desc, state, riid, resource);
 }
 
@@ -286,6 +297,7 @@ HRESULT Device::CreateCommittedResource1(const D3D12_HEAP_PROPERTIES* properties
                                          const D3D12_RESOURCE_DESC* desc, D3D12_RESOURCE_STATES state,
                                          const D3D12_CLEAR_VALUE*, ID3D12ProtectedResourceSession* session,
                                          REFIID riid, void** resource) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommittedResource1", this, properties, flags, desc, state, session, riid, resource);
     if (session) {
         if (resource) *resource = nullptr;
         return Fail(Error(E_INVALIDARG, "CreateCommittedResource1: protected resource sessions are not supported."));
@@ -310,6 +322,7 @@ HRESULT Device::CreateCommittedResource2(const D3D12_HEAP_PROPERTIES* properties
                                          const D3D12_RESOURCE_DESC1* desc1, D3D12_RESOURCE_STATES state,
                                          const D3D12_CLEAR_VALUE*, ID3D12ProtectedResourceSession* session,
                                          REFIID riid, void** resource) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommittedResource2", this, properties, flags, desc1, state, session, riid, resource);
     if (resource) *resource = nullptr;
     D3D12_RESOURCE_DESC desc{};
     Status status = ToResourceDesc(desc1, "CreateCommittedResource2", &desc);
@@ -360,12 +373,14 @@ HRESULT Device::CreatePlaced(const char* where, ID3D12Heap* publicHeap, UINT64 o
 HRESULT Device::CreatePlacedResource(ID3D12Heap* heap, UINT64 offset, const D3D12_RESOURCE_DESC* desc,
                                      D3D12_RESOURCE_STATES state, const D3D12_CLEAR_VALUE*, REFIID riid,
                                      void** resource) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreatePlacedResource", this, heap, offset, desc, state, riid, resource);
     return CreatePlaced("CreatePlacedResource", heap, offset, desc, state, riid, resource);
 }
 
 HRESULT Device::CreatePlacedResource1(ID3D12Heap* heap, UINT64 offset, const D3D12_RESOURCE_DESC1* desc1,
                                       D3D12_RESOURCE_STATES state, const D3D12_CLEAR_VALUE*, REFIID riid,
                                       void** resource) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreatePlacedResource1", this, heap, offset, desc1, state, riid, resource);
     if (resource) *resource = nullptr;
     D3D12_RESOURCE_DESC desc{};
     Status status = ToResourceDesc(desc1, "CreatePlacedResource1", &desc);
@@ -375,11 +390,13 @@ HRESULT Device::CreatePlacedResource1(ID3D12Heap* heap, UINT64 offset, const D3D
 
 HRESULT Device::CreateReservedResource(const D3D12_RESOURCE_DESC*, D3D12_RESOURCE_STATES, const D3D12_CLEAR_VALUE*,
                                        REFIID, void** resource) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateReservedResource", this, resource);
     return Unsupported("ID3D12Device::CreateReservedResource", resource);
 }
 
 HRESULT Device::CreateReservedResource1(const D3D12_RESOURCE_DESC*, D3D12_RESOURCE_STATES, const D3D12_CLEAR_VALUE*,
                                         ID3D12ProtectedResourceSession*, REFIID, void** resource) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateReservedResource1", this, resource);
     return Unsupported("ID3D12Device4::CreateReservedResource1", resource);
 }
 
@@ -415,17 +432,20 @@ D3D12_RESOURCE_ALLOCATION_INFO Device::AllocationInfo(const char* where, UINT de
 }
 
 D3D12_RESOURCE_ALLOCATION_INFO Device::GetResourceAllocationInfo(UINT, UINT descCount, const D3D12_RESOURCE_DESC* descs) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetResourceAllocationInfo", this, descCount, descs);
     return AllocationInfo("GetResourceAllocationInfo", descCount, descs, nullptr);
 }
 
 D3D12_RESOURCE_ALLOCATION_INFO Device::GetResourceAllocationInfo1(UINT, UINT descCount, const D3D12_RESOURCE_DESC* descs,
                                                                   D3D12_RESOURCE_ALLOCATION_INFO1* infos) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetResourceAllocationInfo1", this, descCount, descs, infos);
     return AllocationInfo("GetResourceAllocationInfo1", descCount, descs, infos);
 }
 
 D3D12_RESOURCE_ALLOCATION_INFO Device::GetResourceAllocationInfo2(UINT, UINT descCount,
                                                                   const D3D12_RESOURCE_DESC1* descs1,
                                                                   D3D12_RESOURCE_ALLOCATION_INFO1* infos) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetResourceAllocationInfo2", this, descCount, descs1, infos);
     std::vector<D3D12_RESOURCE_DESC> descs(descCount && descs1 ? descCount : 0);
     for (UINT i = 0; i < descs.size(); ++i) {
         Status status = ToResourceDesc(&descs1[i], "GetResourceAllocationInfo2", &descs[i]);
@@ -477,12 +497,14 @@ void Device::CopyableFootprints(const D3D12_RESOURCE_DESC* desc, UINT firstSubre
 void Device::GetCopyableFootprints(const D3D12_RESOURCE_DESC* desc, UINT firstSubresource, UINT subresourceCount,
                                    UINT64 baseOffset, D3D12_PLACED_SUBRESOURCE_FOOTPRINT* layouts, UINT* rowCounts,
                                    UINT64* rowSizes, UINT64* totalBytes) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetCopyableFootprints", this, desc, firstSubresource, subresourceCount, baseOffset, layouts, rowCounts, rowSizes, totalBytes);
     CopyableFootprints(desc, firstSubresource, subresourceCount, baseOffset, layouts, rowCounts, rowSizes, totalBytes);
 }
 
 void Device::GetCopyableFootprints1(const D3D12_RESOURCE_DESC1* desc1, UINT firstSubresource, UINT subresourceCount,
                                     UINT64 baseOffset, D3D12_PLACED_SUBRESOURCE_FOOTPRINT* layouts, UINT* rowCounts,
                                     UINT64* rowSizes, UINT64* totalBytes) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetCopyableFootprints1", this, desc1, firstSubresource, subresourceCount, baseOffset, layouts, rowCounts, rowSizes, totalBytes);
     D3D12_RESOURCE_DESC desc{};
     Status status = ToResourceDesc(desc1, "GetCopyableFootprints1", &desc);
     if (!status.ok()) {
@@ -494,6 +516,7 @@ void Device::GetCopyableFootprints1(const D3D12_RESOURCE_DESC1* desc1, UINT firs
 }
 
 D3D12_HEAP_PROPERTIES Device::GetCustomHeapProperties(UINT nodeMask, D3D12_HEAP_TYPE type) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetCustomHeapProperties", this, nodeMask, type);
     // The CUSTOM equivalents: all in L0 on a cache-coherent UMA adapter (the CPU); on a discrete
     // one (a CUDA GPU) DEFAULT is L1, the GPU's memory, and UPLOAD and READBACK are host memory.
     D3D12_HEAP_PROPERTIES properties{};
@@ -505,21 +528,24 @@ D3D12_HEAP_PROPERTIES Device::GetCustomHeapProperties(UINT nodeMask, D3D12_HEAP_
     return properties;
 }
 
-LUID Device::GetAdapterLuid() { return adapter_->Info().luid; }
+LUID Device::GetAdapterLuid() { FREEDML_TRACE_D3D12("ID3D12Device::GetAdapterLuid", this); return adapter_->Info().luid; }
 
 // ---- Residency, power, removal -----------------------------------------------------------------
 
 HRESULT Device::MakeResident(UINT count, ID3D12Pageable* const* objects) {
+    FREEDML_TRACE_D3D12("ID3D12Device::MakeResident", this, count, objects);
     if (count && !objects) return Fail(Error(E_INVALIDARG, "MakeResident: ppObjects is null for %u objects.", count));
     return S_OK;  // host memory is always resident
 }
 
 HRESULT Device::Evict(UINT count, ID3D12Pageable* const* objects) {
+    FREEDML_TRACE_D3D12("ID3D12Device::Evict", this, count, objects);
     if (count && !objects) return Fail(Error(E_INVALIDARG, "Evict: ppObjects is null for %u objects.", count));
     return S_OK;
 }
 
 HRESULT Device::SetResidencyPriority(UINT count, ID3D12Pageable* const* objects, const D3D12_RESIDENCY_PRIORITY* priorities) {
+    FREEDML_TRACE_D3D12("ID3D12Device::SetResidencyPriority", this, count, objects, priorities);
     if (count && (!objects || !priorities)) {
         return Fail(Error(E_INVALIDARG, "SetResidencyPriority: ppObjects or pPriorities is null for %u objects.", count));
     }
@@ -528,16 +554,18 @@ HRESULT Device::SetResidencyPriority(UINT count, ID3D12Pageable* const* objects,
 
 HRESULT Device::EnqueueMakeResident(D3D12_RESIDENCY_FLAGS, UINT count, ID3D12Pageable* const* objects, ID3D12Fence* fence,
                                     UINT64 value) {
+    FREEDML_TRACE_D3D12("ID3D12Device::EnqueueMakeResident", this, count, objects, fence, value);
     if ((count && !objects) || !fence) {
         return Fail(Error(E_INVALIDARG, "EnqueueMakeResident: ppObjects (for %u objects) or pFenceToSignal is null.", count));
     }
     return fence->Signal(value);  // already resident: signal at once
 }
 
-HRESULT Device::SetStablePowerState(BOOL) { return S_OK; }  // the CPU adapter has no clocks to pin
+HRESULT Device::SetStablePowerState(BOOL) { FREEDML_TRACE_D3D12("ID3D12Device::SetStablePowerState", this); return S_OK; }  // the CPU adapter has no clocks to pin
 
 HRESULT Device::SetBackgroundProcessingMode(D3D12_BACKGROUND_PROCESSING_MODE, D3D12_MEASUREMENTS_ACTION, HANDLE,
                                             BOOL* furtherMeasurementsDesired) {
+    FREEDML_TRACE_D3D12("ID3D12Device::SetBackgroundProcessingMode", this, furtherMeasurementsDesired);
     if (furtherMeasurementsDesired) *furtherMeasurementsDesired = FALSE;
     return S_OK;
 }
@@ -545,44 +573,56 @@ HRESULT Device::SetBackgroundProcessingMode(D3D12_BACKGROUND_PROCESSING_MODE, D3
 // ---- Outside the compute subset ----------------------------------------------------------------
 
 HRESULT Device::CreateGraphicsPipelineState(const D3D12_GRAPHICS_PIPELINE_STATE_DESC*, REFIID, void** state) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateGraphicsPipelineState", this, state);
     return Unsupported("ID3D12Device::CreateGraphicsPipelineState", state);
 }
 HRESULT Device::CreateComputePipelineState(const D3D12_COMPUTE_PIPELINE_STATE_DESC*, REFIID, void** state) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateComputePipelineState", this, state);
     return Unsupported("ID3D12Device::CreateComputePipelineState", state);
 }
 HRESULT Device::CreateRootSignature(UINT, const void*, SIZE_T, REFIID, void** signature) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateRootSignature", this, signature);
     return Unsupported("ID3D12Device::CreateRootSignature", signature);
 }
 void Device::CreateRenderTargetView(ID3D12Resource*, const D3D12_RENDER_TARGET_VIEW_DESC*, D3D12_CPU_DESCRIPTOR_HANDLE) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateRenderTargetView", this);
     Unsupported("ID3D12Device::CreateRenderTargetView");
 }
 void Device::CreateDepthStencilView(ID3D12Resource*, const D3D12_DEPTH_STENCIL_VIEW_DESC*, D3D12_CPU_DESCRIPTOR_HANDLE) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateDepthStencilView", this);
     Unsupported("ID3D12Device::CreateDepthStencilView");
 }
 void Device::CreateSampler(const D3D12_SAMPLER_DESC*, D3D12_CPU_DESCRIPTOR_HANDLE) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateSampler", this);
     Unsupported("ID3D12Device::CreateSampler");
 }
 HRESULT Device::CreateSharedHandle(ID3D12DeviceChild*, const SECURITY_ATTRIBUTES*, DWORD, LPCWSTR, HANDLE* handle) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateSharedHandle", this, handle);
     if (handle) *handle = nullptr;
     return Unsupported("ID3D12Device::CreateSharedHandle");
 }
 HRESULT Device::OpenSharedHandle(HANDLE, REFIID, void** object) {
+    FREEDML_TRACE_D3D12("ID3D12Device::OpenSharedHandle", this, object);
     return Unsupported("ID3D12Device::OpenSharedHandle", object);
 }
 HRESULT Device::OpenSharedHandleByName(LPCWSTR, DWORD, HANDLE* handle) {
+    FREEDML_TRACE_D3D12("ID3D12Device::OpenSharedHandleByName", this, handle);
     if (handle) *handle = nullptr;
     return Unsupported("ID3D12Device::OpenSharedHandleByName");
 }
 HRESULT Device::CreateQueryHeap(const D3D12_QUERY_HEAP_DESC*, REFIID, void** heap) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateQueryHeap", this, heap);
     return Unsupported("ID3D12Device::CreateQueryHeap", heap);
 }
 HRESULT Device::CreateCommandSignature(const D3D12_COMMAND_SIGNATURE_DESC*, ID3D12RootSignature*, REFIID,
                                        void** signature) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateCommandSignature", this, signature);
     return Unsupported("ID3D12Device::CreateCommandSignature", signature);
 }
 void Device::GetResourceTiling(ID3D12Resource*, UINT* tileCount, D3D12_PACKED_MIP_INFO* packedMips,
                                D3D12_TILE_SHAPE* tileShape, UINT* subresourceTilingCount, UINT,
                                D3D12_SUBRESOURCE_TILING*) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetResourceTiling", this, tileCount, packedMips, tileShape, subresourceTilingCount);
     // Buffers that are not reserved have no tiling: report zero tiles.
     if (tileCount) *tileCount = 0;
     if (packedMips) *packedMips = D3D12_PACKED_MIP_INFO{};
@@ -591,66 +631,84 @@ void Device::GetResourceTiling(ID3D12Resource*, UINT* tileCount, D3D12_PACKED_MI
     Unsupported("ID3D12Device::GetResourceTiling");
 }
 HRESULT Device::CreatePipelineLibrary(const void*, SIZE_T, REFIID, void** library) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreatePipelineLibrary", this, library);
     return Unsupported("ID3D12Device1::CreatePipelineLibrary", library);
 }
 HRESULT Device::SetEventOnMultipleFenceCompletion(ID3D12Fence* const*, const UINT64*, UINT,
                                                   D3D12_MULTIPLE_FENCE_WAIT_FLAGS, HANDLE) {
+    FREEDML_TRACE_D3D12("ID3D12Device::SetEventOnMultipleFenceCompletion", this);
     return Unsupported("ID3D12Device1::SetEventOnMultipleFenceCompletion");
 }
 HRESULT Device::CreatePipelineState(const D3D12_PIPELINE_STATE_STREAM_DESC*, REFIID, void** state) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreatePipelineState", this, state);
     return Unsupported("ID3D12Device2::CreatePipelineState", state);
 }
 HRESULT Device::OpenExistingHeapFromAddress(const void*, REFIID, void** heap) {
+    FREEDML_TRACE_D3D12("ID3D12Device::OpenExistingHeapFromAddress", this, heap);
     return Unsupported("ID3D12Device3::OpenExistingHeapFromAddress", heap);
 }
 HRESULT Device::OpenExistingHeapFromFileMapping(HANDLE, REFIID, void** heap) {
+    FREEDML_TRACE_D3D12("ID3D12Device::OpenExistingHeapFromFileMapping", this, heap);
     return Unsupported("ID3D12Device3::OpenExistingHeapFromFileMapping", heap);
 }
 HRESULT Device::CreateProtectedResourceSession(const D3D12_PROTECTED_RESOURCE_SESSION_DESC*, REFIID, void** session) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateProtectedResourceSession", this, session);
     return Unsupported("ID3D12Device4::CreateProtectedResourceSession", session);
 }
 HRESULT Device::CreateLifetimeTracker(ID3D12LifetimeOwner*, REFIID, void** tracker) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateLifetimeTracker", this, tracker);
     return Unsupported("ID3D12Device5::CreateLifetimeTracker", tracker);
 }
 HRESULT Device::EnumerateMetaCommands(UINT* count, D3D12_META_COMMAND_DESC*) {
+    FREEDML_TRACE_D3D12("ID3D12Device::EnumerateMetaCommands", this, count);
     if (!count) return Fail(Error(E_INVALIDARG, "EnumerateMetaCommands: pNumMetaCommands is null."));
     *count = 0;  // FreeDML offers no meta commands
     return S_OK;
 }
 HRESULT Device::EnumerateMetaCommandParameters(REFGUID, D3D12_META_COMMAND_PARAMETER_STAGE, UINT* totalSize,
                                                UINT* parameterCount, D3D12_META_COMMAND_PARAMETER_DESC*) {
+    FREEDML_TRACE_D3D12("ID3D12Device::EnumerateMetaCommandParameters", this, totalSize, parameterCount);
     if (totalSize) *totalSize = 0;
     if (parameterCount) *parameterCount = 0;
     return Fail(Error(E_INVALIDARG, "EnumerateMetaCommandParameters: FreeDML has no meta commands."));
 }
 HRESULT Device::CreateMetaCommand(REFGUID, UINT, const void*, SIZE_T, REFIID, void** metaCommand) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateMetaCommand", this, metaCommand);
     return Unsupported("ID3D12Device5::CreateMetaCommand", metaCommand);
 }
 HRESULT Device::CreateStateObject(const D3D12_STATE_OBJECT_DESC*, REFIID, void** stateObject) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateStateObject", this, stateObject);
     return Unsupported("ID3D12Device5::CreateStateObject", stateObject);
 }
 void Device::GetRaytracingAccelerationStructurePrebuildInfo(const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_INPUTS*,
                                                             D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO* info) {
+    FREEDML_TRACE_D3D12("ID3D12Device::GetRaytracingAccelerationStructurePrebuildInfo", this, info);
     if (info) *info = D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO{};
     Unsupported("ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS Device::CheckDriverMatchingIdentifier(
     D3D12_SERIALIZED_DATA_TYPE, const D3D12_SERIALIZED_DATA_DRIVER_MATCHING_IDENTIFIER*) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CheckDriverMatchingIdentifier", this);
     return D3D12_DRIVER_MATCHING_IDENTIFIER_UNSUPPORTED_TYPE;  // FreeDML serializes nothing
 }
 HRESULT Device::AddToStateObject(const D3D12_STATE_OBJECT_DESC*, ID3D12StateObject*, REFIID, void** stateObject) {
+    FREEDML_TRACE_D3D12("ID3D12Device::AddToStateObject", this, stateObject);
     return Unsupported("ID3D12Device7::AddToStateObject", stateObject);
 }
 HRESULT Device::CreateProtectedResourceSession1(const D3D12_PROTECTED_RESOURCE_SESSION_DESC1*, REFIID, void** session) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateProtectedResourceSession1", this, session);
     return Unsupported("ID3D12Device7::CreateProtectedResourceSession1", session);
 }
 void Device::CreateSamplerFeedbackUnorderedAccessView(ID3D12Resource*, ID3D12Resource*, D3D12_CPU_DESCRIPTOR_HANDLE) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateSamplerFeedbackUnorderedAccessView", this);
     Unsupported("ID3D12Device8::CreateSamplerFeedbackUnorderedAccessView");
 }
 HRESULT Device::CreateShaderCacheSession(const D3D12_SHADER_CACHE_SESSION_DESC*, REFIID, void** session) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateShaderCacheSession", this, session);
     return Unsupported("ID3D12Device9::CreateShaderCacheSession", session);
 }
 HRESULT Device::ShaderCacheControl(D3D12_SHADER_CACHE_KIND_FLAGS, D3D12_SHADER_CACHE_CONTROL_FLAGS) {
+    FREEDML_TRACE_D3D12("ID3D12Device::ShaderCacheControl", this);
     return Unsupported("ID3D12Device9::ShaderCacheControl");
 }
 

@@ -34,7 +34,10 @@ public:
     void* QueryExtraInterface(REFIID riid);
 
     // ---- ID3D12Device ----
-    UINT STDMETHODCALLTYPE GetNodeCount() override { return 1; }
+    UINT STDMETHODCALLTYPE GetNodeCount() override {
+        FREEDML_TRACE_D3D12("ID3D12Device::GetNodeCount", this);
+        return 1;
+    }
     HRESULT STDMETHODCALLTYPE CreateCommandQueue(const D3D12_COMMAND_QUEUE_DESC* desc, REFIID riid, void** queue) override;
     HRESULT STDMETHODCALLTYPE CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE type, REFIID riid, void** allocator) override;
     HRESULT STDMETHODCALLTYPE CreateGraphicsPipelineState(const D3D12_GRAPHICS_PIPELINE_STATE_DESC* desc, REFIID riid,
@@ -91,7 +94,10 @@ public:
     HRESULT STDMETHODCALLTYPE Evict(UINT count, ID3D12Pageable* const* objects) override;
     HRESULT STDMETHODCALLTYPE CreateFence(UINT64 initialValue, D3D12_FENCE_FLAGS flags, REFIID riid,
                                           void** fence) override;
-    HRESULT STDMETHODCALLTYPE GetDeviceRemovedReason() override { return RemovedReason(); }
+    HRESULT STDMETHODCALLTYPE GetDeviceRemovedReason() override {
+        FREEDML_TRACE_D3D12("ID3D12Device::GetDeviceRemovedReason", this);
+        return RemovedReason();
+    }
     void STDMETHODCALLTYPE GetCopyableFootprints(const D3D12_RESOURCE_DESC* desc, UINT firstSubresource,
                                                  UINT subresourceCount, UINT64 baseOffset,
                                                  D3D12_PLACED_SUBRESOURCE_FOOTPRINT* layouts, UINT* rowCounts,

@@ -2,6 +2,7 @@
 // tiling, ray tracing and the like answer "not supported".
 #include <cstring>
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 #include "d3d12/formats.h"
@@ -45,6 +46,7 @@ Status AllZero(D3D12_FEATURE feature, const char* name, void* data, UINT size) {
 }  // namespace
 
 HRESULT Device::CheckFeatureSupport(D3D12_FEATURE feature, void* data, UINT size) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CheckFeatureSupport", this, feature, data, size);
     Status status = [&]() -> Status {
         switch (Raw(feature)) {
             case D3D12_FEATURE_D3D12_OPTIONS: {

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/trace.h"
 #include "d3d12/descriptor_heap.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
@@ -90,6 +91,7 @@ void Device::WriteDescriptor(const char* where, D3D12_CPU_DESCRIPTOR_HANDLE dest
 void Device::CreateUnorderedAccessView(ID3D12Resource* resource, ID3D12Resource* counter,
                                        const D3D12_UNORDERED_ACCESS_VIEW_DESC* desc,
                                        D3D12_CPU_DESCRIPTOR_HANDLE destination) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateUnorderedAccessView", this, resource, counter, desc, destination);
     // No exception leaves these void methods: one that is thrown (no memory for a message) removes
     // the device, as for every void method (docs/ERRORS.md).
     GuardedOrRemove(*this, "ID3D12Device::CreateUnorderedAccessView", [&] {
@@ -129,6 +131,7 @@ void Device::CreateUnorderedAccessView(ID3D12Resource* resource, ID3D12Resource*
 
 void Device::CreateShaderResourceView(ID3D12Resource* resource, const D3D12_SHADER_RESOURCE_VIEW_DESC* desc,
                                       D3D12_CPU_DESCRIPTOR_HANDLE destination) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateShaderResourceView", this, resource, desc, destination);
     GuardedOrRemove(*this, "ID3D12Device::CreateShaderResourceView", [&] {
         const char* where = "CreateShaderResourceView";
         Descriptor descriptor;
@@ -165,6 +168,7 @@ void Device::CreateShaderResourceView(ID3D12Resource* resource, const D3D12_SHAD
 
 void Device::CreateConstantBufferView(const D3D12_CONSTANT_BUFFER_VIEW_DESC* desc,
                                       D3D12_CPU_DESCRIPTOR_HANDLE destination) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CreateConstantBufferView", this, desc, destination);
     GuardedOrRemove(*this, "ID3D12Device::CreateConstantBufferView", [&] {
         const char* where = "CreateConstantBufferView";
         Descriptor descriptor;
@@ -196,6 +200,7 @@ void Device::CopyDescriptors(UINT destinationRangeCount, const D3D12_CPU_DESCRIP
                              const UINT* destinationSizes, UINT sourceRangeCount,
                              const D3D12_CPU_DESCRIPTOR_HANDLE* sourceStarts, const UINT* sourceSizes,
                              D3D12_DESCRIPTOR_HEAP_TYPE type) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CopyDescriptors", this, destinationRangeCount, destinationStarts, destinationSizes, sourceRangeCount, sourceStarts, sourceSizes, type);
     GuardedOrRemove(*this, "ID3D12Device::CopyDescriptors", [&] {
         CopyDescriptorRanges(destinationRangeCount, destinationStarts, destinationSizes, sourceRangeCount, sourceStarts,
                              sourceSizes, type);
@@ -267,6 +272,7 @@ void Device::CopyDescriptorRanges(UINT destinationRangeCount, const D3D12_CPU_DE
 
 void Device::CopyDescriptorsSimple(UINT count, D3D12_CPU_DESCRIPTOR_HANDLE destinationStart,
                                    D3D12_CPU_DESCRIPTOR_HANDLE sourceStart, D3D12_DESCRIPTOR_HEAP_TYPE type) {
+    FREEDML_TRACE_D3D12("ID3D12Device::CopyDescriptorsSimple", this, count, destinationStart, sourceStart, type);
     GuardedOrRemove(*this, "ID3D12Device::CopyDescriptorsSimple", [&] {
         CopyDescriptorRanges(1, &destinationStart, &count, 1, &sourceStart, &count, type);
     });

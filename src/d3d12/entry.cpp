@@ -1,5 +1,6 @@
 // The exported entry points of libd3d12.so.
 #include "backend/backend.h"
+#include "common/trace.h"
 #include "d3d12/debug.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
@@ -76,6 +77,7 @@ extern "C" {
 
 FREEDML_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown* adapter, D3D_FEATURE_LEVEL minimumFeatureLevel, REFIID riid,
                                                 void** device) {
+    FREEDML_TRACE_D3D12("D3D12CreateDevice", nullptr, adapter, minimumFeatureLevel, riid, device);
     return GuardedEntry("D3D12CreateDevice", [&]() -> HRESULT {
         if (device) *device = nullptr;
         if (!AcceptedFeatureLevel(minimumFeatureLevel)) {
@@ -96,6 +98,7 @@ FREEDML_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown* adapter, D3D_FEATURE_L
 }
 
 FREEDML_EXPORT HRESULT WINAPI D3D12GetDebugInterface(REFIID riid, void** debug) {
+    FREEDML_TRACE_D3D12("D3D12GetDebugInterface", nullptr, riid, debug);
     return GuardedEntry("D3D12GetDebugInterface", [&]() -> HRESULT {
         if (ValidateOnly(debug)) return kValidatedOnly;  // "is the debug layer available?"
         *debug = nullptr;

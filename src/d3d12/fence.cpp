@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/trace.h"
 #include "d3d12/commands.h"
 #include "d3d12/enum_value.h"
 #include "d3d12/factories.h"
@@ -62,6 +63,7 @@ void* Fence::QueryExtraInterface(REFIID riid) {
 }
 
 HRESULT Fence::GetDevice(REFIID riid, void** device) {
+    FREEDML_TRACE_D3D12("ID3D12Fence::GetDevice", this, riid, device);
     if (!device) return E_POINTER;
     return device_.PublicDevice()->QueryInterface(riid, device);
 }
@@ -74,6 +76,7 @@ std::string Fence::Describe() const {
 }
 
 UINT64 Fence::GetCompletedValue() {
+    FREEDML_TRACE_D3D12("ID3D12Fence::GetCompletedValue", this);
     // A removed device's fences all read UINT64_MAX, as in D3D12.
     if (Removed()) return UINT64_MAX;
     std::lock_guard lock(mutex_);
@@ -105,6 +108,7 @@ void Fence::AddWaiter(UINT64 value, std::function<void()> wake) {
 }
 
 HRESULT Fence::Signal(UINT64 value) {
+    FREEDML_TRACE_D3D12("ID3D12Fence::Signal", this, value);
     return Guarded(device_, "ID3D12Fence::Signal", [&]() -> HRESULT {
         if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
         SetValue(value);
@@ -113,6 +117,7 @@ HRESULT Fence::Signal(UINT64 value) {
 }
 
 HRESULT Fence::SetEventOnCompletion(UINT64 value, HANDLE event) {
+    FREEDML_TRACE_D3D12("ID3D12Fence::SetEventOnCompletion", this, value, event);
     return Guarded(device_, "ID3D12Fence::SetEventOnCompletion", [&]() -> HRESULT {
         if (!event) {
             std::unique_lock lock(mutex_);

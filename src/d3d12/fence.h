@@ -35,7 +35,10 @@ public:
     HRESULT STDMETHODCALLTYPE SetEventOnCompletion(UINT64 value, HANDLE event) override;
     HRESULT STDMETHODCALLTYPE Signal(UINT64 value) override;
     // ID3D12Fence1
-    D3D12_FENCE_FLAGS STDMETHODCALLTYPE GetCreationFlags() override { return flags_; }
+    D3D12_FENCE_FLAGS STDMETHODCALLTYPE GetCreationFlags() override {
+        FREEDML_TRACE_D3D12("ID3D12Fence1::GetCreationFlags", this);
+        return flags_;
+    }
 
     void* QueryExtraInterface(REFIID riid);
 

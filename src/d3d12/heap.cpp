@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 
@@ -163,9 +164,10 @@ Heap::~Heap() {
     memory_.reset();  // before the device (and its backend) may go
 }
 
-HRESULT Heap::GetDevice(REFIID riid, void** device) { return device_->QueryInterface(riid, device); }
+HRESULT Heap::GetDevice(REFIID riid, void** device) { FREEDML_TRACE_D3D12("ID3D12Heap::GetDevice", this, riid, device); return device_->QueryInterface(riid, device); }
 
 HRESULT Heap::GetProtectedResourceSession(REFIID riid, void** session) {
+    FREEDML_TRACE_D3D12("ID3D12Heap::GetProtectedResourceSession", this, riid, session);
     if (session) *session = nullptr;
     return DXGI_ERROR_NOT_FOUND;  // FreeDML heaps never have a protected session
 }

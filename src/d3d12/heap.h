@@ -38,7 +38,10 @@ public:
     // ID3D12DeviceChild
     HRESULT STDMETHODCALLTYPE GetDevice(REFIID riid, void** device) override;
     // ID3D12Heap, ID3D12Heap1
-    D3D12_HEAP_DESC STDMETHODCALLTYPE GetDesc() override { return desc_; }
+    D3D12_HEAP_DESC STDMETHODCALLTYPE GetDesc() override {
+        FREEDML_TRACE_D3D12("ID3D12Heap::GetDesc", this);
+        return desc_;
+    }
     HRESULT STDMETHODCALLTYPE GetProtectedResourceSession(REFIID riid, void** session) override;
 
     const D3D12_HEAP_DESC& Desc() const { return desc_; }

@@ -1,5 +1,6 @@
 #include "d3d12/resource.h"
 
+#include "common/trace.h"
 #include "d3d12/device.h"
 #include "d3d12/enum_value.h"
 #include "d3d12/heap.h"
@@ -95,9 +96,10 @@ void* Resource::QueryExtraInterface(REFIID riid) {
     return nullptr;
 }
 
-HRESULT Resource::GetDevice(REFIID riid, void** device) { return device_->QueryInterface(riid, device); }
+HRESULT Resource::GetDevice(REFIID riid, void** device) { FREEDML_TRACE_D3D12("ID3D12Resource::GetDevice", this, riid, device); return device_->QueryInterface(riid, device); }
 
 HRESULT Resource::Map(UINT subresource, const D3D12_RANGE* readRange, void** data) {
+    FREEDML_TRACE_D3D12("ID3D12Resource::Map", this, subresource, readRange, data);
     if (data) *data = nullptr;
     const D3D12_HEAP_PROPERTIES& properties = heap_->Desc().Properties;
     Status status = [&]() -> Status {
@@ -118,6 +120,7 @@ HRESULT Resource::Map(UINT subresource, const D3D12_RANGE* readRange, void** dat
 }
 
 void Resource::Unmap(UINT subresource, const D3D12_RANGE* writtenRange) {
+    FREEDML_TRACE_D3D12("ID3D12Resource::Unmap", this, subresource, writtenRange);
     if (subresource != 0) {
         device_->Report(D3D12_MESSAGE_SEVERITY_ERROR, D3D12_MESSAGE_CATEGORY_RESOURCE_MANIPULATION,
                         Format("Unmap: Subresource (%u) of %s must be 0.", subresource, Describe().c_str()));
@@ -133,9 +136,10 @@ void Resource::Unmap(UINT subresource, const D3D12_RANGE* writtenRange) {
     }
 }
 
-D3D12_GPU_VIRTUAL_ADDRESS Resource::GetGPUVirtualAddress() { return heap_->Memory().Address() + offset_; }
+D3D12_GPU_VIRTUAL_ADDRESS Resource::GetGPUVirtualAddress() { FREEDML_TRACE_D3D12("ID3D12Resource::GetGPUVirtualAddress", this); return heap_->Memory().Address() + offset_; }
 
 HRESULT Resource::WriteToSubresource(UINT, const D3D12_BOX*, const void*, UINT, UINT) {
+    FREEDML_TRACE_D3D12("ID3D12Resource::WriteToSubresource", this);
     return device_->Fail(Error(E_INVALIDARG,
                                "WriteToSubresource: %s is a buffer; WriteToSubresource copies texture data. Map the "
                                "buffer and write to it instead.",
@@ -143,6 +147,7 @@ HRESULT Resource::WriteToSubresource(UINT, const D3D12_BOX*, const void*, UINT, 
 }
 
 HRESULT Resource::ReadFromSubresource(void*, UINT, UINT, UINT, const D3D12_BOX*) {
+    FREEDML_TRACE_D3D12("ID3D12Resource::ReadFromSubresource", this);
     return device_->Fail(Error(E_INVALIDARG,
                                "ReadFromSubresource: %s is a buffer; ReadFromSubresource copies texture data. Map "
                                "the buffer and read from it instead.",
@@ -150,17 +155,20 @@ HRESULT Resource::ReadFromSubresource(void*, UINT, UINT, UINT, const D3D12_BOX*)
 }
 
 HRESULT Resource::GetHeapProperties(D3D12_HEAP_PROPERTIES* properties, D3D12_HEAP_FLAGS* flags) {
+    FREEDML_TRACE_D3D12("ID3D12Resource::GetHeapProperties", this, properties, flags);
     if (properties) *properties = heap_->Desc().Properties;
     if (flags) *flags = heap_->Desc().Flags;
     return S_OK;
 }
 
 HRESULT Resource::GetProtectedResourceSession(REFIID, void** session) {
+    FREEDML_TRACE_D3D12("ID3D12Resource::GetProtectedResourceSession", this, session);
     if (session) *session = nullptr;
     return DXGI_ERROR_NOT_FOUND;
 }
 
 D3D12_RESOURCE_DESC1 Resource::GetDesc1() {
+    FREEDML_TRACE_D3D12("ID3D12Resource::GetDesc1", this);
     D3D12_RESOURCE_DESC1 desc1{};
     desc1.Dimension = desc_.Dimension;
     desc1.Alignment = desc_.Alignment;

@@ -35,7 +35,10 @@ public:
     // ID3D12Resource
     HRESULT STDMETHODCALLTYPE Map(UINT subresource, const D3D12_RANGE* readRange, void** data) override;
     void STDMETHODCALLTYPE Unmap(UINT subresource, const D3D12_RANGE* writtenRange) override;
-    D3D12_RESOURCE_DESC STDMETHODCALLTYPE GetDesc() override { return desc_; }
+    D3D12_RESOURCE_DESC STDMETHODCALLTYPE GetDesc() override {
+        FREEDML_TRACE_D3D12("ID3D12Resource::GetDesc", this);
+        return desc_;
+    }
     D3D12_GPU_VIRTUAL_ADDRESS STDMETHODCALLTYPE GetGPUVirtualAddress() override;
     HRESULT STDMETHODCALLTYPE WriteToSubresource(UINT dstSubresource, const D3D12_BOX* dstBox, const void* srcData,
                                                  UINT srcRowPitch, UINT srcDepthPitch) override;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/trace.h"
 #include "dml/resolver.h"
 
 namespace freedml::dml {
@@ -75,6 +76,7 @@ Status BindingTable::ApplyDesc(const DML_BINDING_TABLE_DESC* desc) {
 }
 
 HRESULT BindingTable::Reset(const DML_BINDING_TABLE_DESC* desc) {
+    FREEDML_TRACE_DML("IDMLBindingTable::Reset", this, desc);
     return GetDmlDevice().Guarded("IDMLBindingTable::Reset", [&]() -> HRESULT {
         Status status = ApplyDesc(desc);
         return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLBindingTable::Reset", status);
@@ -163,6 +165,7 @@ bool BindingTable::Bind(const char* method, const char* shortName, BindingRole r
 }
 
 void BindingTable::BindInputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
+    FREEDML_TRACE_DML("IDMLBindingTable::BindInputs", this, bindingCount, FREEDML_TRACE_LIST(bindings, bindingCount));
     const bool committed = Bind("IDMLBindingTable::BindInputs", "BindInputs", BindingRole::Input,
                                 [&](const DispatchableBindingInfo& info, ResourceResolver& resolver,
                                     std::vector<BoundRegion>* regions) {
@@ -173,6 +176,7 @@ void BindingTable::BindInputs(UINT bindingCount, const DML_BINDING_DESC* binding
 }
 
 void BindingTable::BindOutputs(UINT bindingCount, const DML_BINDING_DESC* bindings) {
+    FREEDML_TRACE_DML("IDMLBindingTable::BindOutputs", this, bindingCount, FREEDML_TRACE_LIST(bindings, bindingCount));
     Bind("IDMLBindingTable::BindOutputs", "BindOutputs", BindingRole::Output,
          [&](const DispatchableBindingInfo& info, ResourceResolver& resolver, std::vector<BoundRegion>* regions) {
              return ValidateOutputBindings(info, bindingCount, bindings, resolver, regions);
@@ -180,6 +184,7 @@ void BindingTable::BindOutputs(UINT bindingCount, const DML_BINDING_DESC* bindin
 }
 
 void BindingTable::BindTemporaryResource(const DML_BINDING_DESC* binding) {
+    FREEDML_TRACE_DML("IDMLBindingTable::BindTemporaryResource", this, binding);
     Bind("IDMLBindingTable::BindTemporaryResource", "BindTemporaryResource", BindingRole::Temporary,
          [&](const DispatchableBindingInfo& info, ResourceResolver& resolver, std::vector<BoundRegion>* regions) {
              return ValidateTemporaryBinding(info, binding, resolver, regions);
@@ -187,6 +192,7 @@ void BindingTable::BindTemporaryResource(const DML_BINDING_DESC* binding) {
 }
 
 void BindingTable::BindPersistentResource(const DML_BINDING_DESC* binding) {
+    FREEDML_TRACE_DML("IDMLBindingTable::BindPersistentResource", this, binding);
     Bind("IDMLBindingTable::BindPersistentResource", "BindPersistentResource", BindingRole::Persistent,
          [&](const DispatchableBindingInfo& info, ResourceResolver& resolver, std::vector<BoundRegion>* regions) {
              return ValidatePersistentBinding(info, binding, resolver, regions);

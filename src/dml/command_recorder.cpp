@@ -1,5 +1,6 @@
 #include "dml/command_recorder.h"
 
+#include "common/trace.h"
 #include "dml/binding_table.h"
 #include "dml/compiled_operator.h"
 #include "dml/dispatch.h"
@@ -55,6 +56,7 @@ Status ValidateRecordDispatch(Device& device, d3d12::CommandListInternal* list, 
 
 void CommandRecorder::RecordDispatch(ID3D12CommandList* commandList, IDMLDispatchable* dispatchable,
                                      IDMLBindingTable* bindings) {
+    FREEDML_TRACE_DML("IDMLCommandRecorder::RecordDispatch", this, commandList, dispatchable, bindings);
     GetDmlDevice().GuardedOrRemove("IDMLCommandRecorder::RecordDispatch", [&] {
         Device& device = GetDmlDevice();
         Device* owner = nullptr;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/align.h"
+#include "common/trace.h"
 
 namespace freedml::dml {
 
@@ -100,7 +101,7 @@ Status CompiledOperator::Create(Device& device, CompiledInterface shape, DML_EXE
     return {};
 }
 
-DML_BINDING_PROPERTIES CompiledOperator::GetBindingProperties() { return snapshot_->info.properties; }
+DML_BINDING_PROPERTIES CompiledOperator::GetBindingProperties() { FREEDML_TRACE_DML("IDMLCompiledOperator::GetBindingProperties", this); return snapshot_->info.properties; }
 
 std::string CompiledOperator::Describe() const { return "compiled " + shape_.what + NameSuffix(); }
 

@@ -64,7 +64,13 @@ public:
     Kernel& GetKernel() { return *kernel_; }
     const std::vector<OwnedInputCopy>& OwnedInputCopies() const { return ownedCopies_; }
     DML_EXECUTION_FLAGS Flags() const { return flags_; }
+    const CompiledInterface& Interface() const { return shape_; }
     std::string Describe() const;
+
+    // Capture (dml/capture.h): a graph's JSON, made by CompileGraph while capturing (an operator's
+    // is made from its desc when needed), and the name the capture gave this dispatchable.
+    std::string& CaptureGraphJson() { return captureGraphJson_; }
+    std::string& CaptureName() { return captureName_; }
 
     // N7: set when an initializer that targets it has run on a queue.
     bool IsInitialized() const { return initialized_.load(); }
@@ -81,6 +87,8 @@ private:
     std::vector<OwnedInputCopy> ownedCopies_;
     std::shared_ptr<const DispatchableSnapshot> snapshot_;
     std::atomic<bool> initialized_{false};
+    std::string captureGraphJson_;
+    std::string captureName_;  // guarded by the capture's lock
 };
 
 }  // namespace freedml::dml

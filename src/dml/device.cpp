@@ -7,7 +7,9 @@
 #include <cstring>
 
 #include "common/enum_value.h"
+#include "common/trace.h"
 #include "dml/binding_table.h"
+#include "dml/capture.h"
 #include "dml/command_recorder.h"
 #include "dml/compiled_operator.h"
 #include "dml/graph/graph.h"
@@ -43,7 +45,14 @@ void DebugDeviceInterface::SetMuteDebugOutput(BOOL mute) { device_.SetMuted(mute
 
 Device::Device(ID3D12Device* d3d12Device, d3d12::DeviceInternal* internal, DML_CREATE_DEVICE_FLAGS flags,
                DML_FEATURE_LEVEL featureLevel)
-    : d3d12Device_(Ref<ID3D12Device>::Share(d3d12Device)), d3d12_(internal), flags_(flags), featureLevel_(featureLevel) {}
+    : d3d12Device_(Ref<ID3D12Device>::Share(d3d12Device)),
+      d3d12_(internal),
+      flags_(flags),
+      featureLevel_(featureLevel),
+      ordinal_([] {
+          static std::atomic<uint32_t> created{0};
+          return ++created;
+      }()) {}
 
 HRESULT Device::Create(ID3D12Device* d3d12Device, uint32_t flags, uint32_t minimumFeatureLevel, REFIID riid,
                        void** object) {
@@ -119,6 +128,7 @@ void Device::ReportError(const std::string& text) {
 // reference pages of DML_FEATURE and its query and data structs describe them.
 HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, const void* queryData,
                                     UINT supportDataSize, void* supportData) {
+    FREEDML_TRACE_DML("IDMLDevice::CheckFeatureSupport", this, feature, queryDataSize, queryData, supportDataSize, supportData);
     constexpr const char* kMethod = "IDMLDevice::CheckFeatureSupport";
     return Guarded(kMethod, [&]() -> HRESULT {
         switch (Raw(feature)) {
@@ -180,6 +190,7 @@ HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, con
 }
 
 HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateOperator", this, desc, riid, object);
     return Guarded("IDMLDevice::CreateOperator", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CreateOperator";
         if (object) *object = nullptr;
@@ -192,6 +203,7 @@ HRESULT Device::CreateOperator(const DML_OPERATOR_DESC* desc, REFIID riid, void*
 }
 
 HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CompileOperator", this, op, flags, riid, object);
     return Guarded("IDMLDevice::CompileOperator", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CompileOperator";
         if (object) *object = nullptr;
@@ -209,6 +221,7 @@ HRESULT Device::CompileOperator(IDMLOperator* op, DML_EXECUTION_FLAGS flags, REF
 
 HRESULT Device::CreateOperatorInitializer(UINT count, IDMLCompiledOperator* const* operators, REFIID riid,
                                           void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateOperatorInitializer", this, count, FREEDML_TRACE_LIST(operators, count), riid, object);
     return Guarded("IDMLDevice::CreateOperatorInitializer", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CreateOperatorInitializer";
         if (object) *object = nullptr;
@@ -221,6 +234,7 @@ HRESULT Device::CreateOperatorInitializer(UINT count, IDMLCompiledOperator* cons
 }
 
 HRESULT Device::CreateCommandRecorder(REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateCommandRecorder", this, riid, object);
     return Guarded("IDMLDevice::CreateCommandRecorder", [&]() -> HRESULT {
         if (!object) return Fail("IDMLDevice::CreateCommandRecorder", Error(E_POINTER, "ppv is null."));
         return HandOut(new CommandRecorder(*this), riid, object);
@@ -228,6 +242,7 @@ HRESULT Device::CreateCommandRecorder(REFIID riid, void** object) {
 }
 
 HRESULT Device::CreateBindingTable(const DML_BINDING_TABLE_DESC* desc, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CreateBindingTable", this, desc, riid, object);
     return Guarded("IDMLDevice::CreateBindingTable", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice::CreateBindingTable";
         if (object) *object = nullptr;
@@ -248,6 +263,7 @@ bool Device::Owns(IDMLDeviceChild* object) {
 
 // Residency: FreeDML keeps everything resident; the calls only check their arguments.
 HRESULT Device::Evict(UINT count, IDMLPageable* const* objects) {
+    FREEDML_TRACE_DML("IDMLDevice::Evict", this, count, objects);
     if (count && !objects) return Fail("IDMLDevice::Evict", Error(E_INVALIDARG, "count is %u but ppObjects is null.", count));
     for (UINT i = 0; i < count; ++i) {
         if (!Owns(objects[i])) {
@@ -258,6 +274,7 @@ HRESULT Device::Evict(UINT count, IDMLPageable* const* objects) {
 }
 
 HRESULT Device::MakeResident(UINT count, IDMLPageable* const* objects) {
+    FREEDML_TRACE_DML("IDMLDevice::MakeResident", this, count, objects);
     if (count && !objects) {
         return Fail("IDMLDevice::MakeResident", Error(E_INVALIDARG, "count is %u but ppObjects is null.", count));
     }
@@ -270,11 +287,12 @@ HRESULT Device::MakeResident(UINT count, IDMLPageable* const* objects) {
     return S_OK;
 }
 
-HRESULT Device::GetDeviceRemovedReason() { return d3d12_->RemovedReason(); }
+HRESULT Device::GetDeviceRemovedReason() { FREEDML_TRACE_DML("IDMLDevice::GetDeviceRemovedReason", this); return d3d12_->RemovedReason(); }
 
-HRESULT Device::GetParentDevice(REFIID riid, void** object) { return d3d12Device_->QueryInterface(riid, object); }
+HRESULT Device::GetParentDevice(REFIID riid, void** object) { FREEDML_TRACE_DML("IDMLDevice::GetParentDevice", this, riid, object); return d3d12Device_->QueryInterface(riid, object); }
 
 HRESULT Device::CompileGraph(const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS flags, REFIID riid, void** object) {
+    FREEDML_TRACE_DML("IDMLDevice::CompileGraph", this, desc, flags, riid, object);
     return Guarded("IDMLDevice1::CompileGraph", [&]() -> HRESULT {
         constexpr const char* kMethod = "IDMLDevice1::CompileGraph";
         if (object) *object = nullptr;
@@ -282,6 +300,7 @@ HRESULT Device::CompileGraph(const DML_GRAPH_DESC* desc, DML_EXECUTION_FLAGS fla
         CompiledOperator* compiled = nullptr;
         Status status = dml::CompileGraph(*this, *desc, Raw(flags), &compiled);
         if (!status.ok()) return Fail(kMethod, status);
+        if (capture::Enabled()) compiled->CaptureGraphJson() = capture::GraphJson(*desc);
         return HandOut(compiled, riid, object);  // a null ppv validates only
     });
 }

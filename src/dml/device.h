@@ -62,6 +62,8 @@ public:
     DML_FEATURE_LEVEL FeatureLevel() const { return featureLevel_; }
     bool DebugEnabled() const { return (flags_ & DML_CREATE_DEVICE_FLAG_DEBUG) != 0; }
     void SetMuted(bool muted) { muted_ = muted; }
+    // 1 for the first DirectML device the process creates, 2 for the next... (capture.h's test hook)
+    uint32_t Ordinal() const { return ordinal_; }
 
     // Reports a failed HRESULT method and returns its HRESULT:
     //   "IDMLDevice::CreateOperator: While validating a GEMM operator: ATensor: ..."
@@ -98,6 +100,7 @@ private:
     DML_CREATE_DEVICE_FLAGS flags_;
     DML_FEATURE_LEVEL featureLevel_;
     std::atomic<bool> muted_{false};
+    uint32_t ordinal_;
     DebugDeviceInterface debugInterface_{*this};
 };
 

@@ -1,5 +1,6 @@
 #include "dml/dispatch.h"
 
+#include "dml/capture.h"
 #include "dml/compiled_operator.h"
 #include "dml/resolver.h"
 
@@ -219,6 +220,15 @@ Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
                 bindings.inputs.push_back(address(layout.inputFirstSlot[t] + k));
             }
             bindings.persistent = address(persistentSlot);
+            if (capture::Enabled()) {
+                std::vector<capture::Bound> owned;
+                for (uint32_t k = 0; k < layout.inputSlotCount[t]; ++k) {
+                    const uint32_t slot = layout.inputFirstSlot[t] + k;
+                    const TensorDesc* tensor = k < target.Interface().inputs.size() ? target.Interface().inputs[k] : nullptr;
+                    if (owners[slot] && tensor) owned.push_back({k, address(slot), tensor->totalTensorSizeInBytes});
+                }
+                capture::RecordInitialization(target, owned, context.stream);
+            }
             target.GetKernel().Initialize(bindings);
             target.MarkInitialized();
         }
@@ -241,6 +251,24 @@ Status DispatchCommand::Run(d3d12::ExecutionContext& context) {
     // The owned inputs the initializer copied are read from the persistent resource.
     for (const OwnedInputCopy& copy : compiled.OwnedInputCopies()) {
         bindings.inputs[copy.input] = bindings.persistent + copy.offset;
+    }
+    if (capture::ExecutionHooks()) {
+        // The bytes each bound tensor spans, read before and after the kernel.
+        const CompiledInterface& shape = compiled.Interface();
+        std::vector<capture::Bound> inputs, outputs;
+        for (size_t i = 0; i < layout.inputFirstSlot.size(); ++i) {
+            const uint32_t slot = layout.inputFirstSlot[i];
+            if (owners[slot] && shape.inputs[i]) inputs.push_back({i, address(slot), shape.inputs[i]->totalTensorSizeInBytes});
+        }
+        for (uint32_t i = 0; i < layout.outputCount; ++i) {
+            const uint32_t slot = layout.outputFirstSlot + i;
+            if (owners[slot] && shape.outputs[i]) outputs.push_back({i, address(slot), shape.outputs[i]->totalTensorSizeInBytes});
+        }
+        const uint64_t token = capture::ExecutionStarting(compiled, inputs, outputs, context.stream);
+        compiled.GetKernel().Execute(bindings);
+        capture::ApplyTestPerturbation(compiled, device_.Ordinal(), outputs, context.stream);
+        capture::ExecutionFinished(token, outputs, context.stream);
+        return {};
     }
     compiled.GetKernel().Execute(bindings);
     return {};

@@ -23,6 +23,7 @@ public:
     using ChildBase = DeviceChild;
 
     HRESULT STDMETHODCALLTYPE GetDevice(REFIID riid, void** object) override {
+        FREEDML_TRACE_DML("IDMLDeviceChild::GetDevice", this, riid, object);
         return device_->QueryInterface(riid, object);
     }
     void* QueryExtraInterface(REFIID riid) {

@@ -1,5 +1,7 @@
 #include "dml/operator_initializer.h"
 
+#include "common/trace.h"
+
 namespace freedml::dml {
 
 Status OperatorInitializer::Create(Device& device, UINT count, IDMLCompiledOperator* const* operators,
@@ -44,13 +46,14 @@ Status OperatorInitializer::SetTargets(UINT count, IDMLCompiledOperator* const* 
 }
 
 HRESULT OperatorInitializer::Reset(UINT count, IDMLCompiledOperator* const* operators) {
+    FREEDML_TRACE_DML("IDMLOperatorInitializer::Reset", this, count, FREEDML_TRACE_LIST(operators, count));
     return GetDmlDevice().Guarded("IDMLOperatorInitializer::Reset", [&]() -> HRESULT {
         Status status = SetTargets(count, operators);
         return status.ok() ? S_OK : GetDmlDevice().Fail("IDMLOperatorInitializer::Reset", status);
     });
 }
 
-DML_BINDING_PROPERTIES OperatorInitializer::GetBindingProperties() { return Snapshot()->info.properties; }
+DML_BINDING_PROPERTIES OperatorInitializer::GetBindingProperties() { FREEDML_TRACE_DML("IDMLOperatorInitializer::GetBindingProperties", this); return Snapshot()->info.properties; }
 
 std::shared_ptr<const DispatchableSnapshot> OperatorInitializer::Snapshot() const {
     std::lock_guard lock(mutex_);

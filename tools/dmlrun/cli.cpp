@@ -38,6 +38,13 @@ const char* UsageText() {
            "  -v, --verbose          show each step and every FreeDML message (turns on --debug)\n"
            "  -d, --debug            turn on the D3D12 and DirectML debug layers\n"
            "      --max-memory MIB   the most memory the model's buffers may take (default 4096)\n"
+           "      --check            replay a FreeDML capture (FREEDML_CAPTURE) and compare every\n"
+           "                         output with the captured one, bit for bit\n"
+           "      --compare-adapters A,B  run the model on adapters A and B (cpu, cuda, cuda:N) and\n"
+           "                         report per dispatch the largest absolute and relative\n"
+           "                         difference and the first differing element\n"
+           "      --tolerance X      with --compare-adapters: differences up to X (absolute or\n"
+           "                         relative) count as agreement (default 0)\n"
            "      --list-operators   list the DirectML operators FreeDML knows, and which it runs\n"
            "      --list-adapters    list the adapters FreeDML offers\n"
            "\n"
@@ -55,7 +62,8 @@ const char* UsageText() {
            "      --version          show dmlrun's version\n"
            "\n"
            "Exit status: 0 when the model ran, 1 when the model is invalid, 2 for a wrong command\n"
-           "line, 3 when a D3D12 or DirectML call failed.\n";
+           "line, 3 when a D3D12 or DirectML call failed, 4 when --check or --compare-adapters found\n"
+           "outputs that differ.\n";
 }
 
 CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* options, std::string* error) {
@@ -155,6 +163,31 @@ CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* o
                 return CommandLineAction::Error;
             }
             options->maxMemoryMiB = n;
+        } else if (is(arg, nullptr, "--check")) {
+            options->check = true;
+        } else if (is(arg, nullptr, "--compare-adapters")) {
+            const char* v = value(i, "--compare-adapters");
+            if (!v) return CommandLineAction::Error;
+            std::string pair = v;
+            const size_t comma = pair.find(',');
+            auto valid = [](const std::string& name) {
+                return name == "cpu" || name == "cuda" || (name.rfind("cuda:", 0) == 0 && name.size() > 5);
+            };
+            if (comma == std::string::npos || !valid(pair.substr(0, comma)) || !valid(pair.substr(comma + 1))) {
+                *error = "--compare-adapters takes two adapters separated by a comma (cpu,cuda), not '" + pair + "'.";
+                return CommandLineAction::Error;
+            }
+            options->compareAdapters[0] = pair.substr(0, comma);
+            options->compareAdapters[1] = pair.substr(comma + 1);
+        } else if (is(arg, nullptr, "--tolerance")) {
+            const char* v = value(i, "--tolerance");
+            if (!v) return CommandLineAction::Error;
+            char* end = nullptr;
+            options->tolerance = std::strtod(v, &end);
+            if (end == v || *end != '\0' || !(options->tolerance >= 0)) {
+                *error = std::string("--tolerance takes a number of 0 or more, not '") + v + "'.";
+                return CommandLineAction::Error;
+            }
         } else if (is(arg, nullptr, "--print-all")) {
             options->printAll = true;
         } else if (is(arg, "-q", "--quiet")) {
@@ -178,6 +211,10 @@ CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* o
     if (!onnx && (!options->dims.empty() || !options->inputs.empty() || !options->outputDir.empty() ||
                   options->dumpGraph || options->compareOrt)) {
         *error = "--dim, --input, --output-dir, --dump-graph and --compare-ort apply to ONNX models (MODEL.onnx).";
+        return CommandLineAction::Error;
+    }
+    if (options->check && !options->compareAdapters[0].empty()) {
+        *error = "--check and --compare-adapters are two different runs; give one.";
         return CommandLineAction::Error;
     }
     if (options->modelPath.empty()) {

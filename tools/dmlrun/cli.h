@@ -24,6 +24,15 @@ struct Options {
     uint64_t seed = 0;                                         // --seed N (random inputs)
     bool dumpGraph = false;                                    // --dump-graph
     bool compareOrt = false;                                   // --compare-ort
+    // --check: replay a capture and compare every output with the captured one, bit for bit.
+    bool check = false;
+    // --compare-adapters A,B: run the model on both and compare each dispatch's outputs.
+    std::string compareAdapters[2];
+    // --tolerance X: with --compare-adapters, an element differs when both its absolute and its
+    // relative difference pass X (default 0: any difference).
+    double tolerance = 0;
+    // Set by --check and --compare-adapters: print and writeFile commands do not run.
+    bool dispatchesOnly = false;
 };
 
 enum class CommandLineAction { Run, Help, Version, ListOperators, ListOnnxOperators, ListAdapters, Error };

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 
 #include "npy.h"
@@ -129,15 +130,20 @@ std::string AdapterName(const LUID& luid) {
 
 class Runner {
 public:
-    Runner(const Model& model, const Options& options) : model_(model), options_(options), log_(options.verbose) {}
+    Runner(const Model& model, const Options& options, const DispatchObserver& observer)
+        : model_(model), options_(options), observer_(observer), log_(options.verbose) {}
 
     void Run() {
         CreateDevice();
         UploadResources();
         for (size_t i = 0; i < model_.dispatchables.size(); ++i) PrepareDispatchable(i);
-        for (const auto& command : model_.commands) {
+        for (size_t index = 0; index < model_.commands.size(); ++index) {
+            const Command& command = model_.commands[index];
             if (const auto* dispatch = std::get_if<DispatchCommand>(&command)) {
                 Dispatch(*dispatch);
+                if (observer_) observer_(index, *dispatch, ReadOutputs(*dispatch));
+            } else if (options_.dispatchesOnly) {
+                continue;
             } else if (const auto* print = std::get_if<PrintCommand>(&command)) {
                 Print(print->resource, print->verbose, print->path);
             } else {
@@ -520,6 +526,31 @@ private:
         Out(FormatDispatchTiming(dispatchable.name, options_.iterations, ComputeTimingStats(milliseconds)), false);
     }
 
+    std::vector<DispatchOutput> ReadOutputs(const DispatchCommand& command) {
+        std::vector<DispatchOutput> outputs;
+        std::map<size_t, std::vector<uint8_t>> downloaded;  // per resource, read once
+        for (const BindPoint& point : model_.dispatchables[command.dispatchable].Binds().Outputs()) {
+            for (const Binding& binding : command.bindings) {
+                if (binding.bindPoint != point.name) continue;
+                for (size_t k = 0; k < binding.ranges.size() && k < point.tensors.size(); ++k) {
+                    const BoundRange& range = binding.ranges[k];
+                    if (!downloaded.count(range.resource)) downloaded[range.resource] = Download(range.resource, command.path);
+                    const std::vector<uint8_t>& bytes = downloaded[range.resource];
+                    const uint64_t size = std::min<uint64_t>(point.tensors[k]->TotalTensorSizeInBytes, range.size);
+                    DispatchOutput output;
+                    output.bindPoint = point.name;
+                    output.arrayIndex = k;
+                    output.isArray = point.isArray;
+                    output.dataType = point.tensors[k]->DataType;
+                    output.bytes.assign(bytes.begin() + static_cast<std::ptrdiff_t>(range.offset),
+                                        bytes.begin() + static_cast<std::ptrdiff_t>(range.offset + size));
+                    outputs.push_back(std::move(output));
+                }
+            }
+        }
+        return outputs;
+    }
+
     std::vector<uint8_t> Download(size_t index, const JsonPath& path) {
         const Resource& resource = model_.resources[index];
         auto readback = CreateBuffer(resource.sizeInBytes, D3D12_HEAP_TYPE_READBACK, D3D12_RESOURCE_STATE_COPY_DEST, path,
@@ -586,6 +617,7 @@ private:
 
     const Model& model_;
     const Options& options_;
+    const DispatchObserver& observer_;
     MessageLog log_;
     ComPtr<ID3D12Device> device_;
     ComPtr<IDMLDevice> dml_;
@@ -601,7 +633,11 @@ private:
 
 }  // namespace
 
-void RunModel(const Model& model, const Options& options) { Runner(model, options).Run(); }
+void RunModel(const Model& model, const Options& options) { Runner(model, options, {}).Run(); }
+
+void RunModel(const Model& model, const Options& options, const DispatchObserver& observer) {
+    Runner(model, options, observer).Run();
+}
 
 bool ListAdapters() {
     ComPtr<IDXCoreAdapterList> list = ComputeAdapters();

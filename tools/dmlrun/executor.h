@@ -3,8 +3,10 @@
 // dispatchable, then run the commands one by one, waiting for each.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cli.h"
 #include "json_document.h"
@@ -31,6 +33,19 @@ private:
 // Throws RunError. Standard output gets what DxDispatch prints (unless options.quiet hides all but
 // the print commands); standard error gets progress and, with --verbose, each step and message.
 void RunModel(const Model& model, const Options& options);
+
+// One output tensor of a dispatch, read back after it ran.
+struct DispatchOutput {
+    std::string bindPoint;  // "OutputTensor", or an array field
+    size_t arrayIndex = 0;
+    bool isArray = false;
+    DML_TENSOR_DATA_TYPE dataType = DML_TENSOR_DATA_TYPE_UNKNOWN;
+    std::vector<uint8_t> bytes;  // TotalTensorSizeInBytes of the tensor
+    std::string Name() const { return isArray ? bindPoint + "[" + std::to_string(arrayIndex) + "]" : bindPoint; }
+};
+// Called after each dispatch command (its index in Model::commands) with what it wrote.
+using DispatchObserver = std::function<void(size_t command, const DispatchCommand&, std::vector<DispatchOutput>)>;
+void RunModel(const Model& model, const Options& options, const DispatchObserver& observer);
 
 // --list-adapters: one line per adapter FreeDML offers, through DXCore. Returns false on failure.
 bool ListAdapters();

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli.h"
+#include "compare.h"
 #include "executor.h"
 #include "json_document.h"
 #include "model.h"
@@ -59,6 +60,8 @@ int Run(const dmlrun::Options& options) {
     }
 
     try {
+        if (options.check) return dmlrun::CheckCapture(model, options);
+        if (!options.compareAdapters[0].empty()) return dmlrun::CompareAdapters(model, options);
         dmlrun::RunModel(model, options);
     } catch (const dmlrun::RunError& error) {
         dmlrun::ModelError located(error.Path(), error.what());

@@ -34,6 +34,17 @@ public:
 
     Model Read(const Json& root) {
         ExpectObject(root, {}, "a model: an object with \"resources\", \"dispatchables\" and \"commands\"");
+        if (const Json* capture = FindMember(root, "$capture")) {
+            const JsonPath capturePath = JsonPath() / "$capture";
+            ExpectObject(*capture, capturePath, "the capture's description ({\"format\": ..., \"version\": 1})");
+            const JsonPath versionPath = capturePath / "version";
+            const uint32_t version = ParseUInt32(Require(*capture, capturePath, "version", "the capture format's version"), versionPath);
+            if (version == 0 || version > static_cast<uint32_t>(kCaptureFormatVersion)) {
+                throw ModelError(versionPath, "this capture has format version " + std::to_string(version) + "; this dmlrun reads " +
+                                                  "version " + std::to_string(kCaptureFormatVersion) + " (a newer FreeDML wrote it).");
+            }
+            model_.captureVersion = static_cast<int>(version);
+        }
         const JsonPath resourcesPath = JsonPath() / "resources";
         const Json& resources = Require(root, {}, "resources", "an object of named buffers");
         ExpectObject(resources, resourcesPath, "an object of named buffers");
@@ -172,9 +183,10 @@ private:
         const Json* constant = FindMember(initial, "value");
         const Json* start = FindMember(initial, "valueStart");
         const Json* source = FindMember(initial, "sourcePath");
-        if ((constant != nullptr) + (start != nullptr) + (source != nullptr) != 1) {
+        const Json* random = FindMember(initial, "randomSeed");
+        if ((constant != nullptr) + (start != nullptr) + (source != nullptr) + (random != nullptr) != 1) {
             throw ModelError(valuesPath, "the initialValues object needs exactly one of \"value\" (a constant), \"valueStart\" "
-                                         "(a sequence) or \"sourcePath\" (a file).");
+                                         "(a sequence), \"sourcePath\" (a file) or \"randomSeed\" (seeded random values).");
         }
         if (source) {
             const std::string& file = ExpectString(*source, valuesPath / "sourcePath", "a file path");
@@ -215,7 +227,10 @@ private:
         const uint64_t count = ParseUInt32(Require(initial, valuesPath, "valueCount", "the number of elements"), countPath);
         if (count == 0) throw ModelError(countPath, "valueCount must be at least 1.");
         Reserve(count * ValueSizeInBytes(resource->dataType), countPath, "the initial values");
-        if (constant) {
+        if (random) {
+            AppendRandom(resource->dataType, ParseUInt64(*random, valuesPath / "randomSeed"), count, &resource->initialValues);
+            resource->random = true;
+        } else if (constant) {
             AppendConstant(resource->dataType, *constant, count, valuesPath / "value", &resource->initialValues);
         } else {
             AppendSequence(resource->dataType, *start, Require(initial, valuesPath, "valueDelta", "the step of the sequence"), count,
@@ -521,6 +536,9 @@ private:
                     }
                 }
             }
+            if (const Json* expected = FindMember(json, "expected")) {
+                command.expected = ReadExpected(*expected, path / "expected", dispatchable.Binds());
+            }
             return command;
         }
         if (type == "print") {
@@ -549,6 +567,56 @@ private:
         }
         throw ModelError(path / "type", "expected a command type of dispatch, print or writeFile, found " +
                                             DescribeValue(json.at("type")) + ".");
+    }
+
+    // "expected": {"OutputTensor": "file.npy", "OutputTensors": ["a.npy", null]}: the outputs a
+    // capture recorded, each as long as the bound tensor (null: left out of the capture).
+    std::vector<ExpectedOutput> ReadExpected(const Json& json, const JsonPath& path, const Bindable& op) {
+        ExpectObject(json, path, "an object of expected outputs ({\"OutputTensor\": \"file.npy\"})");
+        std::vector<ExpectedOutput> outputs;
+        for (const auto& [name, value] : json.items()) {
+            const JsonPath pointPath = path / name;
+            const BindPoint* point = op.FindBindPoint(name);
+            if (!point || !point->isOutput) {
+                throw ModelError(pointPath, op.Describe() + " has no output named '" + name + "'.");
+            }
+            std::vector<std::pair<const Json*, JsonPath>> files;
+            if (value.is_array()) {
+                for (size_t i = 0; i < value.size(); ++i) files.push_back({&value[i], pointPath[i]});
+            } else {
+                files.push_back({&value, pointPath});
+            }
+            if (files.size() != point->tensors.size()) {
+                throw ModelError(pointPath, name + " has " + std::to_string(point->tensors.size()) + " tensors but " +
+                                                std::to_string(files.size()) + " expected outputs are given.");
+            }
+            for (size_t k = 0; k < files.size(); ++k) {
+                ExpectedOutput expected;
+                expected.bindPoint = name;
+                expected.arrayIndex = k;
+                expected.path = files[k].second;
+                if (!files[k].first->is_null()) {
+                    expected.file = ExpectString(*files[k].first, files[k].second, "an .npy file name, or null");
+                    std::vector<uint8_t> bytes = ReadFile(expected.file, files[k].second);
+                    NpyArray array;
+                    try {
+                        array = ReadNpy(bytes, options_.maxMemoryBytes);
+                    } catch (const std::runtime_error& error) {
+                        throw ModelError(files[k].second, "cannot read '" + expected.file + "': " + error.what());
+                    }
+                    const uint64_t tensorBytes = point->tensors[k]->TotalTensorSizeInBytes;
+                    if (array.data.size() != tensorBytes) {
+                        throw ModelError(files[k].second, "'" + expected.file + "' holds " + std::to_string(array.data.size()) +
+                                                              " bytes, but " + name + " spans " + std::to_string(tensorBytes) +
+                                                              " bytes; the capture is damaged.");
+                    }
+                    expected.bytes = std::move(array.data);
+                    expected.given = true;
+                }
+                outputs.push_back(std::move(expected));
+            }
+        }
+        return outputs;
     }
 
     size_t ResourceNamed(const Json& json, const JsonPath& path) {

@@ -34,6 +34,8 @@ struct Resource {
     uint64_t initialValuesOffsetInBytes = 0;
     uint64_t sizeInBytes = 0;
     std::vector<uint64_t> shape;  // an .npy file's shape; empty otherwise
+    // {"randomSeed": ...}: seeded random values stand in for data a capture left out.
+    bool random = false;
 };
 
 // A byte range of a resource bound to one tensor.
@@ -63,10 +65,21 @@ struct Dispatchable {
     std::vector<Binding> initBindings;  // OWNED_BY_DML inputs, bound when the operator is initialized
 };
 
+// What a captured dispatch wrote to one output (the command's "expected"), for --check.
+struct ExpectedOutput {
+    std::string bindPoint;  // "OutputTensor", or an array field
+    size_t arrayIndex = 0;
+    bool given = false;     // false: the capture left it out (null)
+    std::string file;
+    std::vector<uint8_t> bytes;
+    JsonPath path;
+};
+
 struct DispatchCommand {
     size_t dispatchable = 0;  // index in Model::dispatchables
     std::vector<Binding> bindings;
     JsonPath path;
+    std::vector<ExpectedOutput> expected;
 };
 
 struct PrintCommand {
@@ -85,6 +98,8 @@ struct WriteFileCommand {
 using Command = std::variant<DispatchCommand, PrintCommand, WriteFileCommand>;
 
 struct Model {
+    // "$capture": {"version": N}: a FreeDML capture (0: a model written by hand).
+    int captureVersion = 0;
     std::vector<Resource> resources;
     std::vector<Dispatchable> dispatchables;
     std::vector<Command> commands;
@@ -92,6 +107,9 @@ struct Model {
 
 // Throws ModelError for anything wrong, naming the JSON path and what was expected.
 Model ParseModel(const Json& root, const ParseOptions& options);
+
+// The capture format versions this dmlrun reads (docs/USER-GUIDE.md, "Capturing a workload").
+constexpr int kCaptureFormatVersion = 1;
 
 // The elements a print command shows: the initial values' (DxDispatch does not show the padding
 // or the rest of a larger buffer), or the whole buffer for a list of typed values.

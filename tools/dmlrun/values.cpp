@@ -218,6 +218,55 @@ void AppendConstant(DML_TENSOR_DATA_TYPE type, const Json& value, uint64_t count
     for (uint64_t i = 0; i < count; ++i) out->insert(out->end(), one.begin(), one.end());
 }
 
+void AppendRandom(DML_TENSOR_DATA_TYPE type, uint64_t seed, uint64_t count, std::vector<uint8_t>* out) {
+    uint64_t state = seed;
+    auto next = [&state]() {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    };
+    const uint32_t size = ValueSizeInBytes(type);
+    out->reserve(out->size() + size * count);
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint64_t bits = next();
+        const double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;  // [0, 1)
+        const int64_t small = static_cast<int64_t>(bits >> 60);           // [0, 16)
+        uint8_t bytes[8] = {};
+        switch (type) {
+            case DML_TENSOR_DATA_TYPE_FLOAT32: {
+                const float v = static_cast<float>(unit * 2 - 1);
+                std::memcpy(bytes, &v, 4);
+                break;
+            }
+            case DML_TENSOR_DATA_TYPE_FLOAT64: {
+                const double v = unit * 2 - 1;
+                std::memcpy(bytes, &v, 8);
+                break;
+            }
+            case DML_TENSOR_DATA_TYPE_FLOAT16: {
+                const uint16_t v = FloatToHalf(static_cast<float>(unit * 2 - 1));
+                std::memcpy(bytes, &v, 2);
+                break;
+            }
+            case DML_TENSOR_DATA_TYPE_INT8:
+            case DML_TENSOR_DATA_TYPE_INT16:
+            case DML_TENSOR_DATA_TYPE_INT32:
+            case DML_TENSOR_DATA_TYPE_INT64: {
+                const int64_t v = small - 8;
+                std::memcpy(bytes, &v, 8);  // little-endian: the low bytes are the narrower value
+                break;
+            }
+            default: {
+                const uint64_t v = static_cast<uint64_t>(small);
+                std::memcpy(bytes, &v, 8);
+                break;
+            }
+        }
+        out->insert(out->end(), bytes, bytes + size);
+    }
+}
+
 void AppendSequence(DML_TENSOR_DATA_TYPE type, const Json& start, const Json& delta, uint64_t count,
                     const JsonPath& startPath, const JsonPath& deltaPath, std::vector<uint8_t>* out) {
     std::vector<uint8_t> first, step;

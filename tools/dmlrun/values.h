@@ -37,6 +37,10 @@ void AppendSequence(DML_TENSOR_DATA_TYPE type, const Json& start, const Json& de
                     const JsonPath& startPath, const JsonPath& deltaPath, std::vector<uint8_t>* out);
 
 // IEEE binary16 <-> binary32, rounding to nearest even.
+// `count` values from a seeded generator (splitmix64): floats uniform in [-1, 1), integers in
+// [-8, 8) (unsigned: [0, 16)). The same seed gives the same bytes on every machine.
+void AppendRandom(DML_TENSOR_DATA_TYPE type, uint64_t seed, uint64_t count, std::vector<uint8_t>* out);
+
 uint16_t FloatToHalf(float value);
 float HalfToFloat(uint16_t bits);
 

@@ -68,6 +68,9 @@ public:
     void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) override {
         if (byteCount) std::memcpy(destination, source, byteCount);
     }
+    void ReadToHost(void* host, const std::byte* source, uint64_t byteCount) override {
+        if (byteCount) std::memcpy(host, source, byteCount);
+    }
     void WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) override {
         if (byteCount) std::memcpy(destination, host, byteCount);
     }

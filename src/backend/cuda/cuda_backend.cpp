@@ -240,6 +240,13 @@ void CudaStream::WriteFromHost(std::byte* destination, const void* host, uint64_
           "cudaMemcpyAsync (host bytes to the device)");
 }
 
+void CudaStream::ReadToHost(void* host, const std::byte* source, uint64_t byteCount) {
+    if (byteCount == 0) return;
+    MakeCurrent();
+    Check(cudaMemcpyAsync(host, source, byteCount, cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync (device bytes to the host)");
+}
+
 void CudaStream::CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                             uint64_t byteCount) {
     if (byteCount == 0) return;

@@ -61,6 +61,7 @@ public:
               uint32_t patternSize) override;
     void CopyAddresses(std::byte* destination, const std::byte* source, uint64_t byteCount) override;
     void WriteFromHost(std::byte* destination, const void* host, uint64_t byteCount) override;
+    void ReadToHost(void* host, const std::byte* source, uint64_t byteCount) override;
     void Finish() override;
     void* NativeHandle() override { return stream_; }
 
