@@ -70,21 +70,20 @@ std::string Fence::Describe() const {
     std::string name = Name();
     std::lock_guard lock(mutex_);
     return Format("fence%s%s%s (value %llu)", name.empty() ? "" : " '", name.c_str(), name.empty() ? "" : "'",
-                  static_cast<unsigned long long>(value_));
+                  static_cast<unsigned long long>(value_.load()));
 }
 
 UINT64 Fence::GetCompletedValue() {
     // A removed device's fences all read UINT64_MAX, as in D3D12.
     if (Removed()) return UINT64_MAX;
-    std::lock_guard lock(mutex_);
-    return value_;
+    return value_.load(std::memory_order_acquire);
 }
 
 void Fence::SetValue(UINT64 value) {
     std::vector<std::function<void()>> ready;
     {
         std::lock_guard lock(mutex_);
-        value_ = value;  // D3D12 lets a signal move the value backwards
+        value_.store(value, std::memory_order_release);  // D3D12 lets a signal move the value backwards
         auto end = waiters_.upper_bound(value);
         for (auto it = waiters_.begin(); it != end; ++it) ready.push_back(std::move(it->second));
         waiters_.erase(waiters_.begin(), end);
@@ -114,6 +113,8 @@ HRESULT Fence::Signal(UINT64 value) {
 
 HRESULT Fence::SetEventOnCompletion(UINT64 value, HANDLE event) {
     return Guarded(device_, "ID3D12Fence::SetEventOnCompletion", [&]() -> HRESULT {
+        // Reached already (the common case after an inline run): nothing to wait for or write.
+        if (value_.load(std::memory_order_acquire) >= value && !event) return S_OK;
         if (!event) {
             std::unique_lock lock(mutex_);
             // Wakes on every signal; the timeout only notices a device removed meanwhile.
