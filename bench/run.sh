@@ -150,6 +150,19 @@ if has dense_bench && [ "$device" = cpu ]; then
   run threading-passive.txt env OMP_WAIT_POLICY=passive "$bin/dense_bench" "${alone[@]}" \
       --suffix " (alone; OMP_WAIT_POLICY=passive)"
 fi
+# The same beside a competing process: a busy loop pinned to core 0 while dense_bench runs (the
+# report divides each figure by the idle one above, same policy, same run).
+if has dense_bench && [ "$device" = cpu ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+  taskset -c 0 bash -c 'while :; do :; done' &
+  spinner=$!
+  trap 'kill $spinner 2>/dev/null || true' EXIT
+  run competing-default.txt "$bin/dense_bench" "${alone[@]}" --suffix " (alone; OpenMP default; spinner)"
+  run competing-passive.txt env OMP_WAIT_POLICY=passive "$bin/dense_bench" "${alone[@]}" \
+      --suffix " (alone; OMP_WAIT_POLICY=passive; spinner)"
+  kill $spinner 2>/dev/null || true
+  wait $spinner 2>/dev/null || true
+  trap - EXIT
+fi
 # The integer matrix multiplies against ONNX Runtime's MatMulInteger and QLinearMatMul (ort.txt).
 int8_sizes=1024,4096; [ "$quick" = 1 ] && int8_sizes=1024
 if has dense_bench && [ "$device" = cpu ]; then
