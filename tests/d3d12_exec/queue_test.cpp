@@ -111,23 +111,29 @@ TEST_F(D3D12ExecQueue, UploadDefaultReadbackRoundTrip) {
 }
 
 // A queue made with FREEDML_CPU_QUEUE_INLINE set to `inlineRuns` ("0": every submission goes
-// through the queue's worker; unset: an idle CPU queue runs submissions on the calling thread).
+// through the queue's worker; "1": an idle CPU queue runs submissions on the calling thread).
 ComPtr<ID3D12CommandQueue> MakeQueue(ID3D12Device* device, const char* inlineRuns,
                                      D3D12_COMMAND_LIST_TYPE type = D3D12_COMMAND_LIST_TYPE_DIRECT) {
-    if (inlineRuns) setenv("FREEDML_CPU_QUEUE_INLINE", inlineRuns, 1);
+    const char* before = std::getenv("FREEDML_CPU_QUEUE_INLINE");
+    const std::string saved = before ? before : "";
+    setenv("FREEDML_CPU_QUEUE_INLINE", inlineRuns, 1);
     D3D12_COMMAND_QUEUE_DESC desc = {};
     desc.Type = type;
     ComPtr<ID3D12CommandQueue> queue;
     EXPECT_EQ(device->CreateCommandQueue(&desc, IID_PPV_ARGS(&queue)), S_OK);
-    if (inlineRuns) unsetenv("FREEDML_CPU_QUEUE_INLINE");
+    if (before) {
+        setenv("FREEDML_CPU_QUEUE_INLINE", saved.c_str(), 1);
+    } else {
+        unsetenv("FREEDML_CPU_QUEUE_INLINE");
+    }
     return queue;
 }
 
 class D3D12ExecQueueModes : public D3D12ExecQueue, public ::testing::WithParamInterface<const char*> {};
 
-INSTANTIATE_TEST_SUITE_P(InlineAndWorker, D3D12ExecQueueModes, ::testing::Values(nullptr, "0"),
+INSTANTIATE_TEST_SUITE_P(InlineAndWorker, D3D12ExecQueueModes, ::testing::Values("1", "0"),
                          [](const ::testing::TestParamInfo<const char*>& param) {
-                             return std::string(param.param ? "WorkerOnly" : "InlineWhenIdle");
+                             return std::string(param.param[0] == '0' ? "WorkerOnly" : "InlineWhenIdle");
                          });
 
 TEST_P(D3D12ExecQueueModes, WorkRunsInSubmissionOrder) {
@@ -259,6 +265,7 @@ TEST_F(D3D12ExecQueue, IdleCpuQueueHasTheWorkDoneWhenExecuteReturns) {
     // The inline path (command_queue.h): nothing pending, so the copy and the signal run on this
     // thread before the calls return, and the fence reads the value with no wait at all.
     Lane lane(device());
+    lane.queue = MakeQueue(device(), "1");  // the inline path, whatever the environment says
     auto upload = MakeUpload(device(), 8);
     auto readback = MakeReadback(device(), 8);
     Write(upload.Get(), std::vector<uint32_t>{41, 42});
@@ -311,6 +318,7 @@ TEST_F(D3D12ExecQueue, InlineSignalWakesWaitersOnOtherThreadsAfterTheWork) {
     // Another thread blocks on the fence (a null event) and another polls an eventfd; the list
     // and the signal run inline on this thread. Each waiter must find the copy done when it wakes.
     Lane lane(device());
+    lane.queue = MakeQueue(device(), "1");  // the inline path, whatever the environment says
     constexpr size_t kWords = 1 << 18;  // 1 MiB: the copy takes a while
     auto upload = MakeUpload(device(), kWords * 4);
     auto readback = MakeReadback(device(), kWords * 4);
@@ -350,6 +358,7 @@ TEST_F(D3D12ExecQueue, RemovalDuringAnInlineRunEndsIt) {
     // at a command boundary, ExecuteCommandLists returns, fences read UINT64_MAX, later work is
     // refused, and the execution counts as finished (the allocator can be reset).
     Lane lane(device());
+    lane.queue = MakeQueue(device(), "1");  // the inline path, whatever the environment says
     constexpr UINT64 kBytes = 8 << 20;
     constexpr int kCopies = 64;
     auto upload = MakeUpload(device(), kBytes);

@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <string>
 
 #include "allocation_failure.h"
 #include "dml_fixture.h"
@@ -237,6 +238,22 @@ TEST_F(OutOfMemoryTest, AFailureInCopyDescriptorsRemovesTheDevice) {
     EXPECT_EQ(d3d->GetDeviceRemovedReason(), E_OUTOFMEMORY);
 }
 
+// Makes `queue` (replacing what it held) while FREEDML_CPU_QUEUE_INLINE is `inlineRuns` ("0":
+// every submission on the queue's worker; "1": idle queues run submissions on the calling thread).
+HRESULT MakeQueue(ID3D12Device* device, const char* inlineRuns, ComPtr<ID3D12CommandQueue>* queue) {
+    const char* before = std::getenv("FREEDML_CPU_QUEUE_INLINE");
+    const std::string saved = before ? before : "";
+    setenv("FREEDML_CPU_QUEUE_INLINE", inlineRuns, 1);
+    D3D12_COMMAND_QUEUE_DESC desc{D3D12_COMMAND_LIST_TYPE_COMPUTE, 0, D3D12_COMMAND_QUEUE_FLAG_NONE, 0};
+    HRESULT hr = device->CreateCommandQueue(&desc, IID_PPV_ARGS(queue->ReleaseAndGetAddressOf()));
+    if (before) {
+        setenv("FREEDML_CPU_QUEUE_INLINE", saved.c_str(), 1);
+    } else {
+        unsetenv("FREEDML_CPU_QUEUE_INLINE");
+    }
+    return hr;
+}
+
 TEST_F(OutOfMemoryTest, AFailureOnTheQueueRemovesTheDevice) {
     auto compiled = Compile(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity);
     auto input = Buffer(tensor.Bytes()), output = Buffer(tensor.Bytes());
@@ -255,11 +272,7 @@ TEST_F(OutOfMemoryTest, AFailureOnTheQueueRemovesTheDevice) {
 
     // A queue that runs everything on its worker (an idle CPU queue would run the list on this
     // thread). The first allocation on any thread but this one: the worker, running the list.
-    setenv("FREEDML_CPU_QUEUE_INLINE", "0", 1);
-    D3D12_COMMAND_QUEUE_DESC desc{D3D12_COMMAND_LIST_TYPE_COMPUTE};
-    HRESULT created = d3d->CreateCommandQueue(&desc, IID_PPV_ARGS(&queue));
-    unsetenv("FREEDML_CPU_QUEUE_INLINE");
-    ASSERT_EQ(created, S_OK);
+    ASSERT_EQ(MakeQueue(d3d.Get(), "0", &queue), S_OK);
     ArmAllocationFailure(0, FailOn::OtherThreads);
     ID3D12CommandList* lists[] = {list.Get()};
     queue->ExecuteCommandLists(1, lists);
@@ -295,6 +308,7 @@ TEST_F(OutOfMemoryTest, AFailureDuringAnInlineRunRemovesTheDevice) {
     Record(compiled.Get(), table.Get());
     ASSERT_EQ(list->Close(), S_OK) << Messages();
     ClearMessages();
+    ASSERT_EQ(MakeQueue(d3d.Get(), "1", &queue), S_OK);  // the inline path, whatever the environment says
 
     ArmAllocationFailure(0, FailOn::ThisThread);
     ID3D12CommandList* lists[] = {list.Get()};
