@@ -132,15 +132,20 @@ HRESULT Fence::SetEventOnCompletion(UINT64 value, HANDLE event) {
                         D3D12_MESSAGE_CATEGORY_EXECUTION);
         }
         DeviceInternal* device = &device_;
-        std::string description = Describe();
-        AddWaiter(value, [device, event, value, description] {
-            if (int error = SignalHandle(event)) {
-                device->Report(D3D12_MESSAGE_SEVERITY_WARNING, D3D12_MESSAGE_CATEGORY_EXECUTION,
-                               Format("ID3D12Fence::SetEventOnCompletion: %s reached %llu, but writing to its event "
-                                      "(file descriptor %d) failed: %s.",
-                                      description.c_str(), static_cast<unsigned long long>(value),
-                                      static_cast<int>(reinterpret_cast<intptr_t>(event)), std::strerror(error)));
-            }
+        auto report = [device, event, value](const std::string& description, int error) {
+            device->Report(D3D12_MESSAGE_SEVERITY_WARNING, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                           Format("ID3D12Fence::SetEventOnCompletion: %s reached %llu, but writing to its event "
+                                  "(file descriptor %d) failed: %s.",
+                                  description.c_str(), static_cast<unsigned long long>(value),
+                                  static_cast<int>(reinterpret_cast<intptr_t>(event)), std::strerror(error)));
+        };
+        // Reached already: the event is written now, with nothing kept for later.
+        if (value_.load(std::memory_order_acquire) >= value || Removed()) {
+            if (int error = SignalHandle(event)) report(Describe(), error);
+            return S_OK;
+        }
+        AddWaiter(value, [report, event, description = Describe()] {
+            if (int error = SignalHandle(event)) report(description, error);
         });
         return S_OK;
     });
