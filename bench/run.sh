@@ -152,10 +152,11 @@ if has "$alone_bench" && [ "$device" = cpu ]; then
   run threading-default.txt "$bin/$alone_bench" "${alone[@]}" --suffix " (alone; no variable set)"
   run threading-spin.txt env GOMP_SPINCOUNT=300000 "$bin/$alone_bench" "${alone[@]}" \
       --suffix " (alone; GOMP_SPINCOUNT=300000)"
-  # The same beside a competing process: a busy loop pinned to core 0 while they run (the report
-  # divides each figure by its idle twin above).
+  # The same beside a competing process: a busy loop pinned to one core (the first this script may
+  # use) while they run; the report divides each figure by its idle twin above.
   if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
-    taskset -c 0 bash -c 'while :; do :; done' &
+    spin_cpu=$(taskset -pc $$ | sed -e 's/.*: *//' -e 's/[^0-9].*//')
+    taskset -c "${spin_cpu:-0}" bash -c 'while :; do :; done' &
     spinner=$!
     trap 'kill $spinner 2>/dev/null || true' EXIT
     run competing-default.txt "$bin/$alone_bench" "${alone[@]}" --suffix " (alone; no variable set; spinner)"
