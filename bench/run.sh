@@ -68,8 +68,8 @@ say "building a Release FreeDML in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev/null
 jobs=$(nproc)
 targets=()
-for target in dispatch_bench graph_bench dense_bench elementwise_bench operator_bench pooling_bench resample_bench \
-              data_movement_bench binding_bench binding_rules_bench sequence_bench training_bench; do
+for target in dispatch_bench graph_bench dense_bench dense_bench_alone elementwise_bench operator_bench pooling_bench \
+              resample_bench data_movement_bench binding_bench binding_rules_bench sequence_bench training_bench; do
   if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
     targets+=("$target")
   else
@@ -141,14 +141,31 @@ if has dense_bench; then
   run gemm.txt "$bin/dense_bench" --gemm --sizes "$sizes" "${common[@]}" "${onednn[@]}"
   run conv.txt "$bin/dense_bench" --conv --layers "$layers" "${common[@]}" "${onednn[@]}"
 fi
-# FreeDML with no other oneDNN user in the process, under OpenMP's default and passive wait policies.
-if has dense_bench && [ "$device" = cpu ]; then
+# FreeDML alone in its process (dense_bench_alone links no oneDNN of its own, so libdirectml loads
+# it and chooses OpenMP's wait policy: cmake/DnnlLazy.cmake), with no variable set and with OpenMP's
+# default spinning asked for explicitly (GOMP_SPINCOUNT=300000, what libgomp does when nothing is set).
+alone_bench=dense_bench_alone; has dense_bench_alone || alone_bench=dense_bench
+if has "$alone_bench" && [ "$device" = cpu ]; then
   head -4 "$root/bench/resnet50_convs.csv" >"$raw/layers-alone.csv"
   alone=(--no-onednn --gemm --conv --types FLOAT32 --sizes 256,1024 --layers "$raw/layers-alone.csv"
          --rounds "$rounds" --sample-seconds "$sample")
-  run threading-default.txt "$bin/dense_bench" "${alone[@]}" --suffix " (alone; OpenMP default)"
-  run threading-passive.txt env OMP_WAIT_POLICY=passive "$bin/dense_bench" "${alone[@]}" \
-      --suffix " (alone; OMP_WAIT_POLICY=passive)"
+  run threading-default.txt "$bin/$alone_bench" "${alone[@]}" --suffix " (alone; no variable set)"
+  run threading-spin.txt env GOMP_SPINCOUNT=300000 "$bin/$alone_bench" "${alone[@]}" \
+      --suffix " (alone; GOMP_SPINCOUNT=300000)"
+  # The same beside a competing process: a busy loop pinned to one core (the first this script may
+  # use) while they run; the report divides each figure by its idle twin above.
+  if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+    spin_cpu=$(taskset -pc $$ | sed -e 's/.*: *//' -e 's/[^0-9].*//')
+    taskset -c "${spin_cpu:-0}" bash -c 'while :; do :; done' &
+    spinner=$!
+    trap 'kill $spinner 2>/dev/null || true' EXIT
+    run competing-default.txt "$bin/$alone_bench" "${alone[@]}" --suffix " (alone; no variable set; spinner)"
+    run competing-spin.txt env GOMP_SPINCOUNT=300000 "$bin/$alone_bench" "${alone[@]}" \
+        --suffix " (alone; GOMP_SPINCOUNT=300000; spinner)"
+    kill $spinner 2>/dev/null || true
+    wait $spinner 2>/dev/null || true
+    trap - EXIT
+  fi
 fi
 # The integer matrix multiplies against ONNX Runtime's MatMulInteger and QLinearMatMul (ort.txt).
 int8_sizes=1024,4096; [ "$quick" = 1 ] && int8_sizes=1024

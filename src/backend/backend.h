@@ -88,6 +88,10 @@ public:
     // The backend's own stream object (a cudaStream_t on CUDA), for kernels that launch work on
     // it; nullptr on the CPU backend, whose work runs on the calling thread.
     virtual void* NativeHandle() { return nullptr; }
+    // True when every call above has finished its work by the time it returns, on the calling
+    // thread (the CPU backend): Finish is then a no-op, and a queue may run such a stream's work on
+    // whichever thread submits it.
+    virtual bool CompletesOnReturn() const { return false; }
     // The host threads the CPU kernels of this stream's work may share (the CPU device's pool);
     // nullptr on a backend whose kernels run elsewhere.
     virtual ThreadPool* HostThreads() { return nullptr; }

@@ -47,6 +47,8 @@ public:
 
     // For the queue.
     std::shared_ptr<Recording> Recorded() const { return recording_; }
+    // The same without a reference, for a run that ends before the caller's call returns.
+    const Recording* RecordedNow() const { return recording_.get(); }
     CommandAllocator* Allocator() const { return allocator_.Get(); }
     uint64_t AllocatorGeneration() const { return allocatorGeneration_; }
     bool CloseFailed() const { return closeFailed_; }

@@ -3,6 +3,8 @@
 #include <time.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 
 #include "common/trace.h"
 #include "d3d12/command_allocator.h"
@@ -31,6 +33,12 @@ Status ValidateQueueDesc(const D3D12_COMMAND_QUEUE_DESC* desc) {
     return {};
 }
 
+// FREEDML_CPU_QUEUE_INLINE=0 keeps every submission on the queue's worker (command_queue.h).
+bool InlineRunsEnabled() {
+    const char* value = std::getenv("FREEDML_CPU_QUEUE_INLINE");
+    return !(value && std::strcmp(value, "0") == 0);
+}
+
 UINT64 MonotonicNanoseconds() {
     timespec now{};
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -44,6 +52,7 @@ CommandQueue::CommandQueue(DeviceInternal& device, const D3D12_COMMAND_QUEUE_DES
       holdDevice_(Ref<ID3D12Device>::Share(device.PublicDevice())),
       desc_(desc),
       stream_(device.Backend().CreateStream([this](const std::string& text) { OnStreamFailure(text); })),
+      inlineAllowed_(stream_->CompletesOnReturn() && InlineRunsEnabled()),
       shared_(std::make_shared<Shared>()) {
     worker_ = std::thread([this] { Run(); });
 }
@@ -99,7 +108,15 @@ void CommandQueue::ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* 
         };
         if (numLists == 0) return;
         if (!lists) return drop(Format("ppCommandLists is null with NumCommandLists %u.", numLists), false);
-        std::vector<CommandList*> impls;
+        // Most calls pass a list or two: their pointers stay on the stack.
+        constexpr UINT kStackLists = 8;
+        CommandList* stackImpls[kStackLists];
+        std::vector<CommandList*> heapImpls;
+        CommandList** impls = stackImpls;
+        if (numLists > kStackLists) {
+            heapImpls.resize(numLists);
+            impls = heapImpls.data();
+        }
         for (UINT i = 0; i < numLists; ++i) {
             CommandList* list = CommandList::FromPublic(lists[i]);
             if (!lists[i]) return drop(Format("ppCommandLists[%u] is null.", i), false);
@@ -127,21 +144,23 @@ void CommandQueue::ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* 
                                    i, list->Describe().c_str(), allocator->Describe().c_str()),
                             true);
             }
-            impls.push_back(list);
+            impls[i] = list;
         }
-        for (size_t i = 0; i < impls.size(); ++i) {
+        for (UINT i = 0; i < numLists; ++i) {
             if (impls[i]->TryBeginExecution()) continue;
-            for (size_t k = 0; k < i; ++k) impls[k]->EndExecution();
-            return drop(Format("ppCommandLists[%zu] (%s) is still executing (or appears twice in this call); a command "
+            for (UINT k = 0; k < i; ++k) impls[k]->EndExecution();
+            return drop(Format("ppCommandLists[%u] (%s) is still executing (or appears twice in this call); a command "
                                "list may be executed again only after its previous execution finished (wait on a "
                                "fence).",
                                i, impls[i]->Describe().c_str()),
                         true);
         }
+        if (TryBeginInline()) return RunInline(impls, numLists);
         Submission submission{Submission::Kind::Execute, {}, nullptr, 0};
         try {
-            submission.lists.reserve(impls.size());
-            for (CommandList* list : impls) {
+            submission.lists.reserve(numLists);
+            for (UINT i = 0; i < numLists; ++i) {
+                CommandList* list = impls[i];
                 ListRun run{list, list->Allocator(), list->Recorded()};
                 list->AddRef();
                 if (run.allocator) {
@@ -161,10 +180,55 @@ void CommandQueue::ExecuteCommandLists(UINT numLists, ID3D12CommandList* const* 
                 }
                 run.list->Release();
             }
-            for (CommandList* list : impls) list->EndExecution();
+            for (UINT i = 0; i < numLists; ++i) impls[i]->EndExecution();
             throw;
         }
     });
+}
+
+bool CommandQueue::TryBeginInline() {
+    if (!inlineAllowed_) return false;
+    std::lock_guard lock(shared_->mutex);
+    if (!shared_->pending.empty() || shared_->workerActive || shared_->inlineActive || shared_->stopping) return false;
+    shared_->inlineActive = true;
+    return true;
+}
+
+void CommandQueue::EndInline() {
+    bool queued;
+    {
+        std::lock_guard lock(shared_->mutex);
+        shared_->inlineActive = false;
+        queued = !shared_->pending.empty();
+    }
+    if (queued) shared_->wake.notify_all();
+}
+
+void CommandQueue::RunInline(CommandList* const* lists, size_t count) {
+    // The caller holds its lists until the call returns, and the run ends before that, so no
+    // references are taken; the allocators count the execution as on the worker (Reset refuses
+    // an allocator whose lists are executing).
+    for (size_t i = 0; i < count; ++i) {
+        if (CommandAllocator* allocator = lists[i]->Allocator()) allocator->BeginExecution();
+    }
+    try {
+        if (!Removed()) {
+            StateTrackingScope scope;  // one per ExecuteCommandLists: see commands.h
+            ExecutionContext context{device_, *stream_, &scope};
+            for (size_t i = 0; i < count; ++i) {
+                const Recording* recording = lists[i]->RecordedNow();
+                if (recording && !RunRecording(*recording, context)) break;
+            }
+        }
+    } catch (...) {
+        // As on the worker: an exception at execution time removes the device.
+        RemoveAfterException(Submission::Kind::Execute, nullptr);
+    }
+    for (size_t i = 0; i < count; ++i) {
+        if (CommandAllocator* allocator = lists[i]->Allocator()) allocator->EndExecution();
+        lists[i]->EndExecution();
+    }
+    EndInline();
 }
 
 Fence* CommandQueue::ValidateFence(ID3D12Fence* fence, const char* method) {
@@ -200,6 +264,23 @@ HRESULT CommandQueue::QueueFenceOperation(Submission::Kind kind, const char* met
         Fence* impl = ValidateFence(fence, shortName);
         if (!impl) return E_INVALIDARG;
         if (Removed()) return DXGI_ERROR_DEVICE_REMOVED;
+        // An idle queue signals at once (nothing before the signal is left to finish); a Wait for a
+        // value the fence already has is nothing to do. Anything else goes to the worker.
+        if (kind == Submission::Kind::Signal && TryBeginInline()) {
+            struct End {
+                CommandQueue* queue;
+                ~End() { queue->EndInline(); }
+            } end{this};
+            impl->SignalFromQueue(Removed() ? UINT64_MAX : value);
+            return S_OK;
+        }
+        if (kind == Submission::Kind::Wait && impl->GetCompletedValue() >= value && TryBeginInline()) {
+            // Checked again with the queue claimed: the value may have changed meanwhile (a signal
+            // may move it backwards).
+            const bool reached = impl->GetCompletedValue() >= value;
+            EndInline();
+            if (reached) return S_OK;
+        }
         impl->AddRef();
         Ref<Fence> held(impl);  // given back if queuing fails
         Push({kind, {}, impl, value});
@@ -240,15 +321,33 @@ void CommandQueue::OnStreamFailure(const std::string& text) {
 // ---- The worker --------------------------------------------------------------------------------
 
 void CommandQueue::Run() {
+    std::unique_lock lock(shared_->mutex);
     for (;;) {
-        Submission submission;
-        {
-            std::unique_lock lock(shared_->mutex);
-            shared_->wake.wait(lock, [&] { return !shared_->pending.empty() || shared_->stopping; });
-            if (shared_->pending.empty()) break;
-            submission = std::move(shared_->pending.front());
-            shared_->pending.pop_front();
+        if (shared_->pending.empty() || shared_->inlineActive) {
+            if (!retired_.empty()) {
+                // Idle: let what ran count as finished before the queue is free for inline runs.
+                lock.unlock();
+                try {
+                    RetireAll();
+                } catch (...) {
+                    RemoveAfterException(Submission::Kind::Execute, nullptr);
+                    for (Submission& submission : retired_) ReleaseSubmission(submission);
+                    retired_.clear();
+                }
+                lock.lock();
+                continue;
+            }
+            shared_->workerActive = false;
+            if (shared_->stopping && shared_->pending.empty()) break;
+            shared_->wake.wait(lock, [&] {
+                return (!shared_->pending.empty() && !shared_->inlineActive) || shared_->stopping;
+            });
+            continue;
         }
+        Submission submission = std::move(shared_->pending.front());
+        shared_->pending.pop_front();
+        shared_->workerActive = true;
+        lock.unlock();
         bool retired = false;
         try {
             if (!abandoned_) {
@@ -263,17 +362,11 @@ void CommandQueue::Run() {
             }
             retired_.push_back(std::move(submission));
             retired = true;
-            bool idle;
-            {
-                std::lock_guard lock(shared_->mutex);
-                idle = shared_->pending.empty();
-            }
-            if (idle) RetireAll();
         } catch (...) {
             // Nobody can be handed an HRESULT at execution time: a C++ exception from a command or a
             // kernel (no memory for scratch, a oneDNN error) removes the device, as a GPU fault
             // does. The rest of the work is skipped and every fence reads UINT64_MAX.
-            RemoveAfterException(submission);
+            RemoveAfterException(submission.kind, submission.fence);
             if (!retired) {
                 try {
                     stream_->Finish();
@@ -282,15 +375,15 @@ void CommandQueue::Run() {
                 ReleaseSubmission(submission);
             }
         }
+        lock.lock();
     }
-    RetireAll();
 }
 
-void CommandQueue::RemoveAfterException(Submission& submission) noexcept {
+void CommandQueue::RemoveAfterException(Submission::Kind kind, Fence* fence) noexcept {
     ExceptionFailure failure = CurrentExceptionFailure();
-    const char* work = submission.kind == Submission::Kind::Execute  ? "the work of ExecuteCommandLists"
-                       : submission.kind == Submission::Kind::Signal ? "a Signal"
-                                                                     : "a Wait";
+    const char* work = kind == Submission::Kind::Execute  ? "the work of ExecuteCommandLists"
+                       : kind == Submission::Kind::Signal ? "a Signal"
+                                                          : "a Wait";
     const HRESULT reason = RemovalReason(failure);
     try {
         device_.RemoveDevice(reason, Format("%s while %s ran on %s (a C++ exception at execution time).",
@@ -301,7 +394,15 @@ void CommandQueue::RemoveAfterException(Submission& submission) noexcept {
         } catch (...) {  // the reason is set before any message is built
         }
     }
-    if (submission.kind == Submission::Kind::Signal) submission.fence->SignalFromQueue(UINT64_MAX);
+    if (kind == Submission::Kind::Signal && fence) fence->SignalFromQueue(UINT64_MAX);
+}
+
+bool CommandQueue::RunRecording(const Recording& recording, ExecutionContext& context) {
+    for (const auto& command : recording.commands) {
+        if (Removed()) return false;  // a removed device runs nothing more
+        command->Execute(context);
+    }
+    return true;
 }
 
 void CommandQueue::RunExecute(Submission& submission) {
@@ -309,10 +410,7 @@ void CommandQueue::RunExecute(Submission& submission) {
     StateTrackingScope scope;  // one per ExecuteCommandLists: see commands.h
     ExecutionContext context{device_, *stream_, &scope};
     for (ListRun& run : submission.lists) {
-        for (auto& command : run.recording->commands) {
-            if (Removed()) return;  // a removed device runs nothing more
-            command->Execute(context);
-        }
+        if (run.recording && !RunRecording(*run.recording, context)) return;
     }
 }
 

@@ -82,6 +82,7 @@ void Device::RegisterResource(Resource* resource) {
 void Device::UnregisterResource(Resource* resource) {
     std::lock_guard lock(registryMutex_);
     resources_.erase(resource->Id());
+    releaseGeneration_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 ResourceInternal* Device::FindResource(uint64_t resourceId) {
@@ -108,6 +109,7 @@ void Device::RegisterDescriptorHeap(DescriptorHeap* heap) {
 void Device::UnregisterDescriptorHeap(DescriptorHeap* heap) {
     std::lock_guard lock(registryMutex_);
     descriptorHeaps_.erase(heap->Begin());
+    releaseGeneration_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 Status Device::ResolveSlot(uintptr_t address, int type, bool needShaderVisible, const char* what,

@@ -211,6 +211,7 @@ public:
     void RemoveDeviceFrom(const char* source, HRESULT reason, const std::string& text, bool echo) override;
     HRESULT RemovedReason() const override { return removedReason_.load(); }
     ResourceInternal* FindResource(uint64_t resourceId) override;
+    uint64_t ReleaseGeneration() const override { return releaseGeneration_.load(std::memory_order_acquire); }
     Status ResolveCpuDescriptor(D3D12_CPU_DESCRIPTOR_HANDLE handle, DescriptorRange* range) override;
     Status ResolveGpuDescriptor(D3D12_GPU_DESCRIPTOR_HANDLE handle, DescriptorRange* range) override;
 
@@ -260,6 +261,7 @@ private:
     std::atomic<HRESULT> removedReason_{S_OK};
 
     std::mutex registryMutex_;
+    std::atomic<uint64_t> releaseGeneration_{0};  // ReleaseGeneration
     std::unordered_map<uint64_t, Resource*> resources_;
     std::map<uintptr_t, DescriptorHeap*> descriptorHeaps_;  // by first slot address
 };

@@ -72,22 +72,21 @@ std::string Fence::Describe() const {
     std::string name = Name();
     std::lock_guard lock(mutex_);
     return Format("fence%s%s%s (value %llu)", name.empty() ? "" : " '", name.c_str(), name.empty() ? "" : "'",
-                  static_cast<unsigned long long>(value_));
+                  static_cast<unsigned long long>(value_.load()));
 }
 
 UINT64 Fence::GetCompletedValue() {
     FREEDML_TRACE_D3D12("ID3D12Fence::GetCompletedValue", this);
     // A removed device's fences all read UINT64_MAX, as in D3D12.
     if (Removed()) return UINT64_MAX;
-    std::lock_guard lock(mutex_);
-    return value_;
+    return value_.load(std::memory_order_acquire);
 }
 
 void Fence::SetValue(UINT64 value) {
     std::vector<std::function<void()>> ready;
     {
         std::lock_guard lock(mutex_);
-        value_ = value;  // D3D12 lets a signal move the value backwards
+        value_.store(value, std::memory_order_release);  // D3D12 lets a signal move the value backwards
         auto end = waiters_.upper_bound(value);
         for (auto it = waiters_.begin(); it != end; ++it) ready.push_back(std::move(it->second));
         waiters_.erase(waiters_.begin(), end);
@@ -119,6 +118,8 @@ HRESULT Fence::Signal(UINT64 value) {
 HRESULT Fence::SetEventOnCompletion(UINT64 value, HANDLE event) {
     FREEDML_TRACE_D3D12("ID3D12Fence::SetEventOnCompletion", this, value, event);
     return Guarded(device_, "ID3D12Fence::SetEventOnCompletion", [&]() -> HRESULT {
+        // Reached already (the common case after an inline run): nothing to wait for or write.
+        if (value_.load(std::memory_order_acquire) >= value && !event) return S_OK;
         if (!event) {
             std::unique_lock lock(mutex_);
             // Wakes on every signal; the timeout only notices a device removed meanwhile.
@@ -136,15 +137,20 @@ HRESULT Fence::SetEventOnCompletion(UINT64 value, HANDLE event) {
                         D3D12_MESSAGE_CATEGORY_EXECUTION);
         }
         DeviceInternal* device = &device_;
-        std::string description = Describe();
-        AddWaiter(value, [device, event, value, description] {
-            if (int error = SignalHandle(event)) {
-                device->Report(D3D12_MESSAGE_SEVERITY_WARNING, D3D12_MESSAGE_CATEGORY_EXECUTION,
-                               Format("ID3D12Fence::SetEventOnCompletion: %s reached %llu, but writing to its event "
-                                      "(file descriptor %d) failed: %s.",
-                                      description.c_str(), static_cast<unsigned long long>(value),
-                                      static_cast<int>(reinterpret_cast<intptr_t>(event)), std::strerror(error)));
-            }
+        auto report = [device, event, value](const std::string& description, int error) {
+            device->Report(D3D12_MESSAGE_SEVERITY_WARNING, D3D12_MESSAGE_CATEGORY_EXECUTION,
+                           Format("ID3D12Fence::SetEventOnCompletion: %s reached %llu, but writing to its event "
+                                  "(file descriptor %d) failed: %s.",
+                                  description.c_str(), static_cast<unsigned long long>(value),
+                                  static_cast<int>(reinterpret_cast<intptr_t>(event)), std::strerror(error)));
+        };
+        // Reached already: the event is written now, with nothing kept for later.
+        if (value_.load(std::memory_order_acquire) >= value || Removed()) {
+            if (int error = SignalHandle(event)) report(Describe(), error);
+            return S_OK;
+        }
+        AddWaiter(value, [report, event, description = Describe()] {
+            if (int error = SignalHandle(event)) report(description, error);
         });
         return S_OK;
     });

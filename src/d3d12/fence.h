@@ -9,6 +9,7 @@
 // is released. A null HANDLE blocks the call until the value is reached (as in D3D12).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -59,7 +60,9 @@ private:
     const D3D12_FENCE_FLAGS flags_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;
-    UINT64 value_;
+    // Written under mutex_ (with the waiters it releases); read without it where only the value
+    // matters (GetCompletedValue, a wait that is already over).
+    std::atomic<UINT64> value_;
     std::multimap<UINT64, std::function<void()>> waiters_;  // by the value they wait for
 };
 

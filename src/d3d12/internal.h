@@ -95,6 +95,10 @@ public:
     // The live resource with this id, or nullptr when it was released (or never existed).
     // The caller keeps it alive with the public interface while it uses it.
     virtual ResourceInternal* FindResource(uint64_t resourceId) = 0;
+    // A count that grows whenever a resource or descriptor heap of this device is released. While
+    // it stays the same, every resource id and descriptor handle that resolved before still
+    // resolves to the same object: what a dispatch validated once still holds.
+    virtual uint64_t ReleaseGeneration() const = 0;
     // Resolves a descriptor handle of one of this device's CBV_SRV_UAV heaps. Fails (with a
     // message naming the handle) when no live heap contains it.
     virtual Status ResolveCpuDescriptor(D3D12_CPU_DESCRIPTOR_HANDLE handle, DescriptorRange* range) = 0;

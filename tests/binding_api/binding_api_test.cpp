@@ -437,6 +437,86 @@ TEST_F(RecordedIdentity, BT3_OverwrittenWithATooSmallViewRemovesDeviceAtExecutio
     EXPECT_TRUE(Unchanged());
 }
 
+// A dispatch keeps what its last run validated and reuses it while its descriptors read the same
+// and no resource or descriptor heap was released (dispatch.cpp). These run one closed list again
+// and again, changing what lies under it between runs: every change must be seen.
+class ReExecutedIdentity : public RecordedIdentity {
+protected:
+    // Records the dispatch into a list of its own (the fixture's list carries the uploads and
+    // readbacks) and closes it.
+    void RecordAndClose() {
+        ASSERT_EQ(d3d->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE, IID_PPV_ARGS(&runAllocator)), S_OK);
+        ASSERT_EQ(d3d->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, runAllocator.Get(), nullptr,
+                                         IID_PPV_ARGS(&runList)),
+                  S_OK);
+        ID3D12DescriptorHeap* heaps[] = {heap.Get()};
+        runList->SetDescriptorHeaps(1, heaps);
+        recorder->RecordDispatch(runList.Get(), op.Get(), table.Get());
+        ASSERT_EQ(runList->Close(), S_OK);
+        ASSERT_TRUE(Alive());
+    }
+    void RunClosed() {
+        ID3D12CommandList* lists[] = {runList.Get()};
+        queue->ExecuteCommandLists(1, lists);
+        queue->Signal(fence.Get(), ++fenceValue);
+        fence->SetEventOnCompletion(fenceValue, nullptr);
+    }
+    ComPtr<ID3D12CommandAllocator> runAllocator;
+    ComPtr<ID3D12GraphicsCommandList> runList;
+};
+
+TEST_F(ReExecutedIdentity, BT3_DescriptorsRewrittenBetweenRunsAreRead) {
+    auto in2 = Buffer(16, D3D12_HEAP_TYPE_DEFAULT, L"in2"), out2 = Buffer(16, D3D12_HEAP_TYPE_DEFAULT, L"out2"),
+         out3 = Buffer(16, D3D12_HEAP_TYPE_DEFAULT, L"out3");
+    auto values = Floats(4, 30.0f);
+    Upload(in2.Get(), values);
+    DML_BUFFER_BINDING ib{in2.Get(), 0, 16}, ob{out2.Get(), 0, 16};
+    DML_BINDING_DESC input = BufferBinding(&ib), output = BufferBinding(&ob);
+    table->BindInputs(1, &input);
+    table->BindOutputs(1, &output);
+    RecordAndClose();
+    RunClosed();
+    ASSERT_TRUE(Alive());
+    EXPECT_EQ(ReadbackAs<float>(out2.Get(), 4), values);
+    // The same table, the same list: only the output's descriptor changes.
+    ob = {out3.Get(), 0, 16};
+    table->BindOutputs(1, &output);
+    RunClosed();
+    ASSERT_TRUE(Alive());
+    EXPECT_EQ(ReadbackAs<float>(out3.Get(), 4), values);
+    EXPECT_TRUE(Unchanged());
+}
+
+TEST_F(ReExecutedIdentity, BT3_DescriptorOverwrittenBetweenRunsRemovesDevice) {
+    auto other = Filled(16, L"other");
+    D3D12_SHADER_RESOURCE_VIEW_DESC srv{};
+    srv.Format = DXGI_FORMAT_R32_TYPELESS;
+    srv.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+    srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    srv.Buffer.NumElements = 4;
+    srv.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
+    RecordAndClose();
+    RunClosed();
+    ASSERT_TRUE(Alive());
+    d3d->CreateShaderResourceView(other.Get(), &srv, Slot(0));
+    RunClosed();
+    EXPECT_TRUE(Removed());
+    EXPECT_TRUE(Said({"ExecuteCommandLists", "not a buffer UAV", "(BT3)"}));
+}
+
+TEST_F(ReExecutedIdentity, BT3_ResourceReleasedBetweenRunsRemovesDevice) {
+    RecordAndClose();
+    RunClosed();
+    ASSERT_TRUE(Alive());
+    // The descriptors still read the same, but the input they name is gone.
+    Forget(in.Get());
+    EXPECT_EQ(in.Reset(), 0u);
+    Forget(out.Get());  // the first run wrote it
+    RunClosed();
+    EXPECT_TRUE(Removed());
+    EXPECT_TRUE(Said({"ExecuteCommandLists", "released", "(BT3)"}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // I1-I7: inputs of a compiled operator
 

@@ -115,12 +115,31 @@ TEST_F(D3D12ExecFence, EventfdIsWrittenWhenTheValueIsReached) {
     EXPECT_TRUE(Readable(fd, 1000));
     ASSERT_EQ(read(fd, &count, sizeof(count)), static_cast<ssize_t>(sizeof(count)));
 
-    // A queue's signal fires it from the queue's worker.
+    // A queue's signal fires it (on this thread when the queue is idle, else on its worker).
     Lane lane(device());
     ASSERT_EQ(fence->SetEventOnCompletion(10, FREEDML_FD_TO_HANDLE(fd)), S_OK);
     ASSERT_EQ(lane.queue->Signal(fence.Get(), 10), S_OK);
     EXPECT_TRUE(Readable(fd, 5000));
     lane.Wait();  // orders the worker's write before close() for ThreadSanitizer, which cannot see poll()
+    close(fd);
+}
+
+TEST_F(D3D12ExecFence, AFailedEventWriteIsAWarning) {
+    // An eventfd one short of its maximum count refuses the next write (EAGAIN): FreeDML warns, for
+    // a value reached already (written at once) and for one reached later (written by the signal).
+    ComPtr<ID3D12Fence> fence;
+    ASSERT_EQ(device()->CreateFence(5, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)), S_OK);
+    int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    ASSERT_GE(fd, 0);
+    const uint64_t full = 0xfffffffffffffffeull;
+    ASSERT_EQ(write(fd, &full, sizeof(full)), static_cast<ssize_t>(sizeof(full)));
+    EXPECT_EQ(fence->SetEventOnCompletion(5, FREEDML_FD_TO_HANDLE(fd)), S_OK);
+    EXPECT_EQ(messages().Count("but writing to its event"), 1u) << messages().Dump();
+    EXPECT_EQ(fence->SetEventOnCompletion(6, FREEDML_FD_TO_HANDLE(fd)), S_OK);
+    EXPECT_EQ(messages().Count("but writing to its event"), 1u) << messages().Dump();
+    ASSERT_EQ(fence->Signal(6), S_OK);
+    EXPECT_EQ(messages().Count("but writing to its event"), 2u) << messages().Dump();
+    EXPECT_EQ(device()->GetDeviceRemovedReason(), S_OK);
     close(fd);
 }
 

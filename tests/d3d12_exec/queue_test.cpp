@@ -1,5 +1,11 @@
 // ID3D12CommandQueue: creation, execution order, fences across queues, refusals, removal, threads.
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "exec_test.h"
@@ -104,7 +110,33 @@ TEST_F(D3D12ExecQueue, UploadDefaultReadbackRoundTrip) {
     EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
 }
 
-TEST_F(D3D12ExecQueue, WorkRunsInSubmissionOrder) {
+// A queue made with FREEDML_CPU_QUEUE_INLINE set to `inlineRuns` ("0": every submission goes
+// through the queue's worker; "1": an idle CPU queue runs submissions on the calling thread).
+ComPtr<ID3D12CommandQueue> MakeQueue(ID3D12Device* device, const char* inlineRuns,
+                                     D3D12_COMMAND_LIST_TYPE type = D3D12_COMMAND_LIST_TYPE_DIRECT) {
+    const char* before = std::getenv("FREEDML_CPU_QUEUE_INLINE");
+    const std::string saved = before ? before : "";
+    setenv("FREEDML_CPU_QUEUE_INLINE", inlineRuns, 1);
+    D3D12_COMMAND_QUEUE_DESC desc = {};
+    desc.Type = type;
+    ComPtr<ID3D12CommandQueue> queue;
+    EXPECT_EQ(device->CreateCommandQueue(&desc, IID_PPV_ARGS(&queue)), S_OK);
+    if (before) {
+        setenv("FREEDML_CPU_QUEUE_INLINE", saved.c_str(), 1);
+    } else {
+        unsetenv("FREEDML_CPU_QUEUE_INLINE");
+    }
+    return queue;
+}
+
+class D3D12ExecQueueModes : public D3D12ExecQueue, public ::testing::WithParamInterface<const char*> {};
+
+INSTANTIATE_TEST_SUITE_P(InlineAndWorker, D3D12ExecQueueModes, ::testing::Values("1", "0"),
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                             return std::string(param.param[0] == '0' ? "WorkerOnly" : "InlineWhenIdle");
+                         });
+
+TEST_P(D3D12ExecQueueModes, WorkRunsInSubmissionOrder) {
     // 64 submissions each write their index into the same 4 bytes; 64 more copy a chain
     // buffer[k] -> buffer[k + 1]. Any reordering leaves a wrong value.
     constexpr uint32_t kSteps = 64;
@@ -119,9 +151,8 @@ TEST_F(D3D12ExecQueue, WorkRunsInSubmissionOrder) {
     }
     auto chainEnd = MakeReadback(device(), 4);
 
-    D3D12_COMMAND_QUEUE_DESC desc = {D3D12_COMMAND_LIST_TYPE_DIRECT};
-    ComPtr<ID3D12CommandQueue> queue;
-    ASSERT_EQ(device()->CreateCommandQueue(&desc, IID_PPV_ARGS(&queue)), S_OK);
+    ComPtr<ID3D12CommandQueue> queue = MakeQueue(device(), GetParam());
+    ASSERT_TRUE(queue);
     std::vector<ComPtr<ID3D12CommandAllocator>> allocators(2 * kSteps + 1);
     std::vector<ComPtr<ID3D12GraphicsCommandList>> lists(2 * kSteps + 1);
     for (size_t i = 0; i < lists.size(); ++i) {
@@ -181,6 +212,175 @@ TEST_F(D3D12ExecQueue, CrossQueueWaitSubmittedBeforeTheSignal) {
 
     ASSERT_EQ(b.fence->SetEventOnCompletion(1, nullptr), S_OK);
     EXPECT_EQ(Read<uint32_t>(readback.Get(), 16), data);
+}
+
+TEST_P(D3D12ExecQueueModes, SubmissionsFromManyThreadsKeepEachThreadsOrder) {
+    // Four threads share one queue; each executes a list that writes its round number into the
+    // thread's own word, then signals the thread's fence with that round. Whichever thread runs a
+    // submission (inline or the worker), a fence value seen means that round's write is visible.
+    constexpr int kThreads = 4, kRounds = 40;
+    ComPtr<ID3D12CommandQueue> queue = MakeQueue(device(), GetParam());
+    ASSERT_TRUE(queue);
+    auto sources = MakeUpload(device(), kRounds * 4);
+    std::vector<uint32_t> rounds(kRounds);
+    for (uint32_t r = 0; r < kRounds; ++r) rounds[r] = r + 1;
+    Write(sources.Get(), rounds);
+    auto target = MakeReadback(device(), kThreads * 4);
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            ComPtr<ID3D12CommandAllocator> allocator;
+            ComPtr<ID3D12GraphicsCommandList> list;
+            ComPtr<ID3D12Fence> fence;
+            if (device()->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&allocator)) != S_OK ||
+                device()->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, allocator.Get(), nullptr,
+                                            IID_PPV_ARGS(&list)) != S_OK ||
+                device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence)) != S_OK) {
+                ++failures;
+                return;
+            }
+            list->Close();
+            for (uint32_t r = 0; r < kRounds; ++r) {
+                allocator->Reset();
+                list->Reset(allocator.Get(), nullptr);
+                list->CopyBufferRegion(target.Get(), 4 * t, sources.Get(), 4 * r, 4);
+                list->Close();
+                ID3D12CommandList* one[] = {list.Get()};
+                queue->ExecuteCommandLists(1, one);
+                if (queue->Signal(fence.Get(), r + 1) != S_OK || fence->SetEventOnCompletion(r + 1, nullptr) != S_OK) {
+                    ++failures;
+                    return;
+                }
+                if (Read<uint32_t>(target.Get(), 1, 4 * t)[0] != r + 1) ++failures;
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
+}
+
+TEST_F(D3D12ExecQueue, IdleCpuQueueHasTheWorkDoneWhenExecuteReturns) {
+    // The inline path (command_queue.h): nothing pending, so the copy and the signal run on this
+    // thread before the calls return, and the fence reads the value with no wait at all.
+    Lane lane(device());
+    lane.queue = MakeQueue(device(), "1");  // the inline path, whatever the environment says
+    auto upload = MakeUpload(device(), 8);
+    auto readback = MakeReadback(device(), 8);
+    Write(upload.Get(), std::vector<uint32_t>{41, 42});
+    lane.list->CopyResource(readback.Get(), upload.Get());
+    ASSERT_EQ(lane.list->Close(), S_OK);
+    lane.Execute();
+    EXPECT_EQ(Read<uint32_t>(readback.Get(), 2), (std::vector<uint32_t>{41, 42}));
+    ASSERT_EQ(lane.queue->Signal(lane.fence.Get(), 7), S_OK);
+    EXPECT_EQ(lane.fence->GetCompletedValue(), 7u);
+    // The execution is over: the allocator may be reset at once.
+    EXPECT_EQ(lane.allocator->Reset(), S_OK) << messages().Dump();
+}
+
+TEST_F(D3D12ExecQueue, WorkBehindABlockedWaitIsNotRunInline) {
+    // A queue blocked in a Wait is not idle: a list executed after the Wait, and a Signal after
+    // that, must wait for the fence even though the calling thread could run them.
+    Lane lane(device());
+    auto upload = MakeUpload(device(), 4);
+    auto readback = MakeReadback(device(), 4);
+    Write(upload.Get(), std::vector<uint32_t>{99});
+    ComPtr<ID3D12Fence> gate;
+    ASSERT_EQ(device()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&gate)), S_OK);
+    lane.list->CopyResource(readback.Get(), upload.Get());
+    ASSERT_EQ(lane.list->Close(), S_OK);
+    ASSERT_EQ(lane.queue->Wait(gate.Get(), 2), S_OK);
+    lane.Execute();
+    ASSERT_EQ(lane.queue->Signal(lane.fence.Get(), 1), S_OK);
+    // A Wait for a value already reached changes nothing, on a busy queue too.
+    ASSERT_EQ(lane.queue->Wait(lane.fence.Get(), 0), S_OK);
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    EXPECT_EQ(Read<uint32_t>(readback.Get(), 1)[0], 0u) << "the copy ran before the Wait was satisfied";
+    EXPECT_EQ(lane.fence->GetCompletedValue(), 0u);
+    ASSERT_EQ(gate->Signal(1), S_OK);  // not enough
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(lane.fence->GetCompletedValue(), 0u);
+    ASSERT_EQ(gate->Signal(2), S_OK);
+    ASSERT_EQ(lane.fence->SetEventOnCompletion(1, nullptr), S_OK);
+    EXPECT_EQ(Read<uint32_t>(readback.Get(), 1)[0], 99u);
+    // Once the worker has drained the queue, the list can run again (inline or on the worker).
+    Write(upload.Get(), std::vector<uint32_t>{100});
+    lane.Execute();
+    ASSERT_EQ(lane.queue->Signal(lane.fence.Get(), 2), S_OK);
+    ASSERT_EQ(lane.fence->SetEventOnCompletion(2, nullptr), S_OK);
+    EXPECT_EQ(Read<uint32_t>(readback.Get(), 1)[0], 100u);
+    ASSERT_EQ(lane.allocator->Reset(), S_OK) << messages().Dump();
+    EXPECT_EQ(messages().Errors(), 0u) << messages().Dump();
+}
+
+TEST_F(D3D12ExecQueue, InlineSignalWakesWaitersOnOtherThreadsAfterTheWork) {
+    // Another thread blocks on the fence (a null event) and another polls an eventfd; the list
+    // and the signal run inline on this thread. Each waiter must find the copy done when it wakes.
+    Lane lane(device());
+    lane.queue = MakeQueue(device(), "1");  // the inline path, whatever the environment says
+    constexpr size_t kWords = 1 << 18;  // 1 MiB: the copy takes a while
+    auto upload = MakeUpload(device(), kWords * 4);
+    auto readback = MakeReadback(device(), kWords * 4);
+    std::vector<uint32_t> data(kWords);
+    for (size_t i = 0; i < kWords; ++i) data[i] = static_cast<uint32_t>(i * 2654435761u);
+    Write(upload.Get(), data);
+    lane.list->CopyResource(readback.Get(), upload.Get());
+    ASSERT_EQ(lane.list->Close(), S_OK);
+
+    int event = eventfd(0, EFD_CLOEXEC);
+    ASSERT_GE(event, 0);
+    ASSERT_EQ(lane.fence->SetEventOnCompletion(1, FREEDML_FD_TO_HANDLE(event)), S_OK);
+    std::atomic<bool> blockedSawData{false}, eventSawData{false}, blockedEarly{false};
+    std::thread blocked([&] {
+        if (lane.fence->GetCompletedValue() >= 1) blockedEarly = true;
+        if (lane.fence->SetEventOnCompletion(1, nullptr) != S_OK) return;
+        blockedSawData = Read<uint32_t>(readback.Get(), kWords) == data;
+    });
+    std::thread polling([&] {
+        pollfd fd{event, POLLIN, 0};
+        if (poll(&fd, 1, 10000) != 1) return;
+        eventSawData = Read<uint32_t>(readback.Get(), kWords) == data;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let both threads block
+    lane.Execute();
+    ASSERT_EQ(lane.queue->Signal(lane.fence.Get(), 1), S_OK);
+    blocked.join();
+    polling.join();
+    close(event);
+    EXPECT_FALSE(blockedEarly.load());
+    EXPECT_TRUE(blockedSawData.load());
+    EXPECT_TRUE(eventSawData.load());
+}
+
+TEST_F(D3D12ExecQueue, RemovalDuringAnInlineRunEndsIt) {
+    // RemoveDevice from another thread while this thread runs a long list inline: the run stops
+    // at a command boundary, ExecuteCommandLists returns, fences read UINT64_MAX, later work is
+    // refused, and the execution counts as finished (the allocator can be reset).
+    Lane lane(device());
+    lane.queue = MakeQueue(device(), "1");  // the inline path, whatever the environment says
+    constexpr UINT64 kBytes = 8 << 20;
+    constexpr int kCopies = 64;
+    auto upload = MakeUpload(device(), kBytes);
+    auto readback = MakeReadback(device(), kBytes);
+    for (int i = 0; i < kCopies; ++i) lane.list->CopyResource(readback.Get(), upload.Get());
+    ASSERT_EQ(lane.list->Close(), S_OK);
+    ComPtr<ID3D12Device5> device5;
+    ASSERT_EQ(device()->QueryInterface(IID_PPV_ARGS(&device5)), S_OK);
+    std::atomic<bool> started{false};
+    std::thread remover([&] {
+        while (!started.load()) std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        device5->RemoveDevice();
+    });
+    started = true;
+    lane.Execute();
+    remover.join();
+    EXPECT_NE(device()->GetDeviceRemovedReason(), S_OK);
+    EXPECT_EQ(lane.fence->GetCompletedValue(), UINT64_MAX);
+    EXPECT_EQ(lane.queue->Signal(lane.fence.Get(), 1), DXGI_ERROR_DEVICE_REMOVED);
+    EXPECT_EQ(lane.fence->SetEventOnCompletion(1, nullptr), S_OK);
+    EXPECT_EQ(lane.allocator->Reset(), S_OK) << messages().Dump();
 }
 
 TEST_F(D3D12ExecQueue, CpuSignalReleasesAQueueWait) {

@@ -7,7 +7,9 @@
 #include <wsl/winadapter.h>
 #include <directx/dxcore.h>
 
+#include <cstdlib>
 #include <functional>
+#include <string>
 
 #include "allocation_failure.h"
 #include "dml_fixture.h"
@@ -236,6 +238,22 @@ TEST_F(OutOfMemoryTest, AFailureInCopyDescriptorsRemovesTheDevice) {
     EXPECT_EQ(d3d->GetDeviceRemovedReason(), E_OUTOFMEMORY);
 }
 
+// Makes `queue` (replacing what it held) while FREEDML_CPU_QUEUE_INLINE is `inlineRuns` ("0":
+// every submission on the queue's worker; "1": idle queues run submissions on the calling thread).
+HRESULT MakeQueue(ID3D12Device* device, const char* inlineRuns, ComPtr<ID3D12CommandQueue>* queue) {
+    const char* before = std::getenv("FREEDML_CPU_QUEUE_INLINE");
+    const std::string saved = before ? before : "";
+    setenv("FREEDML_CPU_QUEUE_INLINE", inlineRuns, 1);
+    D3D12_COMMAND_QUEUE_DESC desc{D3D12_COMMAND_LIST_TYPE_COMPUTE, 0, D3D12_COMMAND_QUEUE_FLAG_NONE, 0};
+    HRESULT hr = device->CreateCommandQueue(&desc, IID_PPV_ARGS(queue->ReleaseAndGetAddressOf()));
+    if (before) {
+        setenv("FREEDML_CPU_QUEUE_INLINE", saved.c_str(), 1);
+    } else {
+        unsetenv("FREEDML_CPU_QUEUE_INLINE");
+    }
+    return hr;
+}
+
 TEST_F(OutOfMemoryTest, AFailureOnTheQueueRemovesTheDevice) {
     auto compiled = Compile(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity);
     auto input = Buffer(tensor.Bytes()), output = Buffer(tensor.Bytes());
@@ -252,7 +270,9 @@ TEST_F(OutOfMemoryTest, AFailureOnTheQueueRemovesTheDevice) {
     ASSERT_FALSE(DeviceRemoved());
     ClearMessages();
 
-    // The first allocation on any thread but this one: the queue's worker, running the list.
+    // A queue that runs everything on its worker (an idle CPU queue would run the list on this
+    // thread). The first allocation on any thread but this one: the worker, running the list.
+    ASSERT_EQ(MakeQueue(d3d.Get(), "0", &queue), S_OK);
     ArmAllocationFailure(0, FailOn::OtherThreads);
     ID3D12CommandList* lists[] = {list.Get()};
     queue->ExecuteCommandLists(1, lists);
@@ -270,6 +290,38 @@ TEST_F(OutOfMemoryTest, AFailureOnTheQueueRemovesTheDevice) {
         << Messages();
     // Later work is refused, not run.
     EXPECT_EQ(queue->Signal(fence.Get(), ++fenceValue), DXGI_ERROR_DEVICE_REMOVED);
+}
+
+TEST_F(OutOfMemoryTest, AFailureDuringAnInlineRunRemovesTheDevice) {
+    // An idle CPU queue runs the list on the thread that calls ExecuteCommandLists: a failure
+    // there removes the device as one on the worker does, and ExecuteCommandLists still returns.
+    auto compiled = Compile(DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity);
+    auto input = Buffer(tensor.Bytes()), output = Buffer(tensor.Bytes());
+    Upload(input.Get(), std::vector<float>{1, 2, 3, 4, 5, 6});
+    DML_BUFFER_BINDING inBinding{input.Get(), 0, tensor.Bytes()}, outBinding{output.Get(), 0, tensor.Bytes()};
+    DML_BINDING_DESC inputs[] = {BufferBinding(&inBinding)}, outputs[] = {BufferBinding(&outBinding)};
+    auto table = Table(compiled.Get());
+    table->BindInputs(1, inputs);
+    table->BindOutputs(1, outputs);
+    ID3D12DescriptorHeap* heaps[] = {heap.Get()};
+    list->SetDescriptorHeaps(1, heaps);
+    Record(compiled.Get(), table.Get());
+    ASSERT_EQ(list->Close(), S_OK) << Messages();
+    ClearMessages();
+    ASSERT_EQ(MakeQueue(d3d.Get(), "1", &queue), S_OK);  // the inline path, whatever the environment says
+
+    ArmAllocationFailure(0, FailOn::ThisThread);
+    ID3D12CommandList* lists[] = {list.Get()};
+    queue->ExecuteCommandLists(1, lists);
+    bool failed = DisarmAllocationFailure();
+    ASSERT_TRUE(failed) << "ExecuteCommandLists made no allocation on the calling thread";
+    EXPECT_EQ(d3d->GetDeviceRemovedReason(), E_OUTOFMEMORY);
+    EXPECT_EQ(fence->GetCompletedValue(), UINT64_MAX);
+    EXPECT_NE(Messages().find("Out of host memory while the work of ExecuteCommandLists ran"), std::string::npos)
+        << Messages();
+    EXPECT_EQ(queue->Signal(fence.Get(), ++fenceValue), DXGI_ERROR_DEVICE_REMOVED);
+    // The (failed) execution is over: its allocator is not left counting it as executing.
+    EXPECT_EQ(allocator->Reset(), S_OK) << Messages();
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ class CpuStream final : public Stream {
 public:
     explicit CpuStream(ThreadPool& threads) : threads_(threads) {}
     ThreadPool* HostThreads() override { return &threads_; }
+    bool CompletesOnReturn() const override { return true; }
     void CopyBuffer(Memory& destination, uint64_t destinationOffset, Memory& source, uint64_t sourceOffset,
                     uint64_t byteCount) override {
         if (byteCount == 0) return;
