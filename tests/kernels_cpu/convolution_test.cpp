@@ -252,10 +252,22 @@ TEST(Convolution, Float16) {
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.cin = 4, c.cout = 4, c.groups = 2;
     c.startPad = {1, 1};
+    c.expectOneDnn = 1;  // through FLOAT32 copies
     RunConv(c);
     c.backward = true;
     c.strides = {2, 1};
     c.convolutionMode = true;
+    RunConv(c);
+    c.backward = false;  // forward CONVOLUTION mode: the filter flipped while it is converted
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    RunConv(c);
+}
+
+TEST(Convolution, Float16ChannelsLastInputReachesOneDnn) {
+    ConvCase c;
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.channelsLastInput = true;
+    c.expectOneDnn = 1;  // the FLOAT32 copy of the input is packed
     RunConv(c);
 }
 

@@ -12,6 +12,7 @@
 
 #include "common/align.h"
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/float32_copy.h"
 #include "dml/kernels/cpu/int8_gemm.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
@@ -93,8 +94,8 @@ struct GemmKernel::OneDnnState {
 
 void GemmKernel::TryOneDnn() {
     oneDnn_.reset();
-    const GemmParams& p = params_;
-    const Geometry& g = g_;
+    const GemmParams& p = compute_;  // FLOAT16: the packed FLOAT32 copies
+    const Geometry& g = computeG_;
     if (p.forceReference) {
         path_ = "reference (forced)";
         return;
@@ -196,11 +197,11 @@ uint64_t GemmKernel::OneDnnOwnedBSize(uint64_t plainSize) const {
 
 uint64_t GemmKernel::OneDnnScratchSize() const { return oneDnn_->scratchMd.get_size(); }
 
-bool GemmKernel::InitializeOneDnn(TensorView b, std::byte* persistent) const {
+bool GemmKernel::InitializeOneDnn(const std::byte* b, std::byte* persistent) const {
     if (!oneDnn_->bPacked) return false;
     dnnl::engine& engine = CpuEngine();
     dnnl::stream stream(engine);
-    dnnl::memory user(oneDnn_->bUserMd, engine, b.data);
+    dnnl::memory user(oneDnn_->bUserMd, engine, const_cast<std::byte*>(b));
     dnnl::memory packed(oneDnn_->bMd, engine, persistent + bOffset_);
     dnnl::reorder(user, packed).execute(stream, user, packed);
     stream.wait();
@@ -243,8 +244,13 @@ struct ConvolutionKernel::OneDnnState {
     dnnl::primitive primitive;
     dnnl::memory::desc srcMd, dstMd, weightsUserMd, weightsDenseMd, weightsMd, biasMd, scratchMd;
     bool activationPass = false;
-    // Temporary resource layout for an unowned filter / bias.
-    uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0;
+    // FLOAT16: input and output go through packed FLOAT32 copies, the filter through its dense
+    // FLOAT32 form (flipped or not).
+    bool half = false;
+    TensorDesc input32, output32;
+    // Temporary resource layout: scratchpad, an unowned filter (dense floats, then oneDNN's layout)
+    // and bias, the FLOAT16 input and output copies.
+    uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0, inputOffset = 0, outputOffset = 0;
 };
 
 void ConvolutionKernel::TryOneDnn() {
@@ -254,11 +260,11 @@ void ConvolutionKernel::TryOneDnn() {
         path_ = "reference (forced)";
         return;
     }
-    if (p.output.dataType != DML_TENSOR_DATA_TYPE_FLOAT32) {
-        path_ = "reference (oneDNN path is FLOAT32 only)";
-        return;
-    }
-    if (!IsPacked(p.input) || !IsPacked(p.output)) {
+    // FLOAT16 runs on FLOAT32 copies, packed whatever the tensors' strides.
+    const bool half = p.output.dataType == DML_TENSOR_DATA_TYPE_FLOAT16;
+    const TensorDesc input = half ? PackedFloat32Like(p.input) : p.input;
+    const TensorDesc output = half ? PackedFloat32Like(p.output) : p.output;
+    if (!IsPacked(input) || !IsPacked(output)) {
         path_ = "reference (Input or Output is not packed)";
         return;
     }
@@ -284,9 +290,12 @@ void ConvolutionKernel::TryOneDnn() {
         return Md(wd, ws);
     };
     try {
-        auto [srcDims, srcStrides] = toVector(p.input);
-        auto [dstDims, dstStrides] = toVector(p.output);
+        auto [srcDims, srcStrides] = toVector(input);
+        auto [dstDims, dstStrides] = toVector(output);
         auto state = std::make_unique<OneDnnState>();
+        state->half = half;
+        state->input32 = input;
+        state->output32 = output;
         state->srcMd = Md(srcDims, srcStrides);
         state->dstMd = Md(dstDims, dstStrides);
         state->weightsUserMd = weightsMd(f.strides);
@@ -348,11 +357,15 @@ uint64_t ConvolutionKernel::PlanOneDnnTemporary() {
     s.scratchOffset = t, t = AlignUp(t + s.scratchMd.get_size());
     if (!params_.filter.OwnedByDml()) {
         s.weightsOffset = t, t = AlignUp(t + s.weightsMd.get_size());
-        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
+        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION || s.half) {
             s.flipOffset = t, t = AlignUp(t + params_.filter.ElementCount() * 4);
         }
     }
     if (params_.bias && !params_.bias->OwnedByDml()) s.biasOffset = t, t = AlignUp(t + uint64_t(outChannels_) * 4);
+    if (s.half) {
+        s.inputOffset = t, t = AlignUp(t + s.input32.MinimumSizeInBytes());
+        s.outputOffset = t, t = AlignUp(t + s.output32.MinimumSizeInBytes());
+    }
     return t;
 }
 
@@ -361,12 +374,12 @@ void ConvolutionKernel::InitializeOneDnn(TensorView filter, TensorView bias, std
     if (filterOffset_ != UINT64_MAX) {
         dnnl::engine& engine = CpuEngine();
         dnnl::stream stream(engine);
-        std::vector<float> flipped;
+        std::vector<float> dense;
         dnnl::memory source;
-        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-            flipped.resize(params_.filter.ElementCount());
-            FlipFilter(filter.data, flipped.data());
-            source = dnnl::memory(s.weightsDenseMd, engine, flipped.data());
+        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION || s.half) {
+            dense.resize(params_.filter.ElementCount());
+            DenseFilter(nullptr, filter, dense.data());
+            source = dnnl::memory(s.weightsDenseMd, engine, dense.data());
         } else {
             source = dnnl::memory(s.weightsUserMd, engine, filter.data);
         }
@@ -375,7 +388,7 @@ void ConvolutionKernel::InitializeOneDnn(TensorView filter, TensorView bias, std
         stream.wait();
     }
     if (biasOffset_ != UINT64_MAX) {
-        LoadFloats(params_.bias->dataType, bias.data, int64_t(params_.bias->strides[1]) * 4,
+        LoadFloats(params_.bias->dataType, bias.data, BiasByteStride(),
                    reinterpret_cast<float*>(persistent + biasOffset_), outChannels_);
     }
 }
@@ -386,13 +399,14 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     const OneDnnState& s = *oneDnn_;
     dnnl::engine& engine = CpuEngine();
     dnnl::stream stream(engine);
+    TensorView finalOutput = output;
     if (filterOffset_ == UINT64_MAX) {
         // Unowned filter: prepare it in the temporary resource (flip, then oneDNN's layout).
         dnnl::memory source;
-        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-            float* flipped = reinterpret_cast<float*>(temporary + s.flipOffset);
-            FlipFilter(filter.data, flipped);
-            source = dnnl::memory(s.weightsDenseMd, engine, flipped);
+        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION || s.half) {
+            float* dense = reinterpret_cast<float*>(temporary + s.flipOffset);
+            DenseFilter(threads, filter, dense);
+            source = dnnl::memory(s.weightsDenseMd, engine, dense);
         } else {
             source = dnnl::memory(s.weightsUserMd, engine, filter.data);
         }
@@ -406,8 +420,16 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     }
     if (params_.bias && biasOffset_ == UINT64_MAX) {
         float* dense = reinterpret_cast<float*>(temporary + s.biasOffset);
-        LoadFloats(params_.bias->dataType, bias.data, int64_t(params_.bias->strides[1]) * 4, dense, outChannels_);
+        LoadFloats(params_.bias->dataType, bias.data, BiasByteStride(), dense, outChannels_);
         biasData = temporary + s.biasOffset;
+    }
+    if (s.half) {
+        // FLOAT16: FLOAT32 copies of the input and output.
+        const TensorView input32{&s.input32, temporary + s.inputOffset};
+        ConvertTensor(threads, input, input32);
+        input = input32;
+        finalOutput = output;
+        output = TensorView{&s.output32, temporary + s.outputOffset};
     }
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_SRC, dnnl::memory(s.srcMd, engine, input.data)},
@@ -419,6 +441,7 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     s.primitive.execute(stream, args);
     stream.wait();
     if (s.activationPass) ApplyActivation(threads, params_.activation, output);
+    if (s.half) ConvertTensor(threads, output, finalOutput);
 }
 
 // ---- POOLING ------------------------------------------------------------------------------------
@@ -595,7 +618,7 @@ void GemmKernel::TryOneDnn() {
 }
 uint64_t GemmKernel::OneDnnOwnedBSize(uint64_t plainSize) const { return plainSize; }
 uint64_t GemmKernel::OneDnnScratchSize() const { return 0; }
-bool GemmKernel::InitializeOneDnn(TensorView, std::byte*) const { return false; }
+bool GemmKernel::InitializeOneDnn(const std::byte*, std::byte*) const { return false; }
 void GemmKernel::ExecuteOneDnn(ThreadPool*, const std::byte*, const std::byte*, const std::byte*, TensorView,
                                std::byte*) const {}
 
