@@ -6,10 +6,13 @@
 // Filter layouts, as DirectML and ONNX give them: FORWARD {OutputChannels, InputChannels / Groups,
 // spatial...}; BACKWARD {InputChannels, OutputChannels / Groups, spatial...}.
 //
-// Create chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in and the
-// input and output are packed; the reference kernel otherwise (any strides). FLOAT16 reaches
-// oneDNN through packed FLOAT32 copies of the input and output in the temporary resource
-// (float32_copy.h), whatever their strides, and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
+// Create chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in and no
+// two elements of the input or output share an address (any order of strides: NCHW, NHWC,
+// padded); the reference kernel otherwise. oneDNN reads the activations where they are when its
+// implementation for their layout is a good one (NHWC), and otherwise, where blocking pays for
+// its reorders, runs on blocked copies in the temporary resource (the input reordered in, the
+// output reordered out). FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
+// output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
 // layout in the persistent resource at Initialize; an unowned one is prepared in the temporary
 // resource at every Execute.
 #pragma once
