@@ -137,6 +137,27 @@ TEST(VectorMath, Erfc) {
                  Arguments(-6, 11, {0.99999994f, 1.0f, -1.0f, 3.9f, 9.9f, 10.0f, 10.1f, -10.0f, 1e-6f}));
 }
 
+TEST(VectorMath, ErfF) {
+    // Built for 2.3 ulp; dense around the switch at |x| = 1 and where erf reaches 1 in float.
+    ExpectWithin(2.5, 0.0, "ErfF", vmath::ErfF, [](long double x) { return erfl(x); },
+                 Arguments(-5, 5, {0.99999994f, 1.0f, 1.0000001f, -1.0f, 3.9f, -3.9f, 4.0f, 1e-6f, 1e-20f, 10.0f}));
+    ExpectWithin(2.5, 0.0, "ErfF", vmath::ErfF, [](long double x) { return erfl(x); }, Arguments(0.9f, 1.1f, {}));
+}
+
+TEST(VectorMath, GeluF) {
+    // 0.5 x erfc(-x / sqrt 2) with its relative accuracy down to 1e-7 (the conformance cases'
+    // absolute tolerance): built for 1.8 ulp, including the far negative tail and the switches at
+    // x / sqrt 2 = -1/2 and 1.
+    auto gelu = [](long double x) {
+        if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
+        return 0.5L * x * erfcl(-x / sqrtl(2.0L));
+    };
+    ExpectWithin(2.0, 1e-7, "GeluF", vmath::GeluF, gelu,
+                 Arguments(-16, 16, {-0.70710677f, -0.7071068f, 1.4142135f, 1.4142137f, -5.0f, -5.6f, -15.0f, -16.0f,
+                                     15.0f, 1e-30f, -1e-30f}));
+    ExpectWithin(2.0, 1e-7, "GeluF", vmath::GeluF, gelu, Arguments(-6, 0, {}));
+}
+
 // The limits the activations rely on: exact zeros and ones at the infinities (SWISH's
 // -inf * sigmoid(-inf) must stay NaN, not become -inf).
 TEST(VectorMath, InfinitiesGiveExactLimits) {

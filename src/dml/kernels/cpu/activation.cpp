@@ -71,9 +71,8 @@ template <class F>
         case DML_OPERATOR_ACTIVATION_SHRINK:
             return Map(in, v, n, [=](float x) { return x > beta ? x - alpha : (x < -beta ? x + alpha : 0.0f); });
         case DML_OPERATOR_ACTIVATION_GELU:
-            // 0.5 x (1 + erf(x / sqrt 2)) through erfc, which keeps the relative accuracy for negative
-            // x, where 1 + erf would cancel.
-            return Map(in, v, n, [](float x) { return float(0.5 * double(x) * vmath::Erfc(double(x) * -0.7071067811865476)); });
+            // 0.5 x (1 + erf(x / sqrt 2)), keeping its relative accuracy for negative x (vector_math.h).
+            return Map(in, v, n, [](float x) { return vmath::GeluF(x); });
         case DML_OPERATOR_ACTIVATION_SWISH:
             // x * sigmoid(alpha x): -inf gives -inf * 0 = NaN, as the formula does.
             return Map(in, v, n, [=](float x) { return float(double(x) * vmath::Sigmoid(alphaD * x)); });

@@ -10,11 +10,12 @@
 // (computed in float blocks) rounds a second time only from there. Arguments of float magnitude
 // never reach double's subnormals, so none of the reductions needs a subnormal case.
 //
-// ExpF, SigmoidF and TanhF are float arithmetic throughout, for the functions whose float argument
-// is exact and whose result is the output (EXP, SIGMOID, TANH): twice the lanes of the double
-// forms, which keeps them near memory speed, for errors of up to 1.3, 2.5 and 1.1 ulp (the
-// conformance cases allow 4, 3 and 2). Functions of a scaled argument or built further on an
-// exponential (expm1, softplus, SCALED_TANH, SWISH, softmax) go through the double forms.
+// ExpF, SigmoidF, TanhF, ErfF and GeluF are float arithmetic (ErfF and GeluF with one double
+// polynomial), for the functions whose float argument is exact and whose result is the output
+// (EXP, SIGMOID, TANH, ERF, GELU): twice the lanes of the double forms, which keeps them near
+// memory speed, for errors of up to 1.3, 2.5, 1.1, 2.3 and 1.8 ulp (the conformance cases allow 4,
+// 3, 2, 4 and 4). Functions of a scaled argument or built further on an exponential (expm1,
+// softplus, SCALED_TANH, SWISH, softmax) go through the double forms.
 #pragma once
 
 #include <bit>
@@ -266,6 +267,75 @@ FREEDML_VMATH_INLINE double Erfc(double z) {
     const double small = 1.0 - z * ErfOverZ(z * z);
     const double tail = ErfcTail(a);
     return a < 1.0 ? small : (z < 0.0 ? 2.0 - tail : tail);
+}
+
+// erf(z) / z for |z| <= 1 in float, u = z^2: a polynomial of degree 5 in u fitted at authoring time
+// (weighted least squares on Chebyshev nodes iterated toward minimax relative error, against
+// 40-digit erf, the coefficients rounded to float one by one from the highest, each rounding
+// compensated by refitting the lower ones): 5e-8 relative.
+FREEDML_VMATH_INLINE float ErfOverZF(float u) {
+    float p = -0.0005625396f;
+    p = p * u + 0.0049160235f;
+    p = p * u - 0.02670995f;
+    p = p * u + 0.112801306f;
+    p = p * u - 0.3761232f;
+    return p * u + 1.1283791f;
+}
+
+// erfc(z) e^(z^2) for z in [0.5, 10.75] (NaN stays NaN): a polynomial of degree 9 in
+// s = (t - c) / h, t = 1 / (2 + z) over [1/12.75, 2/5] mapped onto [-1, 1] (fitted as
+// ErfOverZF's, against 40-digit erfc; 2e-9 relative). In double: in float, the rounding of 2 + z
+// and of the quotient alone would cost 2 to 3 ulps, amplified by the steep dependence on t.
+FREEDML_VMATH_INLINE double ErfcScaled(double z) {
+    const double t = 1.0 / (2.0 + z);
+    const double s = (t - 0.23921568627450981) * 6.2195121951219505;
+    double p = -2.6917995317586424e-06;
+    p = p * s + 3.5377742196776247e-06;
+    p = p * s + 4.2645836652805524e-05;
+    p = p * s - 8.08798889510672e-05;
+    p = p * s - 0.0007412361291038984;
+    p = p * s + 0.0008924244197578591;
+    p = p * s + 0.020804060018776827;
+    p = p * s + 0.09574796239213008;
+    p = p * s + 0.26161311355155636;
+    return p * s + 0.2374114091841551;
+}
+
+// erf x in float: x ErfOverZF(x^2) below |x| = 1, 1 - e^(-x^2) ErfcScaled(|x|) above (the sign put
+// back), where the tail is at most 0.16 and its error shrinks by as much against erf's; |x| is
+// clamped to 4, where 1 - tail rounds to 1. Within 2.3 ulp (the conformance cases allow 4); +-1 at
+// +-infinity, NaN stays NaN.
+FREEDML_VMATH_INLINE float ErfF(float x) {
+    const float a = x < 0.0f ? -x : x;
+    const float small = x * ErfOverZF(x * x);
+    const float ac = a > 4.0f ? 4.0f : (a < 1.0f ? 1.0f : a);  // NaN stays NaN
+    const float tail = ExpF(-(ac * ac)) * float(ErfcScaled(ac));
+    const float large = std::copysign(1.0f - tail, x);
+    return a < 1.0f ? small : large;
+}
+
+// GELU, 0.5 x erfc(-x / sqrt 2), in float with y = x / sqrt 2: 0.5 x (1 + y ErfOverZF(y^2)) for y in
+// (-1/2, 1) (1 + erf y >= 0.48 there: no cancellation); 0.5 x (2 - tail) above; 0.5 x tail below,
+// tail = e^(-y^2) ErfcScaled(|y|), where the result is small and must keep its relative accuracy:
+// x^2 is taken exactly as p + e (Veltkamp's split, no fused multiply-add, so that every instruction
+// set rounds alike) and e^(-x^2 / 2) = e^(-p/2) (1 - e/2). x is clamped to +-15, where e^(-x^2/2)
+// is 0 in float. Within 1.8 ulp (the conformance cases allow 4, and 1e-7 absolute); +inf gives
+// +inf, -inf gives -inf * 0 = NaN as the formula does, NaN stays NaN.
+FREEDML_VMATH_INLINE float GeluF(float x) {
+    const float xt = x > 15.0f ? 15.0f : (x < -15.0f ? -15.0f : x);  // NaN stays NaN
+    const float y = xt * 0.70710678f;
+    const float central = 0.5f * x * (1.0f + y * ErfOverZF(y * y));
+    const float c = xt * 4097.0f;  // 2^12 + 1: splits xt into two halves of 12 bits
+    const float hi = c - (c - xt), lo = xt - hi;
+    const float p = xt * xt;
+    const float e = ((hi * hi - p) + 2.0f * hi * lo) + lo * lo;
+    const float gauss = ExpF(-0.5f * p) * (1.0f - 0.5f * e);
+    const float a = y < 0.0f ? -y : y;
+    const float ac = a < 0.5f ? 0.5f : a;  // at most 15 / sqrt 2 < 10.75
+    const float tail = gauss * float(ErfcScaled(ac));
+    const float lower = 0.5f * x * tail;
+    const float upper = 0.5f * x * (2.0f - tail);
+    return y <= -0.5f ? lower : (y >= 1.0f ? upper : central);
 }
 
 #undef FREEDML_VMATH_INLINE

@@ -64,7 +64,7 @@ FLOAT_FN(FRecip, 1.0f / x);
 FLOAT_FN(FSin, std::sin(x));
 FLOAT_FN(FSqrt, std::sqrt(x));
 FLOAT_FN(FTan, std::tan(x));
-FLOAT_FN(FErf, float(vmath::Erf(x)));
+FLOAT_FN(FErf, vmath::ErfF(x));
 FLOAT_FN(FSinh, std::sinh(x));
 FLOAT_FN(FCosh, std::cosh(x));
 FLOAT_FN(FTanh, vmath::TanhF(x));
