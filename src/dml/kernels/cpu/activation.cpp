@@ -1,6 +1,6 @@
 // The fused activations, applied over blocks of packed floats. Every formula lives in
-// ActivationBody, compiled once per instruction set (baseline x86-64 and AVX2+FMA, cpu_isa.h) and
-// picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
+// ActivationBody, compiled once per instruction set (baseline x86-64, AVX2+FMA and AVX-512,
+// cpu_isa.h) and picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
 // through vector_math.h, so each loop vectorizes: SIGMOID and TANH in float, the others in double,
 // rounded once.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
@@ -96,6 +96,11 @@ template <class F>
                                                              size_t n) {
     ActivationBody(a, in, out, n);
 }
+
+[[gnu::flatten]] FREEDML_TARGET_AVX512 void ActivationAvx512(const FusedActivation& a, const float* in, float* out,
+                                                             size_t n) {
+    ActivationBody(a, in, out, n);
+}
 #endif
 
 }  // namespace
@@ -108,6 +113,7 @@ float ApplyActivation(const FusedActivation& a, float x) {
 
 void ApplyActivation(const FusedActivation& a, const float* in, float* out, size_t n) {
 #ifdef FREEDML_CPU_X86_64
+    if (UseAvx512()) return ActivationAvx512(a, in, out, n);
     if (UseAvx2Fma()) return ActivationAvx2(a, in, out, n);
 #endif
     ActivationBaseline(a, in, out, n);

@@ -338,10 +338,15 @@ void SoftmaxBaseline(bool logarithm, float* v, double* e, uint64_t n) { SoftmaxB
 FREEDML_TARGET_AVX2_FMA void SoftmaxAvx2(bool logarithm, float* v, double* e, uint64_t n) {
     SoftmaxBody(logarithm, v, e, n);
 }
+
+FREEDML_TARGET_AVX512 void SoftmaxAvx512(bool logarithm, float* v, double* e, uint64_t n) {
+    SoftmaxBody(logarithm, v, e, n);
+}
 #endif
 
 void Softmax(bool logarithm, float* v, double* e, uint64_t n) {
 #ifdef FREEDML_CPU_X86_64
+    if (cpu::UseAvx512()) return SoftmaxAvx512(logarithm, v, e, n);
     if (cpu::UseAvx2Fma()) return SoftmaxAvx2(logarithm, v, e, n);
 #endif
     SoftmaxBaseline(logarithm, v, e, n);

@@ -3,8 +3,9 @@
 // the NaN and infinity tests, the bit and logical NOTs, BIT_COUNT, CAST and FILL_VALUE_*.
 //
 // FLOAT32 rows that are packed run a plain loop per operator, compiled twice (baseline x86-64 and
-// AVX2+FMA) and picked once per process by what the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF
-// vectorize through vector_math.h, shared with the activations. FLOAT16 and strided FLOAT32 rows go
+// AVX2+FMA; EXP, LOG, TANH and ERF a third time for AVX-512) and picked once per process by what
+// the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF vectorize through vector_math.h, shared with the
+// activations. FLOAT16 and strided FLOAT32 rows go
 // through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once.
 // Integer rows are typed loops with a packed branch the compiler vectorizes. Broadcast and
 // strided views run through LoopPlan (no index arithmetic per element), large tensors are split
@@ -134,11 +135,25 @@ template <class F, bool kScaleBias>
 FREEDML_TARGET_AVX2_FMA void MapFloatsAvx2(const float* in, float* out, size_t n, const FloatParams& params) {
     MapFloats<F, kScaleBias>(in, out, n, params);
 }
+
+template <class F, bool kScaleBias>
+FREEDML_TARGET_AVX512 void MapFloatsAvx512(const float* in, float* out, size_t n, const FloatParams& params) {
+    MapFloats<F, kScaleBias>(in, out, n, params);
+}
 #endif
+
+// Whether a function's row is arithmetic enough to gain from AVX-512's wider lanes (the others
+// run at memory speed in AVX2 already).
+template <class F>
+constexpr bool kTranscendental = std::is_same_v<F, FExp> || std::is_same_v<F, FLog> || std::is_same_v<F, FErf> ||
+                                 std::is_same_v<F, FTanh>;
 
 template <class F>
 FloatRowFn PickFloatRow(bool scaleBias) {
 #ifdef FREEDML_CPU_X86_64
+    if constexpr (kTranscendental<F>) {
+        if (UseAvx512()) return scaleBias ? MapFloatsAvx512<F, true> : MapFloatsAvx512<F, false>;
+    }
     if (UseAvx2Fma()) return scaleBias ? MapFloatsAvx2<F, true> : MapFloatsAvx2<F, false>;
 #endif
     return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
