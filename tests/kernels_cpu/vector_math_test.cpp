@@ -158,6 +158,45 @@ TEST(VectorMath, GeluF) {
     ExpectWithin(2.0, 1e-7, "GeluF", vmath::GeluF, gelu, Arguments(-6, 0, {}));
 }
 
+// The forms for FLOAT16 results: within 2^-13 relative (half of FLOAT16's smallest half-spacing)
+// or 2^-26 absolute (a quarter of its subnormal spacing), so that the result rounded to FLOAT16
+// stays within 1 ulp; results beyond FLOAT16's largest must round to its infinity too.
+template <class F, class R>
+void ExpectHalfAccurate(const char* name, F function, R reference, const std::vector<float>& xs) {
+    double worst = 0;
+    float worstAt = 0;
+    for (float x : xs) {
+        const long double want = reference((long double)x);
+        const float got = function(x);
+        if (std::isnan(want)) {
+            EXPECT_TRUE(std::isnan(got)) << name << " at x = " << x;
+            continue;
+        }
+        if (std::fabs(want) >= 65520.0L) {
+            EXPECT_TRUE(std::fabs(got) >= 65520.0f && std::signbit(got) == std::signbit(double(want)))
+                << name << " at x = " << x << " gives " << got << ", not FLOAT16's infinity";
+            continue;
+        }
+        const double error = double(std::fabs((long double)got - want));
+        const double allowed = std::ldexp(double(std::fabs(want)), -13) + std::ldexp(1.0, -26);
+        if (error / allowed > worst) worst = error / allowed, worstAt = x;
+    }
+    EXPECT_LE(worst, 1.0) << name << " is " << worst << " times its allowance off at x = " << worstAt;
+}
+
+TEST(VectorMath, FormsForFloat16Results) {
+    const auto halfRange = Arguments(-20, 20, {-18.0f, 18.0f, -18.5f, 18.5f, 11.09f, 11.1f, -17.3f, 0.625f, -0.625f, 1.0f, -1.0f, 3.0f,
+                                               -6.3f, 6.3f, -4.5f, 0.0f});
+    ExpectHalfAccurate("ExpH", vmath::ExpH, [](long double x) { return expl(x); }, halfRange);
+    ExpectHalfAccurate("SigmoidH", vmath::SigmoidH, [](long double x) { return 1.0L / (1.0L + expl(-x)); }, halfRange);
+    ExpectHalfAccurate("TanhH", vmath::TanhH, [](long double x) { return tanhl(x); }, halfRange);
+    ExpectHalfAccurate("ErfH", vmath::ErfH, [](long double x) { return erfl(x); }, halfRange);
+    ExpectHalfAccurate("GeluH", vmath::GeluH, [](long double x) {
+        if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
+        return 0.5L * x * erfcl(-x / sqrtl(2.0L));
+    }, halfRange);
+}
+
 // The limits the activations rely on: exact zeros and ones at the infinities (SWISH's
 // -inf * sigmoid(-inf) must stay NaN, not become -inf).
 TEST(VectorMath, InfinitiesGiveExactLimits) {

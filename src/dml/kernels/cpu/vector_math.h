@@ -338,6 +338,88 @@ FREEDML_VMATH_INLINE float GeluF(float x) {
     return y <= -0.5f ? lower : (y >= 1.0f ? upper : central);
 }
 
+// ---- Forms for FLOAT16 results -----------------------------------------------------------------
+// A FLOAT16 result keeps 11 significant bits. Computed to 3e-5 relative (an eighth of its spacing
+// at worst) and rounded once, it lands within the 1 ulp the conformance cases allow, for about half
+// the work of the float forms: lower degrees (fitted as ErfOverZF's, to FLOAT16's needs) and
+// arguments clamped to where FLOAT16 saturates, so that no subnormal case remains.
+
+// e^x for a FLOAT16 result: x clamped to [-18.5, 18.5] (e^-18.5 rounds to FLOAT16's 0, e^18.5 to
+// its infinity), x = k ln2 + r, e^r by a degree-4 polynomial (3e-6), 2^k added into the exponent
+// field (the result stays a normal float). NaN stays NaN.
+FREEDML_VMATH_INLINE float ExpH(float x) {
+    const float xc = x < -18.5f ? -18.5f : (x > 18.5f ? 18.5f : x);
+    const float t = xc * 1.44269504f + 12582912.0f;  // 1.5 * 2^23: rounds to an integer
+    const float k = t - 12582912.0f;
+    const uint32_t kBits = std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(12582912.0f);
+    const float r = xc - k * 0.693147181f;
+    float p = 0.041417055f;
+    p = p * r + 0.16790661f;
+    p = p * r + 0.5000485f;
+    p = p * r + 0.99996364f;
+    p = p * r + 0.99999917f;
+    const float e = std::bit_cast<float>(std::bit_cast<uint32_t>(p) + (kBits << 23));
+    return x != x ? x : e;
+}
+
+FREEDML_VMATH_INLINE float SigmoidH(float x) { return 1.0f / (1.0f + ExpH(-x)); }
+
+// tanh for a FLOAT16 result: x + x u P(u), u = x^2, P of degree 2 below |x| = 0.625 (1e-5
+// relative), 1 - 2 / (e^2|x| + 1) above (the sign put back).
+FREEDML_VMATH_INLINE float TanhH(float x) {
+    const float magnitude = x < 0.0f ? -x : x;
+    const float u = x * x;
+    float p = -0.04306111f;
+    p = p * u + 0.13179801f;
+    p = p * u - 0.33329964f;
+    const float small = x + x * (u * p);
+    const float large = std::copysign(1.0f - 2.0f / (ExpH(magnitude + magnitude) + 1.0f), x);
+    return magnitude < 0.625f ? small : large;
+}
+
+// erf for a FLOAT16 result: x P(x^2), P of degree 3 below |x| = 1 (3e-5 relative); above,
+// 1 - e^(-a^2) R(a), R(a) = erfc(a) e^(a^2) by a degree-5 polynomial in a - 2 (1e-4 relative, on a
+// tail of at most 0.16), a clamped to 3 (erf 3 rounds to FLOAT16's 1).
+FREEDML_VMATH_INLINE float ErfH(float x) {
+    const float a = x < 0.0f ? -x : x;
+    const float u = x * x;
+    float p = -0.018332262f;
+    p = p * u + 0.10777963f;
+    p = p * u - 0.37511548f;
+    p = p * u + 1.1283462f;
+    const float small = x * p;
+    const float ac = a > 3.0f ? 3.0f : (a < 1.0f ? 1.0f : a);  // NaN stays NaN
+    const float c = ac - 2.0f;
+    float r = -0.0020434759f;
+    r = r * c + 0.0064131385f;
+    r = r * c - 0.015458511f;
+    r = r * c + 0.041438278f;
+    r = r * c - 0.10677532f;
+    r = r * c + 0.25541487f;
+    const float large = std::copysign(1.0f - ExpH(-(ac * ac)) * r, x);
+    return a < 1.0f ? small : large;
+}
+
+// GELU for a FLOAT16 result, x Phi(x): Phi(-|x|) = e^(-x^2/2) R(|x| / sqrt 2) / 2, R as ErfcScaled
+// by a degree-5 polynomial in 1 / (2 + z) over [0, 4.5] (9e-6 relative), and Phi(x) = 1 - Phi(-x)
+// for x > 0 (no cancellation: Phi(-x) <= 1/2). Below x = -6.3 the result rounds to FLOAT16's -0
+// (and -inf gives -inf * 0 = NaN, as the formula does).
+FREEDML_VMATH_INLINE float GeluH(float x) {
+    const float xt = x < -6.3f ? -6.3f : (x > 6.3f ? 6.3f : x);  // NaN stays NaN
+    const float z = (xt < 0.0f ? -xt : xt) * 0.70710678f;
+    const float t = 1.0f / (2.0f + z);
+    const float s = (t - 0.32692307f) * 5.7777777f;
+    float r = -0.0010314792f;
+    r = r * s - 0.0015307273f;
+    r = r * s + 0.025486218f;
+    r = r * s + 0.15073654f;
+    r = r * s + 0.41429868f;
+    r = r * s + 0.4120322f;
+    const float lower = 0.5f * ExpH(-0.5f * (xt * xt)) * r;  // Phi(-|x|)
+    const float phi = x < -6.3f ? 0.0f : (x < 0.0f ? lower : 1.0f - lower);
+    return x * phi;
+}
+
 #undef FREEDML_VMATH_INLINE
 
 }  // namespace freedml::dml::cpu::vmath

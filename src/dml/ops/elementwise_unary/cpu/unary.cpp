@@ -78,6 +78,10 @@ FLOAT_FN(FSign, x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f));
 FLOAT_FN(FRoundEven, std::nearbyint(x));
 FLOAT_FN(FRoundZero, std::trunc(x));
 FLOAT_FN(FRoundAway, std::round(x));
+// The forms for FLOAT16 results (vector_math.h): half the work, within FLOAT16's 1 ulp.
+FLOAT_FN(FExpH, vmath::ExpH(x));
+FLOAT_FN(FTanhH, vmath::TanhH(x));
+FLOAT_FN(FErfH, vmath::ErfH(x));
 #undef FLOAT_FN
 
 // max(Min, min(x, Max)) as documented (Min wins when Min > Max); NaN stays NaN.
@@ -146,7 +150,8 @@ FREEDML_TARGET_AVX512 void MapFloatsAvx512(const float* in, float* out, size_t n
 // run at memory speed in AVX2 already).
 template <class F>
 constexpr bool kTranscendental = std::is_same_v<F, FExp> || std::is_same_v<F, FLog> || std::is_same_v<F, FErf> ||
-                                 std::is_same_v<F, FTanh>;
+                                 std::is_same_v<F, FTanh> || std::is_same_v<F, FExpH> ||
+                                 std::is_same_v<F, FErfH> || std::is_same_v<F, FTanhH>;
 
 template <class F>
 FloatRowFn PickFloatRow(bool scaleBias) {
@@ -159,8 +164,17 @@ FloatRowFn PickFloatRow(bool scaleBias) {
     return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
 }
 
-FloatRowFn FloatRowFor(UnaryFloatOp op, bool scaleBias) {
+// `half`: the results are rounded to FLOAT16, which the cheaper forms of EXP, TANH and ERF serve.
+FloatRowFn FloatRowFor(UnaryFloatOp op, bool scaleBias, bool half) {
     using Op = UnaryFloatOp;
+    if (half) {
+        switch (op) {
+            case Op::Exp: return PickFloatRow<FExpH>(scaleBias);
+            case Op::Tanh: return PickFloatRow<FTanhH>(scaleBias);
+            case Op::Erf: return PickFloatRow<FErfH>(scaleBias);
+            default: break;
+        }
+    }
     switch (op) {
         case Op::Abs: return PickFloatRow<FAbs>(scaleBias);
         case Op::Acos: return PickFloatRow<FAcos>(scaleBias);
@@ -385,7 +399,9 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
     }
     if (floatOut && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD1) {
         UnaryFloatOp op;
-        if (UnaryFloatOpOf(type_, mode_, &op)) floatRow_ = FloatRowFor(op, scaleBias != nullptr);
+        if (UnaryFloatOpOf(type_, mode_, &op)) {
+            floatRow_ = FloatRowFor(op, scaleBias != nullptr, outType_ == DML_TENSOR_DATA_TYPE_FLOAT16);
+        }
     }
     hasIntegerOp_ = UnaryIntegerOpOf(type_, &integerOp_);
 
