@@ -3,9 +3,10 @@
 // peak FLOP/s, in one process with interleaved rounds (bench_common.h).
 //
 //   peak:        an FMA loop (AVX-512 or AVX2, picked at run time) on 1 thread and on every core;
-//   gemm:        square M = N = K GEMMs, FLOAT32 and FLOAT16. FreeDML with B OWNED_BY_DML (packed
-//                at initialization, the inference case) and with B bound as an input; oneDNN matmul
-//                with pre-packed weights and with plain B;
+//   gemm:        square M = N = K GEMMs, FLOAT32 and FLOAT16 (each size in both types, one after
+//                the other). FreeDML with B OWNED_BY_DML (packed at initialization, the inference
+//                case) and with B bound as an input; oneDNN matmul with pre-packed weights and with
+//                plain B (in FLOAT16 where oneDNN has a FLOAT16 matmul for this CPU);
 //   int8:        square MATRIX_MULTIPLY_INTEGER and QUANTIZED_LINEAR_MATRIX_MULTIPLY (UINT8 x INT8),
 //                every tensor an input (value: GOP/s), against ONNX Runtime in references.py;
 //   conv:        the ResNet-50 convolution layers at batch 1 (bench/resnet50_convs.csv), with bias.
@@ -280,18 +281,16 @@ void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predic
     const bool ownedOk = owned.Prepare(api, api.Compile(DML_OPERATOR_GEMM, &ownedDesc),
                                        {{nullptr, 0, 0}, bBinding, {nullptr, 0, 0}},
                                        {Bind(&aBinding), NoBinding(), NoBinding()}, {Bind(&o1)});
-    // FLOAT16 runs FreeDML's reference kernel: one variant is enough, it is the same code.
-    const bool plainOk = !fp16 && plain.Prepare(api, api.Compile(DML_OPERATOR_GEMM, &plainDesc), {},
-                                                {Bind(&aBinding), Bind(&bBinding), NoBinding()}, {Bind(&o2)});
-    if (!ownedOk || (!fp16 && !plainOk)) {
+    const bool plainOk = plain.Prepare(api, api.Compile(DML_OPERATOR_GEMM, &plainDesc), {},
+                                       {Bind(&aBinding), Bind(&bBinding), NoBinding()}, {Bind(&o2)});
+    if (!ownedOk || !plainOk) {
         std::fprintf(stderr, "dense_bench: GEMM %u %s did not prepare\n", size, TypeName(type));
         return;
     }
     const std::string ownedPath = OneDnnPrimitivesOf([&] { owned.Run(); });
-    const std::string plainPath = fp16 ? "" : OneDnnPrimitivesOf([&] { plain.Run(); });
+    const std::string plainPath = OneDnnPrimitivesOf([&] { plain.Run(); });
 
-    std::vector<std::function<void()>> bodies{[&] { owned.Run(); }};
-    if (!fp16) bodies.push_back([&] { plain.Run(); });
+    std::vector<std::function<void()>> bodies{[&] { owned.Run(); }, [&] { plain.Run(); }};
 #ifdef FREEDML_BENCH_HAVE_DNNL
     dnnl::stream stream(Engine());
     OneDnnRun packed, plainB;
@@ -350,12 +349,9 @@ void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predic
 #endif
     Result("gemm", name, TypeName(type), "FreeDML owned B" + gSuffix, flops / ownedSeconds / 1e9, "GFLOP/s",
            FreeDmlNote(ownedPath, samples[0]) + check);
-    size_t next = 1;
-    if (!fp16) {
-        Result("gemm", name, TypeName(type), "FreeDML B input" + gSuffix, flops / Median(samples[1]) / 1e9, "GFLOP/s",
-               FreeDmlNote(plainPath, samples[1]));
-        next = 2;
-    }
+    Result("gemm", name, TypeName(type), "FreeDML B input" + gSuffix, flops / Median(samples[1]) / 1e9, "GFLOP/s",
+           FreeDmlNote(plainPath, samples[1]));
+    const size_t next = 2;
 #ifdef FREEDML_BENCH_HAVE_DNNL
     if (haveOneDnn) {
         Result("gemm", name, TypeName(type), "oneDNN packed B", flops / Median(samples[next]) / 1e9, "GFLOP/s",
@@ -479,16 +475,15 @@ void ConvCase(Api& api, const ConvLayer& l, DML_TENSOR_DATA_TYPE type) {
     const bool ownedOk = owned.Prepare(api, api.Compile(DML_OPERATOR_CONVOLUTION, &ownedDesc),
                                        {{nullptr, 0, 0}, wBinding, bBinding}, {Bind(&xBinding), NoBinding(), NoBinding()},
                                        {Bind(&y1)});
-    const bool plainOk = !fp16 && plain.Prepare(api, api.Compile(DML_OPERATOR_CONVOLUTION, &plainDesc), {},
-                                                {Bind(&xBinding), Bind(&wBinding), Bind(&bBinding)}, {Bind(&y2)});
-    if (!ownedOk || (!fp16 && !plainOk)) {
+    const bool plainOk = plain.Prepare(api, api.Compile(DML_OPERATOR_CONVOLUTION, &plainDesc), {},
+                                       {Bind(&xBinding), Bind(&wBinding), Bind(&bBinding)}, {Bind(&y2)});
+    if (!ownedOk || !plainOk) {
         std::fprintf(stderr, "dense_bench: convolution %s %s did not prepare\n", l.name.c_str(), TypeName(type));
         return;
     }
     const std::string ownedPath = OneDnnPrimitivesOf([&] { owned.Run(); });
-    const std::string plainPath = fp16 ? "" : OneDnnPrimitivesOf([&] { plain.Run(); });
-    std::vector<std::function<void()>> bodies{[&] { owned.Run(); }};
-    if (!fp16) bodies.push_back([&] { plain.Run(); });
+    const std::string plainPath = OneDnnPrimitivesOf([&] { plain.Run(); });
+    std::vector<std::function<void()>> bodies{[&] { owned.Run(); }, [&] { plain.Run(); }};
 #ifdef FREEDML_BENCH_HAVE_DNNL
     dnnl::stream stream(Engine());
     OneDnnRun best, nchw;
@@ -531,9 +526,7 @@ void ConvCase(Api& api, const ConvLayer& l, DML_TENSOR_DATA_TYPE type) {
         bodies.push_back([&] { nchw.Run(stream); });
     }
 #endif
-    TimingOptions options = gOptions;
-    if (fp16) options.rounds = 1;  // FreeDML's FLOAT16 convolution is its reference kernel: seconds per layer
-    auto samples = MeasureInterleaved(bodies, options);
+    auto samples = MeasureInterleaved(bodies, gOptions);
     if (api.Removed()) {
         std::fprintf(stderr, "dense_bench: the device was removed\n");
         std::exit(1);
@@ -553,12 +546,9 @@ void ConvCase(Api& api, const ConvLayer& l, DML_TENSOR_DATA_TYPE type) {
 #endif
     Result("conv", l.name, dtype, "FreeDML owned filter" + gSuffix, flops / Median(samples[0]) / 1e9, "GFLOP/s",
            FreeDmlNote(ownedPath, samples[0]) + check);
-    size_t next = 1;
-    if (!fp16) {
-        Result("conv", l.name, dtype, "FreeDML filter input" + gSuffix, flops / Median(samples[1]) / 1e9, "GFLOP/s",
-               FreeDmlNote(plainPath, samples[1]));
-        next = 2;
-    }
+    Result("conv", l.name, dtype, "FreeDML filter input" + gSuffix, flops / Median(samples[1]) / 1e9, "GFLOP/s",
+           FreeDmlNote(plainPath, samples[1]));
+    const size_t next = 2;
 #ifdef FREEDML_BENCH_HAVE_DNNL
     if (haveOneDnn) {
         Result("conv", l.name, dtype, "oneDNN blocked", flops / Median(samples[next]) / 1e9, "GFLOP/s",
@@ -623,10 +613,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "dense_bench: the D3D12/DirectML device did not start\n");
         return 1;
     }
+    // Each size (layer) in every type before the next, so that FLOAT16's figure and FLOAT32's are
+    // measured moments apart on a shared machine.
     if (gemm) {
-        for (auto type : dataTypes) {
-            double predicted = 0;
-            for (uint32_t size : sizes) GemmCase(api, size, type, &predicted);
+        std::vector<double> predicted(dataTypes.size(), 0.0);
+        for (uint32_t size : sizes) {
+            for (size_t t = 0; t < dataTypes.size(); ++t) GemmCase(api, size, dataTypes[t], &predicted[t]);
         }
     }
     if (int8) {
@@ -635,8 +627,8 @@ int main(int argc, char** argv) {
     if (conv) {
         const auto layers = ReadLayers(layersPath);
         if (layers.empty()) std::fprintf(stderr, "dense_bench: no layers in %s\n", layersPath.c_str());
-        for (auto type : dataTypes) {
-            for (const auto& layer : layers) ConvCase(api, layer, type);
+        for (const auto& layer : layers) {
+            for (auto type : dataTypes) ConvCase(api, layer, type);
         }
     }
     return 0;

@@ -1,6 +1,7 @@
 // Element-wise throughput on the CPU, in one run, as GB/s moved (bytes read + bytes written), for
 // issue 5's table: large packed FLOAT32 and FLOAT16 tensors, unary (IDENTITY, EXP, SIGMOID, TANH,
-// ABS, and SOFTMAX over rows of 1024) and binary (ADD, SUBTRACT, MULTIPLY, DIVIDE, MAX) operators:
+// ABS, SOFTMAX over rows of 1024, ERF and GELU) and binary (ADD, SUBTRACT, MULTIPLY, DIVIDE, MAX)
+// operators:
 //   - copy bandwidth: memcpy of one tensor's bytes on 1, 2 and pool-size threads, in this process;
 //   - FreeDML kernel: the CPU kernel's Execute on host memory, no API (IDENTITY and the binary
 //     operators, whose kernels are public to the library; n/a for the others);
@@ -85,6 +86,7 @@ const std::vector<std::pair<std::string, DML_OPERATOR_TYPE>> kOperators = {
     {"IDENTITY", DML_OPERATOR_ELEMENT_WISE_IDENTITY}, {"EXP", DML_OPERATOR_ELEMENT_WISE_EXP},
     {"SIGMOID", DML_OPERATOR_ACTIVATION_SIGMOID},     {"TANH", DML_OPERATOR_ELEMENT_WISE_TANH},
     {"ABS", DML_OPERATOR_ELEMENT_WISE_ABS},           {"SOFTMAX", DML_OPERATOR_ACTIVATION_SOFTMAX},
+    {"ERF", DML_OPERATOR_ELEMENT_WISE_ERF},           {"GELU", DML_OPERATOR_ACTIVATION_GELU},
     {"ADD", DML_OPERATOR_ELEMENT_WISE_ADD},
     {"SUBTRACT", DML_OPERATOR_ELEMENT_WISE_SUBTRACT}, {"MULTIPLY", DML_OPERATOR_ELEMENT_WISE_MULTIPLY},
     {"DIVIDE", DML_OPERATOR_ELEMENT_WISE_DIVIDE},     {"MAX", DML_OPERATOR_ELEMENT_WISE_MAX}};

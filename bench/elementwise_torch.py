@@ -41,6 +41,9 @@ OPS = {
     "ABS": (lambda a, b, out: torch.abs(a, out=out), 2),
     # Over rows of 1024 as elementwise_bench's SOFTMAX (torch.softmax has no out=: it allocates).
     "SOFTMAX": (lambda a, b, out: torch.softmax(a.view(-1, 1024) if n % 1024 == 0 else a, dim=-1), 2),
+    "ERF": (lambda a, b, out: torch.erf(a, out=out), 2),
+    # The exact (erf) GELU, as DirectML's ACTIVATION_GELU; F.gelu has no out=, its kernel does.
+    "GELU": (lambda a, b, out: torch._C._nn.gelu(a, out=out), 2),
     "ADD": (lambda a, b, out: torch.add(a, b, out=out), 3),
     "SUBTRACT": (lambda a, b, out: torch.sub(a, b, out=out), 3),
     "MULTIPLY": (lambda a, b, out: torch.mul(a, b, out=out), 3),

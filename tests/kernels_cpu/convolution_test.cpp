@@ -21,7 +21,9 @@ struct ConvCase {
     std::vector<uint32_t> kernel{3, 2};
     std::vector<uint32_t> strides{1, 1}, dilations{1, 1}, startPad{0, 0}, endPad{0, 0}, outPad{0, 0};
     bool bias = true;
-    bool channelsLastInput = false;  // non-packed input: forces the reference path
+    bool channelsLastInput = false;   // input stored N, spatial..., C
+    bool channelsLastOutput = false;  // output stored so
+    bool expectNoReorder = false;     // oneDNN runs on the activations as they are laid out
     FusedActivation activation;
     int expectOneDnn = -1;
 };
@@ -42,18 +44,22 @@ void RunConv(const ConvCase& c) {
         inSizes.push_back(c.in[d]), outSizes.push_back(outSpatial[d]), fSizes.push_back(c.kernel[d]);
         biasSizes.push_back(1);
     }
-    std::vector<uint32_t> inStrides;
-    if (c.channelsLastInput) {  // N, spatial..., C order in memory
-        inStrides.assign(dims + 2, 0);
+    // N, spatial..., C order in memory.
+    auto channelsLast = [&](const std::vector<uint32_t>& sizes) {
+        std::vector<uint32_t> strides(dims + 2, 0);
         uint32_t stride = 1;
-        inStrides[1] = stride, stride *= c.cin;
-        for (uint32_t d = dims; d-- > 0;) inStrides[2 + d] = stride, stride *= c.in[d];
-        inStrides[0] = stride;
-    }
+        strides[1] = stride, stride *= sizes[1];
+        for (uint32_t d = dims; d-- > 0;) strides[2 + d] = stride, stride *= sizes[2 + d];
+        strides[0] = stride;
+        return strides;
+    };
+    std::vector<uint32_t> inStrides, outStrides;
+    if (c.channelsLastInput) inStrides = channelsLast(inSizes);
+    if (c.channelsLastOutput) outStrides = channelsLast(outSizes);
     std::mt19937 rng(99);
     Tensor input(Desc(c.type, inSizes, inStrides));
     input.Fill(rng);
-    const Tensor shape(Desc(c.type, outSizes));
+    const Tensor shape(Desc(c.type, outSizes, outStrides));
 
     const uint32_t cig = c.cin / c.groups, cog = c.cout / c.groups;
     const bool flip = c.convolutionMode;
@@ -137,6 +143,9 @@ void RunConv(const ConvCase& c) {
             if (!forceReference && c.expectOneDnn >= 0) {
                 EXPECT_EQ(kernel.UsesOneDnn(), c.expectOneDnn == 1);
             }
+            if (!forceReference && c.expectNoReorder) {
+                EXPECT_EQ(kernel.PathDescription().find("reordered"), std::string::npos);
+            }
 #endif
             Buffer persistent(kernel.PersistentSizeInBytes()), temporary(kernel.TemporarySizeInBytes());
             kernel.Initialize(filter.view(), bias.view(), persistent.ptr);
@@ -146,8 +155,8 @@ void RunConv(const ConvCase& c) {
             kernel.Execute(Threads(), input.view(), fv, c.bias ? bv : TensorView{}, out.view(), persistent.ptr,
                            temporary.ptr);
             size_t e = 0, failures = 0;
-            out.ForEach([&](const std::vector<uint32_t>&) {
-                double got = out.GetAt(e);
+            out.ForEach([&](const std::vector<uint32_t>& i) {
+                double got = out.Get(i);
                 if (!(std::fabs(got - ref[e]) <= tol[e]) && failures++ < 5) {
                     ADD_FAILURE() << "element " << e << ": got " << got << ", expected " << ref[e] << " +- " << tol[e];
                 }
@@ -252,18 +261,81 @@ TEST(Convolution, Float16) {
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.cin = 4, c.cout = 4, c.groups = 2;
     c.startPad = {1, 1};
+    c.expectOneDnn = 1;  // through FLOAT32 copies
     RunConv(c);
     c.backward = true;
     c.strides = {2, 1};
     c.convolutionMode = true;
     RunConv(c);
+    c.backward = false;  // forward CONVOLUTION mode: the filter flipped while it is converted
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    RunConv(c);
 }
 
-TEST(Convolution, ChannelsLastInputTakesTheReferencePath) {
+TEST(Convolution, Float16ChannelsLastInputReachesOneDnn) {
+    ConvCase c;
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.channelsLastInput = true;
+    c.expectOneDnn = 1;  // the FLOAT32 copy of the input is packed
+    RunConv(c);
+}
+
+TEST(Convolution, ChannelsLastInputReachesOneDnn) {
     ConvCase c;
     c.channelsLastInput = true;
-    c.expectOneDnn = 0;
+    c.expectOneDnn = 1;  // oneDNN reads the strides as they are (or reorders them)
     RunConv(c);
+    c.backward = true;
+    c.strides = {2, 1};
+    RunConv(c);
+    c.cin = 4, c.cout = 4, c.groups = 2;
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    RunConv(c);
+}
+
+TEST(Convolution, ChannelsLastActivationsNeedNoReorder) {
+    ConvCase c;
+    c.batch = 1, c.cin = 16, c.cout = 32;
+    c.in = {9, 8};
+    c.channelsLastInput = c.channelsLastOutput = true;
+    c.expectOneDnn = 1;
+    c.expectNoReorder = true;  // oneDNN's channels-last kernels read DirectML's strides directly
+    RunConv(c);
+    c.kernel = {1, 1};
+    RunConv(c);
+}
+
+TEST(Convolution, BlockedActivationsThroughTheTemporaryResource) {
+    // Plain NCHW activations with a 3x3 window: oneDNN runs on blocked copies, reordered in and
+    // out; 1x1 on a large plane and a single output channel plane of 1: each layout's result must
+    // be the definition's.
+    ConvCase c;
+    c.batch = 2, c.cin = 24, c.cout = 40;
+    c.in = {12, 10};
+    c.kernel = {3, 3};
+    c.startPad = {1, 1}, c.endPad = {1, 1};
+    c.expectOneDnn = 1;
+    RunConv(c);
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};  // applied after the output's reorder
+    RunConv(c);
+    c.kernel = {1, 1};
+    c.startPad = {0, 0}, c.endPad = {0, 0};
+    c.in = {20, 20};
+    RunConv(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.kernel = {3, 3};
+    RunConv(c);
+}
+
+TEST(Convolution, OverlappingInputTakesTheReferencePath) {
+    // An input whose rows share their elements (a zero stride): no oneDNN descriptor says that.
+    ConvolutionParams p;
+    p.input = Desc(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 4, 4}, {16, 16, 0, 1});
+    p.filter = Desc(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 2, 1, 1});
+    p.output = Desc(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3, 4, 4});
+    ConvolutionKernel k;
+    ASSERT_TRUE(k.Create(p).ok());
+    EXPECT_FALSE(k.UsesOneDnn()) << k.PathDescription();
 }
 
 TEST(Convolution, RefusesBadGroups) {

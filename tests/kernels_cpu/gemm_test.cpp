@@ -246,11 +246,29 @@ TEST(Gemm, Float16) {
     c.m = 8, c.n = 9, c.k = 40;
     c.transB = true, c.hasC = true, c.alpha = 0.5f;
     c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+    c.expectOneDnn = 1;  // through FLOAT32 copies
     RunGemm(c);
     c.transA = true;  // A {40, 8} read through column-major strides
     c.aBatch = {1, 1};
     c.aStrides = {1, 1, 1, 40};
     RunGemm(c);
+}
+
+TEST(Gemm, Float16AnyStridesReachOneDnn) {
+    // No unit stride in A, padded and gapped output rows, a broadcast C through zero strides and an
+    // activation oneDNN does not fuse: the FLOAT32 copies are packed, so oneDNN runs all the same.
+    for (float beta : {1.0f, -0.5f}) {
+        GemmCase c;
+        c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+        c.batch = {1, 2};
+        c.m = 6, c.n = 5, c.k = 4;
+        c.aStrides = {0, 64, 16, 2};
+        c.outStrides = {0, 80, 12, 2};
+        c.hasC = true, c.cStrides = {0, 0, 0, 1}, c.beta = beta;
+        c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+        c.expectOneDnn = 1;
+        RunGemm(c);
+    }
 }
 
 TEST(Gemm, OwnedTensorsArePackedAtInitialization) {
@@ -262,6 +280,7 @@ TEST(Gemm, OwnedTensorsArePackedAtInitialization) {
             c.transB = true, c.hasC = true, c.ownA = ownA, c.ownB = ownB, c.ownC = ownA;
             RunGemm(c);
             c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+            c.expectOneDnn = 1;
             RunGemm(c);
         }
     }

@@ -137,6 +137,66 @@ TEST(VectorMath, Erfc) {
                  Arguments(-6, 11, {0.99999994f, 1.0f, -1.0f, 3.9f, 9.9f, 10.0f, 10.1f, -10.0f, 1e-6f}));
 }
 
+TEST(VectorMath, ErfF) {
+    // Built for 2.3 ulp; dense around the switch at |x| = 1 and where erf reaches 1 in float.
+    ExpectWithin(2.5, 0.0, "ErfF", vmath::ErfF, [](long double x) { return erfl(x); },
+                 Arguments(-5, 5, {0.99999994f, 1.0f, 1.0000001f, -1.0f, 3.9f, -3.9f, 4.0f, 1e-6f, 1e-20f, 10.0f}));
+    ExpectWithin(2.5, 0.0, "ErfF", vmath::ErfF, [](long double x) { return erfl(x); }, Arguments(0.9f, 1.1f, {}));
+}
+
+TEST(VectorMath, GeluF) {
+    // 0.5 x erfc(-x / sqrt 2) with its relative accuracy down to 1e-7 (the conformance cases'
+    // absolute tolerance): built for 1.8 ulp, including the far negative tail and the switches at
+    // x / sqrt 2 = -1/2 and 1.
+    auto gelu = [](long double x) {
+        if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
+        return 0.5L * x * erfcl(-x / sqrtl(2.0L));
+    };
+    ExpectWithin(2.0, 1e-7, "GeluF", vmath::GeluF, gelu,
+                 Arguments(-16, 16, {-0.70710677f, -0.7071068f, 1.4142135f, 1.4142137f, -5.0f, -5.6f, -15.0f, -16.0f,
+                                     15.0f, 1e-30f, -1e-30f}));
+    ExpectWithin(2.0, 1e-7, "GeluF", vmath::GeluF, gelu, Arguments(-6, 0, {}));
+}
+
+// The forms for FLOAT16 results: within 2^-13 relative (half of FLOAT16's smallest half-spacing)
+// or 2^-26 absolute (a quarter of its subnormal spacing), so that the result rounded to FLOAT16
+// stays within 1 ulp; results beyond FLOAT16's largest must round to its infinity too.
+template <class F, class R>
+void ExpectHalfAccurate(const char* name, F function, R reference, const std::vector<float>& xs) {
+    double worst = 0;
+    float worstAt = 0;
+    for (float x : xs) {
+        const long double want = reference((long double)x);
+        const float got = function(x);
+        if (std::isnan(want)) {
+            EXPECT_TRUE(std::isnan(got)) << name << " at x = " << x;
+            continue;
+        }
+        if (std::fabs(want) >= 65520.0L) {
+            EXPECT_TRUE(std::fabs(got) >= 65520.0f && std::signbit(got) == std::signbit(double(want)))
+                << name << " at x = " << x << " gives " << got << ", not FLOAT16's infinity";
+            continue;
+        }
+        const double error = double(std::fabs((long double)got - want));
+        const double allowed = std::ldexp(double(std::fabs(want)), -13) + std::ldexp(1.0, -26);
+        if (error / allowed > worst) worst = error / allowed, worstAt = x;
+    }
+    EXPECT_LE(worst, 1.0) << name << " is " << worst << " times its allowance off at x = " << worstAt;
+}
+
+TEST(VectorMath, FormsForFloat16Results) {
+    const auto halfRange = Arguments(-20, 20, {-18.0f, 18.0f, -18.5f, 18.5f, 11.09f, 11.1f, -17.3f, 0.625f, -0.625f, 1.0f, -1.0f, 3.0f,
+                                               -6.3f, 6.3f, -4.5f, 0.0f});
+    ExpectHalfAccurate("ExpH", vmath::ExpH, [](long double x) { return expl(x); }, halfRange);
+    ExpectHalfAccurate("SigmoidH", vmath::SigmoidH, [](long double x) { return 1.0L / (1.0L + expl(-x)); }, halfRange);
+    ExpectHalfAccurate("TanhH", vmath::TanhH, [](long double x) { return tanhl(x); }, halfRange);
+    ExpectHalfAccurate("ErfH", vmath::ErfH, [](long double x) { return erfl(x); }, halfRange);
+    ExpectHalfAccurate("GeluH", vmath::GeluH, [](long double x) {
+        if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
+        return 0.5L * x * erfcl(-x / sqrtl(2.0L));
+    }, halfRange);
+}
+
 // The limits the activations rely on: exact zeros and ones at the infinities (SWISH's
 // -inf * sigmoid(-inf) must stay NaN, not become -inf).
 TEST(VectorMath, InfinitiesGiveExactLimits) {

@@ -1,6 +1,6 @@
 // The fused activations, applied over blocks of packed floats. Every formula lives in
-// ActivationBody, compiled once per instruction set (baseline x86-64 and AVX2+FMA, cpu_isa.h) and
-// picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
+// ActivationBody, compiled once per instruction set (baseline x86-64, AVX2+FMA and AVX-512,
+// cpu_isa.h) and picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
 // through vector_math.h, so each loop vectorizes: SIGMOID and TANH in float, the others in double,
 // rounded once.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
@@ -31,7 +31,9 @@ template <class F>
 }
 
 // Every activation over `n` packed floats. Parameters that scale a double computation are widened
-// once; SOFTPLUS and PARAMETRIC_SOFTPLUS scale x in float first, as their formulas do.
+// once; SOFTPLUS and PARAMETRIC_SOFTPLUS scale x in float first, as their formulas do. kHalf: the
+// results are rounded to FLOAT16 afterwards, which the cheaper forms of SIGMOID, TANH and GELU serve.
+template <bool kHalf>
 [[gnu::always_inline]] inline void ActivationBody(const FusedActivation& a, const float* in, float* v, size_t n) {
     const float alpha = a.alpha, beta = a.beta;
     const double alphaD = a.alpha, betaD = a.beta, gammaD = a.gamma;
@@ -39,10 +41,12 @@ template <class F>
         case DML_OPERATOR_ACTIVATION_LINEAR:
             return Map(in, v, n, [=](float x) { return alpha * x + beta; });
         case DML_OPERATOR_ACTIVATION_SIGMOID:
+            if constexpr (kHalf) return Map(in, v, n, [](float x) { return vmath::SigmoidH(x); });
             return Map(in, v, n, [](float x) { return vmath::SigmoidF(x); });
         case DML_OPERATOR_ACTIVATION_HARD_SIGMOID:
             return Map(in, v, n, [=](float x) { return std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
         case DML_OPERATOR_ACTIVATION_TANH:
+            if constexpr (kHalf) return Map(in, v, n, [](float x) { return vmath::TanhH(x); });
             return Map(in, v, n, [](float x) { return vmath::TanhF(x); });
         case DML_OPERATOR_ACTIVATION_SCALED_TANH:
             return Map(in, v, n, [=](float x) { return float(alphaD * vmath::Tanh(betaD * x)); });
@@ -71,9 +75,9 @@ template <class F>
         case DML_OPERATOR_ACTIVATION_SHRINK:
             return Map(in, v, n, [=](float x) { return x > beta ? x - alpha : (x < -beta ? x + alpha : 0.0f); });
         case DML_OPERATOR_ACTIVATION_GELU:
-            // 0.5 x (1 + erf(x / sqrt 2)) through erfc, which keeps the relative accuracy for negative
-            // x, where 1 + erf would cancel.
-            return Map(in, v, n, [](float x) { return float(0.5 * double(x) * vmath::Erfc(double(x) * -0.7071067811865476)); });
+            // 0.5 x (1 + erf(x / sqrt 2)), keeping its relative accuracy for negative x (vector_math.h).
+            if constexpr (kHalf) return Map(in, v, n, [](float x) { return vmath::GeluH(x); });
+            return Map(in, v, n, [](float x) { return vmath::GeluF(x); });
         case DML_OPERATOR_ACTIVATION_SWISH:
             // x * sigmoid(alpha x): -inf gives -inf * 0 = NaN, as the formula does.
             return Map(in, v, n, [=](float x) { return float(double(x) * vmath::Sigmoid(alphaD * x)); });
@@ -86,15 +90,35 @@ template <class F>
     }
 }
 
-void ActivationBaseline(const FusedActivation& a, const float* in, float* out, size_t n) {
-    ActivationBody(a, in, out, n);
+// flatten: every formula inlined into its loop, however large (GELU's, SOFTPLUS's), so that the
+// loop vectorizes in this function's instruction set instead of calling a scalar baseline copy.
+template <bool kHalf>
+[[gnu::flatten]] void ActivationBaseline(const FusedActivation& a, const float* in, float* out, size_t n) {
+    ActivationBody<kHalf>(a, in, out, n);
 }
 
 #ifdef FREEDML_CPU_X86_64
-FREEDML_TARGET_AVX2_FMA void ActivationAvx2(const FusedActivation& a, const float* in, float* out, size_t n) {
-    ActivationBody(a, in, out, n);
+template <bool kHalf>
+[[gnu::flatten]] FREEDML_TARGET_AVX2_FMA void ActivationAvx2(const FusedActivation& a, const float* in, float* out,
+                                                             size_t n) {
+    ActivationBody<kHalf>(a, in, out, n);
+}
+
+template <bool kHalf>
+[[gnu::flatten]] FREEDML_TARGET_AVX512 void ActivationAvx512(const FusedActivation& a, const float* in, float* out,
+                                                             size_t n) {
+    ActivationBody<kHalf>(a, in, out, n);
 }
 #endif
+
+template <bool kHalf>
+void ApplyActivationRow(const FusedActivation& a, const float* in, float* out, size_t n) {
+#ifdef FREEDML_CPU_X86_64
+    if (UseAvx512()) return ActivationAvx512<kHalf>(a, in, out, n);
+    if (UseAvx2Fma()) return ActivationAvx2<kHalf>(a, in, out, n);
+#endif
+    ActivationBaseline<kHalf>(a, in, out, n);
+}
 
 }  // namespace
 
@@ -105,13 +129,12 @@ float ApplyActivation(const FusedActivation& a, float x) {
 }
 
 void ApplyActivation(const FusedActivation& a, const float* in, float* out, size_t n) {
-#ifdef FREEDML_CPU_X86_64
-    if (UseAvx2Fma()) return ActivationAvx2(a, in, out, n);
-#endif
-    ActivationBaseline(a, in, out, n);
+    ApplyActivationRow<false>(a, in, out, n);
 }
 
 void ApplyActivation(const FusedActivation& a, float* v, size_t n) { ApplyActivation(a, v, v, n); }
+
+void ApplyActivationForHalf(const FusedActivation& a, float* v, size_t n) { ApplyActivationRow<true>(a, v, v, n); }
 
 void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
     if (activation.IsNone()) return;
@@ -129,7 +152,11 @@ void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, Ten
             for (uint64_t i = 0; i < n; i += 256) {
                 size_t m = size_t(std::min<uint64_t>(256, n - i));
                 LoadFloats(desc.dataType, p[0] + int64_t(i) * s[0], s[0], block, m);
-                ApplyActivation(activation, block, m);
+                if (desc.dataType == DML_TENSOR_DATA_TYPE_FLOAT16) {
+                    ApplyActivationForHalf(activation, block, m);
+                } else {
+                    ApplyActivation(activation, block, m);
+                }
                 StoreFloats(desc.dataType, block, p[0] + int64_t(i) * s[0], s[0], m);
             }
         },

@@ -28,6 +28,10 @@ void ApplyActivation(const FusedActivation& activation, const float* in, float* 
 // In place over `count` packed floats.
 void ApplyActivation(const FusedActivation& activation, float* values, size_t count);
 
+// In place over `count` packed floats that are then rounded to FLOAT16: SIGMOID, TANH and GELU
+// through their cheaper forms for FLOAT16 results (vector_math.h), the others as above.
+void ApplyActivationForHalf(const FusedActivation& activation, float* values, size_t count);
+
 // In place over a FLOAT32 or FLOAT16 tensor of any strides (the pass that follows a oneDNN
 // primitive when oneDNN cannot express the activation as a post-op), spread over `threads`.
 void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor);

@@ -14,6 +14,7 @@ extern void* freedml_dnnl_slots[];
 extern const char* const freedml_dnnl_names[];
 extern const unsigned freedml_dnnl_count;
 void* freedml_dnnl_resolve(unsigned index);
+void* freedml_dnnl_symbol(const char* name);
 }
 
 namespace {
@@ -30,6 +31,8 @@ namespace {
 // one (OMP_WAIT_POLICY, GOMP_SPINCOUNT) or the process already has OpenMP, FreeDML asks for the
 // passive policy, so that OpenMP's idle threads sleep instead of spinning for milliseconds against
 // FreeDML's own threads and other processes. The variable is set only while the library loads.
+void* loaded = nullptr;  // oneDNN's handle, once Load has run
+
 void Load() {
     const bool chosen = std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT");
     bool openMpLoaded = false;
@@ -47,6 +50,7 @@ void Load() {
                      FREEDML_DNNL_SONAME, why ? why : "unknown error");
         std::abort();
     }
+    loaded = library;
     for (unsigned i = 0; i < freedml_dnnl_count; ++i) {
         void* function = dlsym(library, freedml_dnnl_names[i]);
         __atomic_store_n(&freedml_dnnl_slots[i], function ? function : reinterpret_cast<void*>(&MissingFunction),
@@ -60,6 +64,13 @@ extern "C" void* freedml_dnnl_resolve(unsigned index) {
     static std::once_flag once;
     std::call_once(once, Load);
     return __atomic_load_n(&freedml_dnnl_slots[index], __ATOMIC_ACQUIRE);
+}
+
+// A symbol of oneDNN or of a library it loaded (its OpenMP runtime), oneDNN loaded first; null where
+// there is none. The library is loaded RTLD_LOCAL, so its dependencies are reached through its handle.
+extern "C" void* freedml_dnnl_symbol(const char* name) {
+    freedml_dnnl_resolve(0);
+    return loaded ? dlsym(loaded, name) : nullptr;
 }
 
 #endif  // FREEDML_DNNL_LAZY

@@ -1,5 +1,7 @@
 #include "dml/kernels/cpu/float16.h"
 
+#include "dml/kernels/cpu/cpu_isa.h"
+
 #include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -30,6 +32,27 @@ __attribute__((target("avx,f16c"))) void FloatToHalfF16c(const float* in, uint16
     for (; i < count; ++i) out[i] = FloatToHalf(in[i]);
 }
 
+// Sixteen at a time where the CPU has AVX-512 (the F16C forms' tails finish the rows). The masked
+// forms with a zero source: GCC 12 warns that the unmasked ones read an uninitialized register.
+__attribute__((target("avx512f,avx,f16c"))) void HalfToFloatAvx512(const uint16_t* in, float* out, size_t count) {
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+        _mm512_storeu_ps(out + i, _mm512_mask_cvtph_ps(_mm512_setzero_ps(), 0xFFFF, h));
+    }
+    HalfToFloatF16c(in + i, out + i, count - i);
+}
+
+__attribute__((target("avx512f,avx,f16c"))) void FloatToHalfAvx512(const float* in, uint16_t* out, size_t count) {
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m256i h = _mm512_mask_cvtps_ph(_mm256_setzero_si256(), 0xFFFF, _mm512_loadu_ps(in + i),
+                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), h);
+    }
+    FloatToHalfF16c(in + i, out + i, count - i);
+}
+
 // CPUID leaf 1: F16C (ECX bit 29) and AVX (bit 28), usable only when the OS saves the YMM
 // state (OSXSAVE, bit 27, and XCR0 bits 1 and 2).
 bool HasF16c() {
@@ -50,6 +73,7 @@ bool HasF16c() {
 
 void ConvertHalfToFloat(const uint16_t* in, float* out, size_t count) {
 #ifdef FREEDML_X86
+    if (HasF16c() && UseAvx512()) return HalfToFloatAvx512(in, out, count);
     if (HasF16c()) return HalfToFloatF16c(in, out, count);
 #endif
     for (size_t i = 0; i < count; ++i) out[i] = HalfToFloat(in[i]);
@@ -57,6 +81,7 @@ void ConvertHalfToFloat(const uint16_t* in, float* out, size_t count) {
 
 void ConvertFloatToHalf(const float* in, uint16_t* out, size_t count) {
 #ifdef FREEDML_X86
+    if (HasF16c() && UseAvx512()) return FloatToHalfAvx512(in, out, count);
     if (HasF16c()) return FloatToHalfF16c(in, out, count);
 #endif
     for (size_t i = 0; i < count; ++i) out[i] = FloatToHalf(in[i]);

@@ -5,15 +5,19 @@
 // post-ops, the pooling primitive of the FLOAT32 average pools, and the integer GEMM of the
 // quantized matrix multiplies, and the attention kernel's strided batched products. Built
 // without oneDNN (FREEDML_ONEDNN=OFF), the kernels take their own reference paths and say why.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/align.h"
 #include "dml/kernels/cpu/batched_matmul.h"
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/float32_copy.h"
 #include "dml/kernels/cpu/int8_gemm.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
@@ -22,6 +26,12 @@
 
 #ifdef FREEDML_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.hpp>
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+#include <dlfcn.h>
+#if defined(FREEDML_DNNL_LAZY)
+extern "C" void* freedml_dnnl_symbol(const char* name);  // dnnl_lazy.cpp
+#endif
+#endif
 #endif
 
 namespace freedml::dml::cpu {
@@ -36,6 +46,102 @@ uint64_t AlignUp(uint64_t v) { return ::freedml::AlignUp(v, kAlign); }
 dnnl::engine& CpuEngine() {
     static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
     return engine;
+}
+
+// Work (multiply-adds) below which a primitive runs on one thread. oneDNN sizes a primitive's
+// parallelism when it creates it, from the creating thread's thread count, and runs one sized for
+// a single thread on the calling thread with no parallel region. On a few cores, a team's fork and
+// join (and, on a busy machine, team threads that spin or have gone to sleep) cost more than the
+// other cores give back on a problem this small: a 96 x 96 x 96 product takes about 15 us on one
+// core.
+constexpr double kOneThreadWork = 96.0 * 96.0 * 96.0;
+
+// While alive, primitives created on this thread are sized for one thread (OpenMP runtime: the
+// calling thread's own thread count, restored at the end; nothing elsewhere).
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+// The OpenMP runtime oneDNN runs on, reached without building FreeDML with OpenMP: looked up once
+// oneDNN is loaded (it may be loaded on first use, dnnl_lazy.cpp); null where there is none.
+struct OpenMp {
+    int (*getMaxThreads)() = nullptr;
+    void (*setNumThreads)(int) = nullptr;
+};
+const OpenMp& OpenMpRuntime() {
+    static const OpenMp runtime = [] {
+        auto find = [](const char* name) -> void* {
+#if defined(FREEDML_DNNL_LAZY)
+            return freedml_dnnl_symbol(name);
+#else
+            return dlsym(RTLD_DEFAULT, name);
+#endif
+        };
+        OpenMp r;
+        r.getMaxThreads = reinterpret_cast<int (*)()>(find("omp_get_max_threads"));
+        r.setNumThreads = reinterpret_cast<void (*)(int)>(find("omp_set_num_threads"));
+        if (!r.getMaxThreads || !r.setNumThreads) r = OpenMp{};
+        return r;
+    }();
+    return runtime;
+}
+#endif
+
+class OneThreadScope {
+public:
+    explicit OneThreadScope(bool active) {
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+        if (active && OpenMpRuntime().setNumThreads) {
+            saved_ = OpenMpRuntime().getMaxThreads();
+            OpenMpRuntime().setNumThreads(1);
+        }
+#else
+        (void)active;
+#endif
+    }
+    ~OneThreadScope() {
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+        if (saved_ > 0) OpenMpRuntime().setNumThreads(saved_);
+#endif
+    }
+    OneThreadScope(const OneThreadScope&) = delete;
+    OneThreadScope& operator=(const OneThreadScope&) = delete;
+
+private:
+    int saved_ = 0;
+};
+
+// A primitive's argument memories, made once and pointed at each execution's buffers (making
+// them costs about a microsecond and a few allocations per execution, a tenth of a 64 x 64 x 64
+// matmul). An execution that finds them in use by another thread makes its own.
+class Arguments {
+public:
+    void Add(int argument, const dnnl::memory::desc& md) { descs_.emplace_back(argument, md); }
+    // Executes `primitive` with the arguments Add named at the first entries of `data`, in order.
+    void Run(const dnnl::primitive& primitive, std::initializer_list<void*> data) const;
+
+private:
+    std::vector<std::pair<int, dnnl::memory::desc>> descs_;
+    mutable std::mutex mutex_;
+    mutable std::unordered_map<int, dnnl::memory> cached_;
+};
+
+void Arguments::Run(const dnnl::primitive& primitive, std::initializer_list<void*> data) const {
+    dnnl::engine& engine = CpuEngine();
+    dnnl::stream stream(engine);
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (lock.owns_lock()) {
+        if (cached_.empty()) {
+            for (const auto& [argument, md] : descs_) cached_.emplace(argument, dnnl::memory(md, engine, nullptr));
+        }
+        auto pointer = data.begin();
+        for (const auto& entry : descs_) cached_.at(entry.first).set_data_handle(*pointer++);
+        primitive.execute(stream, cached_);
+        stream.wait();
+        return;
+    }
+    std::unordered_map<int, dnnl::memory> args;
+    auto pointer = data.begin();
+    for (const auto& [argument, md] : descs_) args.emplace(argument, dnnl::memory(md, engine, *pointer++));
+    primitive.execute(stream, args);
+    stream.wait();
 }
 
 dnnl::memory::desc Md(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
@@ -91,12 +197,13 @@ struct GemmKernel::OneDnnState {
     bool cSum = false;         // C copied into the output, then a sum post-op scales it by Beta
     bool activationPass = false;  // activation applied by our own pass after the primitive
     LoopPlan<2> cCopy;         // output <- C, for cSum
+    Arguments args;            // A, B, output, scratchpad[, C]
 };
 
 void GemmKernel::TryOneDnn() {
     oneDnn_.reset();
-    const GemmParams& p = params_;
-    const Geometry& g = g_;
+    const GemmParams& p = compute_;  // FLOAT16: the packed FLOAT32 copies
+    const Geometry& g = computeG_;
     if (p.forceReference) {
         path_ = "reference (forced)";
         return;
@@ -153,6 +260,7 @@ void GemmKernel::TryOneDnn() {
     else if (p.beta == 1.0f) strategies = {1, 2};
     else strategies = {2};
     std::string failure;
+    const OneThreadScope oneThread(double(g.m) * g.n * g.k * double(g.batchCount) <= kOneThreadWork);
     for (int strategy : strategies) {
         try {
             dnnl::primitive_attr attr;
@@ -182,6 +290,11 @@ void GemmKernel::TryOneDnn() {
                 state->cCopy = MakeLoopPlan<2>(p.output.sizes.data(), r, {p.output.strides.data(), cStrides.data()},
                                                {4u, 4u});
             }
+            state->args.Add(DNNL_ARG_SRC, state->aMd);
+            state->args.Add(DNNL_ARG_WEIGHTS, state->bMd);
+            state->args.Add(DNNL_ARG_DST, state->oMd);
+            state->args.Add(DNNL_ARG_SCRATCHPAD, state->scratchMd);
+            if (state->cBinary) state->args.Add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, state->cMd);
             path_ = std::string("oneDNN matmul (") + pd.impl_info_str() + ")";
             oneDnn_ = std::move(state);
             return;
@@ -198,11 +311,11 @@ uint64_t GemmKernel::OneDnnOwnedBSize(uint64_t plainSize) const {
 
 uint64_t GemmKernel::OneDnnScratchSize() const { return oneDnn_->scratchMd.get_size(); }
 
-bool GemmKernel::InitializeOneDnn(TensorView b, std::byte* persistent) const {
+bool GemmKernel::InitializeOneDnn(const std::byte* b, std::byte* persistent) const {
     if (!oneDnn_->bPacked) return false;
     dnnl::engine& engine = CpuEngine();
     dnnl::stream stream(engine);
-    dnnl::memory user(oneDnn_->bUserMd, engine, b.data);
+    dnnl::memory user(oneDnn_->bUserMd, engine, const_cast<std::byte*>(b));
     dnnl::memory packed(oneDnn_->bMd, engine, persistent + bOffset_);
     dnnl::reorder(user, packed).execute(stream, user, packed);
     stream.wait();
@@ -212,8 +325,6 @@ bool GemmKernel::InitializeOneDnn(TensorView b, std::byte* persistent) const {
 void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, const std::byte* bData,
                                const std::byte* cData, TensorView output, std::byte* temporary) const {
     const OneDnnState& s = *oneDnn_;
-    dnnl::engine& engine = CpuEngine();
-    dnnl::stream stream(engine);
     if (s.cSum) {
         RunLoopRows(s.cCopy, {output.data, const_cast<std::byte*>(cData)}, 0, s.cCopy.OuterCount(),
                     [](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& st) {
@@ -224,29 +335,67 @@ void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, cons
                         for (uint64_t i = 0; i < n; ++i) std::memcpy(p[0] + int64_t(i) * st[0], p[1] + int64_t(i) * st[1], 4);
                     });
     }
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, dnnl::memory(s.aMd, engine, const_cast<std::byte*>(aData))},
-        {DNNL_ARG_WEIGHTS, dnnl::memory(s.bMd, engine, const_cast<std::byte*>(bData))},
-        {DNNL_ARG_DST, dnnl::memory(s.oMd, engine, output.data)},
-        {DNNL_ARG_SCRATCHPAD, dnnl::memory(s.scratchMd, engine, temporary)},
-    };
-    if (s.cBinary) {
-        args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
-                     dnnl::memory(s.cMd, engine, const_cast<std::byte*>(cData)));
-    }
-    s.primitive.execute(stream, args);
-    stream.wait();
+    s.args.Run(s.primitive, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
+                             const_cast<std::byte*>(cData)});
     if (s.activationPass) ApplyActivation(threads, params_.activation, output);
 }
 
 // ---- CONVOLUTION --------------------------------------------------------------------------------
 
+namespace {
+
+// True when no two elements share an address (strides of a dense or padded layout in any order):
+// what a oneDNN memory descriptor can describe.
+bool ElementsAreDistinct(const TensorDesc& d) {
+    std::vector<std::pair<uint64_t, uint64_t>> dims;  // (stride, size) of the dimensions that step
+    for (uint32_t i = 0; i < d.rank; ++i) {
+        if (d.sizes[i] > 1) dims.emplace_back(d.strides[i], d.sizes[i]);
+    }
+    std::sort(dims.begin(), dims.end());
+    uint64_t span = 1;  // elements the smaller dimensions cover
+    for (const auto& [stride, size] : dims) {
+        if (stride < span) return false;
+        span = stride * size;
+    }
+    return true;
+}
+
+// Whether a convolution whose plain (NCHW) activations make oneDNN take its GEMM-based
+// implementation runs faster on blocked activations, counting the reorders into and out of them.
+// Measured on ResNet-50's layers (AVX-512): blocking wins every convolution whose window has more
+// than one element (the GEMM form copies the input once per tap) and 1x1 convolutions on small
+// output planes (the plane is the GEMM's short N dimension); a 1x1 convolution on a large plane is
+// one well-shaped GEMM, and the reorders of its activations cost more than blocking saves.
+bool BlockedActivationsPay(uint64_t window, uint64_t outputPlane, uint64_t inChannelsPerGroup) {
+    return window > 1 || outputPlane <= 64 || (outputPlane <= 196 && inChannelsPerGroup >= 1024);
+}
+
+}  // namespace
+
 struct ConvolutionKernel::OneDnnState {
     dnnl::primitive primitive;
-    dnnl::memory::desc srcMd, dstMd, weightsUserMd, weightsDenseMd, weightsMd, biasMd, scratchMd;
+    dnnl::memory::desc srcMd, dstMd, weightsSourceMd, weightsMd, biasMd;
+    Arguments args;  // src, weights, dst, scratchpad[, bias]
+    uint64_t scratchSize = 0;  // the largest of the primitives' scratchpads (they run one by one)
     bool activationPass = false;
-    // Temporary resource layout for an unowned filter / bias.
-    uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0;
+    // FLOAT16: input and output go through packed FLOAT32 copies, the filter through its dense
+    // FLOAT32 form (flipped or not), as for CONVOLUTION mode in FLOAT32.
+    bool half = false;
+    bool denseFilter = false;  // the filter goes through DenseFilter before oneDNN's reorder
+    TensorDesc input32, output32;
+    // The filter's reorder into oneDNN's layout (none when the layouts agree).
+    bool reorderWeights = false;
+    dnnl::reorder weightsReorder;
+    Arguments weightsArgs;
+    // Blocked activations: the input reordered from its own layout into srcMd, the output
+    // computed in dstMd and reordered into the output's layout, both in the temporary resource.
+    bool reorderSrc = false, reorderDst = false;
+    dnnl::reorder srcReorder, dstReorder;
+    Arguments srcArgs, dstArgs;
+    // Temporary resource layout: scratchpad, an unowned filter (dense floats, then oneDNN's
+    // layout) and bias, the FLOAT16 input and output copies, the blocked activations.
+    uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0, inputOffset = 0, outputOffset = 0,
+             srcOffset = 0, dstOffset = 0;
 };
 
 void ConvolutionKernel::TryOneDnn() {
@@ -256,21 +405,23 @@ void ConvolutionKernel::TryOneDnn() {
         path_ = "reference (forced)";
         return;
     }
-    if (p.output.dataType != DML_TENSOR_DATA_TYPE_FLOAT32) {
-        path_ = "reference (oneDNN path is FLOAT32 only)";
-        return;
-    }
-    if (!IsPacked(p.input) || !IsPacked(p.output)) {
-        path_ = "reference (Input or Output is not packed)";
+    // FLOAT16 runs on FLOAT32 copies, packed whatever the tensors' strides.
+    const bool half = p.output.dataType == DML_TENSOR_DATA_TYPE_FLOAT16;
+    const TensorDesc input = half ? PackedFloat32Like(p.input) : p.input;
+    const TensorDesc output = half ? PackedFloat32Like(p.output) : p.output;
+    if (!ElementsAreDistinct(input) || !ElementsAreDistinct(output)) {
+        path_ = "reference (Input or Output has elements that share an address)";
         return;
     }
     const uint32_t dims = p.dimensionCount, groups = p.groupCount;
     const bool backward = p.direction == DML_CONVOLUTION_DIRECTION_BACKWARD;
     const TensorDesc& f = p.filter;
-    auto toVector = [](const TensorDesc& d) {
-        std::vector<int64_t> sizes(d.sizes.begin(), d.sizes.begin() + d.rank);
-        std::vector<int64_t> strides(d.strides.begin(), d.strides.begin() + d.rank);
-        return std::make_pair(sizes, strides);
+    auto toMd = [](const TensorDesc& d) {
+        return Md(std::vector<int64_t>(d.sizes.begin(), d.sizes.begin() + d.rank),
+                  std::vector<int64_t>(d.strides.begin(), d.strides.begin() + d.rank));
+    };
+    auto anyLayout = [](const dnnl::memory::desc& md) {
+        return dnnl::memory::desc(md.dims(), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
     };
     // oneDNN's logical weights: {[G,] OC/G, IC/G, spatial...} where OC are the output channels.
     auto weightsMd = [&](const std::array<uint32_t, kMaxTensorRank>& fs) {
@@ -285,16 +436,20 @@ void ConvolutionKernel::TryOneDnn() {
         for (uint32_t i = 0; i < dims; ++i) wd.push_back(f.sizes[2 + i]), ws.push_back(fs[2 + i]);
         return Md(wd, ws);
     };
+    uint64_t window = 1, outputPlane = 1;
+    for (uint32_t i = 0; i < dims; ++i) window *= f.sizes[2 + i], outputPlane *= output.sizes[2 + i];
+    const uint64_t inPerGroup = inChannels_ / groups;
+    const double work = double(output.ElementCount()) * double(inPerGroup) * double(window);
+    std::string userFailure;  // outlives the try block: a dnnl::error keeps a pointer to its message
     try {
-        auto [srcDims, srcStrides] = toVector(p.input);
-        auto [dstDims, dstStrides] = toVector(p.output);
         auto state = std::make_unique<OneDnnState>();
-        state->srcMd = Md(srcDims, srcStrides);
-        state->dstMd = Md(dstDims, dstStrides);
-        state->weightsUserMd = weightsMd(f.strides);
-        state->weightsDenseMd = weightsMd(PackedStrides(f.sizes, f.rank));
-        dnnl::memory::desc weightsAny(state->weightsUserMd.dims(), dnnl::memory::data_type::f32,
-                                      dnnl::memory::format_tag::any);
+        state->half = half;
+        state->input32 = input;
+        state->output32 = output;
+        state->denseFilter = half || p.mode == DML_CONVOLUTION_MODE_CONVOLUTION;
+        const dnnl::memory::desc srcUserMd = toMd(input), dstUserMd = toMd(output);
+        state->weightsSourceMd = weightsMd(state->denseFilter ? PackedStrides(f.sizes, f.rank) : f.strides);
+        const dnnl::memory::desc weightsAny = anyLayout(state->weightsSourceMd);
         if (p.bias) state->biasMd = Md({int64_t(outChannels_)}, {1});
         dnnl::memory::dims strides, dilations, padL, padR;
         for (uint32_t i = 0; i < dims; ++i) {
@@ -306,35 +461,82 @@ void ConvolutionKernel::TryOneDnn() {
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         dnnl::post_ops ops;
-        bool fused = AppendActivation(p.activation, ops);
+        const bool fused = AppendActivation(p.activation, ops);
         if (fused) attr.set_post_ops(ops);
         auto& engine = CpuEngine();
         const auto inference = dnnl::prop_kind::forward_inference;
-        if (!backward) {
-            auto desc = p.bias ? dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct,
-                                                                 state->srcMd, weightsAny, state->biasMd, state->dstMd,
-                                                                 strides, dilations, padL, padR)
-                               : dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct,
-                                                                 state->srcMd, weightsAny, state->dstMd, strides,
-                                                                 dilations, padL, padR);
-            dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
-            state->weightsMd = pd.weights_desc();
-            state->scratchMd = pd.scratchpad_desc();
-            state->primitive = dnnl::convolution_forward(pd);
-            path_ = std::string("oneDNN convolution_forward (") + pd.impl_info_str() + ")";
-        } else {
-            auto desc = p.bias ? dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct,
-                                                                   state->srcMd, weightsAny, state->biasMd,
-                                                                   state->dstMd, strides, dilations, padL, padR)
-                               : dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct,
-                                                                   state->srcMd, weightsAny, state->dstMd, strides,
-                                                                   dilations, padL, padR);
-            dnnl::deconvolution_forward::primitive_desc pd(desc, attr, engine);
-            state->weightsMd = pd.weights_desc();
-            state->scratchMd = pd.scratchpad_desc();
-            state->primitive = dnnl::deconvolution_forward(pd);
-            path_ = std::string("oneDNN deconvolution_forward (") + pd.impl_info_str() + ")";
+        auto describe = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst) -> dnnl::primitive_desc {
+            if (!backward) {
+                auto desc = p.bias ? dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct, src,
+                                                                     weightsAny, state->biasMd, dst, strides, dilations,
+                                                                     padL, padR)
+                                   : dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct, src,
+                                                                     weightsAny, dst, strides, dilations, padL, padR);
+                return dnnl::convolution_forward::primitive_desc(desc, attr, engine);
+            }
+            auto desc = p.bias ? dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct, src,
+                                                                   weightsAny, state->biasMd, dst, strides, dilations,
+                                                                   padL, padR)
+                               : dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct, src,
+                                                                   weightsAny, dst, strides, dilations, padL, padR);
+            return dnnl::deconvolution_forward::primitive_desc(desc, attr, engine);
+        };
+        const OneThreadScope oneThread(work <= kOneThreadWork);
+        // The activations' own layout when oneDNN runs it well; blocked ones (oneDNN's choice,
+        // through reorders) where its implementation for them is the GEMM-based or reference one
+        // and blocking pays.
+        dnnl::primitive_desc pd;
+        try {
+            pd = describe(srcUserMd, dstUserMd);
+        } catch (const dnnl::error& e) {
+            userFailure = e.what();
         }
+        const std::string userImpl = pd ? pd.impl_info_str() : "";
+        const bool gemm = userImpl.find("gemm") != std::string::npos;
+        const bool reference = userImpl.find("ref") != std::string::npos;
+        if (!pd || reference || (gemm && BlockedActivationsPay(window, outputPlane, inPerGroup))) {
+            try {
+                dnnl::primitive_desc blocked = describe(anyLayout(srcUserMd), anyLayout(dstUserMd));
+                if (!pd || std::string(blocked.impl_info_str()).find("ref") == std::string::npos) pd = blocked;
+            } catch (const dnnl::error&) {
+                if (!pd) throw;
+            }
+        }
+        if (!pd) throw dnnl::error(dnnl_unimplemented, userFailure.c_str());
+        state->srcMd = pd.src_desc();
+        state->dstMd = pd.dst_desc();
+        state->weightsMd = pd.weights_desc();
+        state->primitive = dnnl::primitive(pd);
+        state->scratchSize = pd.scratchpad_desc().get_size();
+        path_ = std::string(backward ? "oneDNN deconvolution_forward (" : "oneDNN convolution_forward (") +
+                pd.impl_info_str() + ")";
+
+        // The reorders around it, in the same scratchpad mode.
+        dnnl::primitive_attr reorderAttr;
+        reorderAttr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        auto makeReorder = [&](const dnnl::memory::desc& from, const dnnl::memory::desc& to, dnnl::reorder* reorder,
+                               Arguments* args) {
+            const dnnl::reorder::primitive_desc rpd(engine, from, engine, to, reorderAttr);
+            *reorder = dnnl::reorder(rpd);
+            state->scratchSize = std::max<uint64_t>(state->scratchSize, rpd.scratchpad_desc().get_size());
+            args->Add(DNNL_ARG_FROM, from);
+            args->Add(DNNL_ARG_TO, to);
+            args->Add(DNNL_ARG_SCRATCHPAD, rpd.scratchpad_desc());
+        };
+        state->reorderSrc = state->srcMd != srcUserMd;
+        state->reorderDst = state->dstMd != dstUserMd;
+        state->reorderWeights = state->weightsMd != state->weightsSourceMd;
+        if (state->reorderSrc) makeReorder(srcUserMd, state->srcMd, &state->srcReorder, &state->srcArgs);
+        if (state->reorderDst) makeReorder(state->dstMd, dstUserMd, &state->dstReorder, &state->dstArgs);
+        if (state->reorderWeights) {
+            makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder, &state->weightsArgs);
+        }
+        if (state->reorderSrc || state->reorderDst) path_ += " on blocked activations, reordered";
+        state->args.Add(DNNL_ARG_SRC, state->srcMd);
+        state->args.Add(DNNL_ARG_WEIGHTS, state->weightsMd);
+        state->args.Add(DNNL_ARG_DST, state->dstMd);
+        state->args.Add(DNNL_ARG_SCRATCHPAD, pd.scratchpad_desc());
+        if (p.bias) state->args.Add(DNNL_ARG_BIAS, state->biasMd);
         state->activationPass = !fused;
         oneDnn_ = std::move(state);
     } catch (const dnnl::error& e) {
@@ -347,37 +549,40 @@ uint64_t ConvolutionKernel::OneDnnOwnedFilterSize() const { return oneDnn_->weig
 uint64_t ConvolutionKernel::PlanOneDnnTemporary() {
     OneDnnState& s = *oneDnn_;
     uint64_t t = 0;
-    s.scratchOffset = t, t = AlignUp(t + s.scratchMd.get_size());
+    s.scratchOffset = t, t = AlignUp(t + s.scratchSize);
     if (!params_.filter.OwnedByDml()) {
         s.weightsOffset = t, t = AlignUp(t + s.weightsMd.get_size());
-        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-            s.flipOffset = t, t = AlignUp(t + params_.filter.ElementCount() * 4);
-        }
+        if (s.denseFilter) s.flipOffset = t, t = AlignUp(t + params_.filter.ElementCount() * 4);
     }
     if (params_.bias && !params_.bias->OwnedByDml()) s.biasOffset = t, t = AlignUp(t + uint64_t(outChannels_) * 4);
+    if (s.half) {
+        s.inputOffset = t, t = AlignUp(t + s.input32.MinimumSizeInBytes());
+        s.outputOffset = t, t = AlignUp(t + s.output32.MinimumSizeInBytes());
+    }
+    if (s.reorderSrc) s.srcOffset = t, t = AlignUp(t + s.srcMd.get_size());
+    if (s.reorderDst) s.dstOffset = t, t = AlignUp(t + s.dstMd.get_size());
     return t;
 }
 
 void ConvolutionKernel::InitializeOneDnn(TensorView filter, TensorView bias, std::byte* persistent) const {
     const OneDnnState& s = *oneDnn_;
     if (filterOffset_ != UINT64_MAX) {
-        dnnl::engine& engine = CpuEngine();
-        dnnl::stream stream(engine);
-        std::vector<float> flipped;
-        dnnl::memory source;
-        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-            flipped.resize(params_.filter.ElementCount());
-            FlipFilter(filter.data, flipped.data());
-            source = dnnl::memory(s.weightsDenseMd, engine, flipped.data());
-        } else {
-            source = dnnl::memory(s.weightsUserMd, engine, filter.data);
+        std::vector<float> dense;
+        void* source = filter.data;
+        if (s.denseFilter) {
+            dense.resize(params_.filter.ElementCount());
+            DenseFilter(nullptr, filter, dense.data());
+            source = dense.data();
         }
-        dnnl::memory packed(s.weightsMd, engine, persistent + filterOffset_);
-        dnnl::reorder(source, packed).execute(stream, source, packed);
-        stream.wait();
+        if (s.reorderWeights) {
+            std::vector<std::byte> scratch(s.scratchSize);
+            s.weightsArgs.Run(s.weightsReorder, {source, persistent + filterOffset_, scratch.data()});
+        } else {
+            std::memcpy(persistent + filterOffset_, source, s.weightsMd.get_size());
+        }
     }
     if (biasOffset_ != UINT64_MAX) {
-        LoadFloats(params_.bias->dataType, bias.data, int64_t(params_.bias->strides[1]) * 4,
+        LoadFloats(params_.bias->dataType, bias.data, BiasByteStride(),
                    reinterpret_cast<float*>(persistent + biasOffset_), outChannels_);
     }
 }
@@ -386,41 +591,43 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
                                       TensorView output, const std::byte* filterData, const std::byte* biasData,
                                       std::byte* temporary) const {
     const OneDnnState& s = *oneDnn_;
-    dnnl::engine& engine = CpuEngine();
-    dnnl::stream stream(engine);
+    std::byte* scratch = temporary + s.scratchOffset;
     if (filterOffset_ == UINT64_MAX) {
-        // Unowned filter: prepare it in the temporary resource (flip, then oneDNN's layout).
-        dnnl::memory source;
-        if (params_.mode == DML_CONVOLUTION_MODE_CONVOLUTION) {
-            float* flipped = reinterpret_cast<float*>(temporary + s.flipOffset);
-            FlipFilter(filter.data, flipped);
-            source = dnnl::memory(s.weightsDenseMd, engine, flipped);
-        } else {
-            source = dnnl::memory(s.weightsUserMd, engine, filter.data);
+        // Unowned filter: prepared in the temporary resource (dense floats, then oneDNN's layout).
+        void* source = filter.data;
+        if (s.denseFilter) {
+            DenseFilter(threads, filter, reinterpret_cast<float*>(temporary + s.flipOffset));
+            source = temporary + s.flipOffset;
         }
-        if (source.get_desc() == s.weightsMd) {
-            filterData = static_cast<const std::byte*>(source.get_data_handle());
-        } else {
-            dnnl::memory packed(s.weightsMd, engine, temporary + s.weightsOffset);
-            dnnl::reorder(source, packed).execute(stream, source, packed);
+        if (s.reorderWeights) {
+            s.weightsArgs.Run(s.weightsReorder, {source, temporary + s.weightsOffset, scratch});
             filterData = temporary + s.weightsOffset;
+        } else {
+            filterData = static_cast<const std::byte*>(source);
         }
     }
     if (params_.bias && biasOffset_ == UINT64_MAX) {
         float* dense = reinterpret_cast<float*>(temporary + s.biasOffset);
-        LoadFloats(params_.bias->dataType, bias.data, int64_t(params_.bias->strides[1]) * 4, dense, outChannels_);
+        LoadFloats(params_.bias->dataType, bias.data, BiasByteStride(), dense, outChannels_);
         biasData = temporary + s.biasOffset;
     }
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, dnnl::memory(s.srcMd, engine, input.data)},
-        {DNNL_ARG_WEIGHTS, dnnl::memory(s.weightsMd, engine, const_cast<std::byte*>(filterData))},
-        {DNNL_ARG_DST, dnnl::memory(s.dstMd, engine, output.data)},
-        {DNNL_ARG_SCRATCHPAD, dnnl::memory(s.scratchMd, engine, temporary + s.scratchOffset)},
-    };
-    if (params_.bias) args.emplace(DNNL_ARG_BIAS, dnnl::memory(s.biasMd, engine, const_cast<std::byte*>(biasData)));
-    s.primitive.execute(stream, args);
-    stream.wait();
-    if (s.activationPass) ApplyActivation(threads, params_.activation, output);
+    // FLOAT16: FLOAT32 copies of the input and output.
+    TensorView in = input, out = output;
+    if (s.half) {
+        in = TensorView{&s.input32, temporary + s.inputOffset};
+        ConvertTensor(threads, input, in);
+        out = TensorView{&s.output32, temporary + s.outputOffset};
+    }
+    void* src = in.data;
+    if (s.reorderSrc) {
+        s.srcArgs.Run(s.srcReorder, {in.data, temporary + s.srcOffset, scratch});
+        src = temporary + s.srcOffset;
+    }
+    void* dst = s.reorderDst ? temporary + s.dstOffset : out.data;
+    s.args.Run(s.primitive, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
+    if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
+    if (s.activationPass) ApplyActivation(threads, params_.activation, out);
+    if (s.half) ConvertTensor(threads, out, output);
 }
 
 // ---- POOLING ------------------------------------------------------------------------------------
@@ -489,6 +696,7 @@ bool MatMulAccumulateOneDnn(const float* a, int64_t lda, const float* b, int64_t
         dnnl::primitive_attr attr;
         attr.set_post_ops(ops);
         // oneDNN's primitive cache makes the repeated creation of one shape cheap.
+        const OneThreadScope oneThread(double(m) * double(n) * double(k) <= kOneThreadWork);
         const dnnl::matmul::desc desc(aMd, bMd, cMd);
         const dnnl::matmul::primitive_desc pd(desc, attr, engine);
         const dnnl::matmul primitive(pd);
@@ -523,6 +731,7 @@ bool PackedMatMul::Prepare(int64_t m, int64_t k, int64_t n, int64_t lda, int64_t
         ops.append_sum(1.0f);
         dnnl::primitive_attr attr;
         attr.set_post_ops(ops);
+        const OneThreadScope oneThread(double(m) * double(n) * double(k) <= kOneThreadWork);
         const dnnl::matmul::desc desc(state->aMd, anyB, state->cMd);
         const dnnl::matmul::primitive_desc pd(desc, attr, engine);
         state->primitive = dnnl::matmul(pd);
@@ -654,7 +863,7 @@ void GemmKernel::TryOneDnn() {
 }
 uint64_t GemmKernel::OneDnnOwnedBSize(uint64_t plainSize) const { return plainSize; }
 uint64_t GemmKernel::OneDnnScratchSize() const { return 0; }
-bool GemmKernel::InitializeOneDnn(TensorView, std::byte*) const { return false; }
+bool GemmKernel::InitializeOneDnn(const std::byte*, std::byte*) const { return false; }
 void GemmKernel::ExecuteOneDnn(ThreadPool*, const std::byte*, const std::byte*, const std::byte*, TensorView,
                                std::byte*) const {}
 

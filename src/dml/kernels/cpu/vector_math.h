@@ -10,11 +10,12 @@
 // (computed in float blocks) rounds a second time only from there. Arguments of float magnitude
 // never reach double's subnormals, so none of the reductions needs a subnormal case.
 //
-// ExpF, SigmoidF and TanhF are float arithmetic throughout, for the functions whose float argument
-// is exact and whose result is the output (EXP, SIGMOID, TANH): twice the lanes of the double
-// forms, which keeps them near memory speed, for errors of up to 1.3, 2.5 and 1.1 ulp (the
-// conformance cases allow 4, 3 and 2). Functions of a scaled argument or built further on an
-// exponential (expm1, softplus, SCALED_TANH, SWISH, softmax) go through the double forms.
+// ExpF, SigmoidF, TanhF, ErfF and GeluF are float arithmetic (ErfF and GeluF with one double
+// polynomial), for the functions whose float argument is exact and whose result is the output
+// (EXP, SIGMOID, TANH, ERF, GELU): twice the lanes of the double forms, which keeps them near
+// memory speed, for errors of up to 1.3, 2.5, 1.1, 2.3 and 1.8 ulp (the conformance cases allow 4,
+// 3, 2, 4 and 4). Functions of a scaled argument or built further on an exponential (expm1,
+// softplus, SCALED_TANH, SWISH, softmax) go through the double forms.
 #pragma once
 
 #include <bit>
@@ -266,6 +267,157 @@ FREEDML_VMATH_INLINE double Erfc(double z) {
     const double small = 1.0 - z * ErfOverZ(z * z);
     const double tail = ErfcTail(a);
     return a < 1.0 ? small : (z < 0.0 ? 2.0 - tail : tail);
+}
+
+// erf(z) / z for |z| <= 1 in float, u = z^2: a polynomial of degree 5 in u fitted at authoring time
+// (weighted least squares on Chebyshev nodes iterated toward minimax relative error, against
+// 40-digit erf, the coefficients rounded to float one by one from the highest, each rounding
+// compensated by refitting the lower ones): 5e-8 relative.
+FREEDML_VMATH_INLINE float ErfOverZF(float u) {
+    float p = -0.0005625396f;
+    p = p * u + 0.0049160235f;
+    p = p * u - 0.02670995f;
+    p = p * u + 0.112801306f;
+    p = p * u - 0.3761232f;
+    return p * u + 1.1283791f;
+}
+
+// erfc(z) e^(z^2) for z in [0.5, 10.75] (NaN stays NaN): a polynomial of degree 9 in
+// s = (t - c) / h, t = 1 / (2 + z) over [1/12.75, 2/5] mapped onto [-1, 1] (fitted as
+// ErfOverZF's, against 40-digit erfc; 2e-9 relative). In double: in float, the rounding of 2 + z
+// and of the quotient alone would cost 2 to 3 ulps, amplified by the steep dependence on t.
+FREEDML_VMATH_INLINE double ErfcScaled(double z) {
+    const double t = 1.0 / (2.0 + z);
+    const double s = (t - 0.23921568627450981) * 6.2195121951219505;
+    double p = -2.6917995317586424e-06;
+    p = p * s + 3.5377742196776247e-06;
+    p = p * s + 4.2645836652805524e-05;
+    p = p * s - 8.08798889510672e-05;
+    p = p * s - 0.0007412361291038984;
+    p = p * s + 0.0008924244197578591;
+    p = p * s + 0.020804060018776827;
+    p = p * s + 0.09574796239213008;
+    p = p * s + 0.26161311355155636;
+    return p * s + 0.2374114091841551;
+}
+
+// erf x in float: x ErfOverZF(x^2) below |x| = 1, 1 - e^(-x^2) ErfcScaled(|x|) above (the sign put
+// back), where the tail is at most 0.16 and its error shrinks by as much against erf's; |x| is
+// clamped to 4, where 1 - tail rounds to 1. Within 2.3 ulp (the conformance cases allow 4); +-1 at
+// +-infinity, NaN stays NaN.
+FREEDML_VMATH_INLINE float ErfF(float x) {
+    const float a = x < 0.0f ? -x : x;
+    const float small = x * ErfOverZF(x * x);
+    const float ac = a > 4.0f ? 4.0f : (a < 1.0f ? 1.0f : a);  // NaN stays NaN
+    const float tail = ExpF(-(ac * ac)) * float(ErfcScaled(ac));
+    const float large = std::copysign(1.0f - tail, x);
+    return a < 1.0f ? small : large;
+}
+
+// GELU, 0.5 x erfc(-x / sqrt 2), in float with y = x / sqrt 2: 0.5 x (1 + y ErfOverZF(y^2)) for y in
+// (-1/2, 1) (1 + erf y >= 0.48 there: no cancellation); 0.5 x (2 - tail) above; 0.5 x tail below,
+// tail = e^(-y^2) ErfcScaled(|y|), where the result is small and must keep its relative accuracy:
+// x^2 is taken exactly as p + e (Veltkamp's split, no fused multiply-add, so that every instruction
+// set rounds alike) and e^(-x^2 / 2) = e^(-p/2) (1 - e/2). x is clamped to +-15, where e^(-x^2/2)
+// is 0 in float. Within 1.8 ulp (the conformance cases allow 4, and 1e-7 absolute); +inf gives
+// +inf, -inf gives -inf * 0 = NaN as the formula does, NaN stays NaN.
+FREEDML_VMATH_INLINE float GeluF(float x) {
+    const float xt = x > 15.0f ? 15.0f : (x < -15.0f ? -15.0f : x);  // NaN stays NaN
+    const float y = xt * 0.70710678f;
+    const float central = 0.5f * x * (1.0f + y * ErfOverZF(y * y));
+    const float c = xt * 4097.0f;  // 2^12 + 1: splits xt into two halves of 12 bits
+    const float hi = c - (c - xt), lo = xt - hi;
+    const float p = xt * xt;
+    const float e = ((hi * hi - p) + 2.0f * hi * lo) + lo * lo;
+    const float gauss = ExpF(-0.5f * p) * (1.0f - 0.5f * e);
+    const float a = y < 0.0f ? -y : y;
+    const float ac = a < 0.5f ? 0.5f : a;  // at most 15 / sqrt 2 < 10.75
+    const float tail = gauss * float(ErfcScaled(ac));
+    const float lower = 0.5f * x * tail;
+    const float upper = 0.5f * x * (2.0f - tail);
+    return y <= -0.5f ? lower : (y >= 1.0f ? upper : central);
+}
+
+// ---- Forms for FLOAT16 results -----------------------------------------------------------------
+// A FLOAT16 result keeps 11 significant bits. Computed to 3e-5 relative (an eighth of its spacing
+// at worst) and rounded once, it lands within the 1 ulp the conformance cases allow, for about half
+// the work of the float forms: lower degrees (fitted as ErfOverZF's, to FLOAT16's needs) and
+// arguments clamped to where FLOAT16 saturates, so that no subnormal case remains.
+
+// e^x for a FLOAT16 result: x clamped to [-18.5, 18.5] (e^-18.5 rounds to FLOAT16's 0, e^18.5 to
+// its infinity), x = k ln2 + r, e^r by a degree-4 polynomial (3e-6), 2^k added into the exponent
+// field (the result stays a normal float). NaN stays NaN.
+FREEDML_VMATH_INLINE float ExpH(float x) {
+    const float xc = x < -18.5f ? -18.5f : (x > 18.5f ? 18.5f : x);
+    const float t = xc * 1.44269504f + 12582912.0f;  // 1.5 * 2^23: rounds to an integer
+    const float k = t - 12582912.0f;
+    const uint32_t kBits = std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(12582912.0f);
+    const float r = xc - k * 0.693147181f;
+    float p = 0.041417055f;
+    p = p * r + 0.16790661f;
+    p = p * r + 0.5000485f;
+    p = p * r + 0.99996364f;
+    p = p * r + 0.99999917f;
+    const float e = std::bit_cast<float>(std::bit_cast<uint32_t>(p) + (kBits << 23));
+    return x != x ? x : e;
+}
+
+FREEDML_VMATH_INLINE float SigmoidH(float x) { return 1.0f / (1.0f + ExpH(-x)); }
+
+// tanh for a FLOAT16 result: x + x u P(u), u = x^2, P of degree 2 below |x| = 0.625 (1e-5
+// relative), 1 - 2 / (e^2|x| + 1) above (the sign put back).
+FREEDML_VMATH_INLINE float TanhH(float x) {
+    const float magnitude = x < 0.0f ? -x : x;
+    const float u = x * x;
+    float p = -0.04306111f;
+    p = p * u + 0.13179801f;
+    p = p * u - 0.33329964f;
+    const float small = x + x * (u * p);
+    const float large = std::copysign(1.0f - 2.0f / (ExpH(magnitude + magnitude) + 1.0f), x);
+    return magnitude < 0.625f ? small : large;
+}
+
+// erf for a FLOAT16 result: x P(x^2), P of degree 3 below |x| = 1 (3e-5 relative); above,
+// 1 - e^(-a^2) R(a), R(a) = erfc(a) e^(a^2) by a degree-5 polynomial in a - 2 (1e-4 relative, on a
+// tail of at most 0.16), a clamped to 3 (erf 3 rounds to FLOAT16's 1).
+FREEDML_VMATH_INLINE float ErfH(float x) {
+    const float a = x < 0.0f ? -x : x;
+    const float u = x * x;
+    float p = -0.018332262f;
+    p = p * u + 0.10777963f;
+    p = p * u - 0.37511548f;
+    p = p * u + 1.1283462f;
+    const float small = x * p;
+    const float ac = a > 3.0f ? 3.0f : (a < 1.0f ? 1.0f : a);  // NaN stays NaN
+    const float c = ac - 2.0f;
+    float r = -0.0020434759f;
+    r = r * c + 0.0064131385f;
+    r = r * c - 0.015458511f;
+    r = r * c + 0.041438278f;
+    r = r * c - 0.10677532f;
+    r = r * c + 0.25541487f;
+    const float large = std::copysign(1.0f - ExpH(-(ac * ac)) * r, x);
+    return a < 1.0f ? small : large;
+}
+
+// GELU for a FLOAT16 result, x Phi(x): Phi(-|x|) = e^(-x^2/2) R(|x| / sqrt 2) / 2, R as ErfcScaled
+// by a degree-5 polynomial in 1 / (2 + z) over [0, 4.5] (9e-6 relative), and Phi(x) = 1 - Phi(-x)
+// for x > 0 (no cancellation: Phi(-x) <= 1/2). Below x = -6.3 the result rounds to FLOAT16's -0
+// (and -inf gives -inf * 0 = NaN, as the formula does).
+FREEDML_VMATH_INLINE float GeluH(float x) {
+    const float xt = x < -6.3f ? -6.3f : (x > 6.3f ? 6.3f : x);  // NaN stays NaN
+    const float z = (xt < 0.0f ? -xt : xt) * 0.70710678f;
+    const float t = 1.0f / (2.0f + z);
+    const float s = (t - 0.32692307f) * 5.7777777f;
+    float r = -0.0010314792f;
+    r = r * s - 0.0015307273f;
+    r = r * s + 0.025486218f;
+    r = r * s + 0.15073654f;
+    r = r * s + 0.41429868f;
+    r = r * s + 0.4120322f;
+    const float lower = 0.5f * ExpH(-0.5f * (xt * xt)) * r;  // Phi(-|x|)
+    const float phi = x < -6.3f ? 0.0f : (x < 0.0f ? lower : 1.0f - lower);
+    return x * phi;
 }
 
 #undef FREEDML_VMATH_INLINE

@@ -7,8 +7,8 @@
 //   computes in double, rounds toward zero and saturates; PARAMETERIZED_RELU wraps like ADD).
 // - SOFTMAX, LOG_SOFTMAX and HARDMAX (and their `1` forms) split the shape into kept and reduced
 //   dimensions once, at Create, and then run every slice over the reduced dimensions: gather to
-//   floats, max, exp and sum in double (vectorized: vector_math.h, compiled per instruction set),
-//   scatter. NaN anywhere in a slice makes the slice NaN (softmax forms); hardmax takes the first
+//   floats, max, exp and sum in double (vectorized: vector_math.h, compiled per instruction set;
+//   FLOAT16 softmax in float, to FLOAT16's accuracy), scatter. NaN anywhere in a slice makes the slice NaN (softmax forms); hardmax takes the first
 //   maximum, a NaN counting as the maximum.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
 
@@ -126,7 +126,11 @@ public:
                 for (uint64_t i = 0; i < n; i += kBlock) {
                     const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));
                     cpu::LoadFloats(type, p[1] + int64_t(i) * s[1], s[1], block, m);
-                    cpu::ApplyActivation(f, block, m);
+                    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+                        cpu::ApplyActivationForHalf(f, block, m);
+                    } else {
+                        cpu::ApplyActivation(f, block, m);
+                    }
                     cpu::StoreFloats(type, block, p[0] + int64_t(i) * s[0], s[0], m);
                 }
             },
@@ -332,19 +336,56 @@ enum class AxisFunction : uint8_t { Softmax, LogSoftmax, Hardmax };
     for (uint64_t i = 0; i < n; ++i) v[i] = float((double(v[i]) - m) - logSum);
 }
 
-void SoftmaxBaseline(bool logarithm, float* v, double* e, uint64_t n) { SoftmaxBody(logarithm, v, e, n); }
+// Softmax of a slice whose results are rounded to FLOAT16, in float: x - max (exact but where the
+// exponential is far below FLOAT16's smallest), e^x in the form for FLOAT16 results, a sum in eight
+// float lanes (1e-5 relative for any slice FLOAT16 can hold sensibly) and one product each: well
+// within FLOAT16's spacing, at a third of the double path's work. NaN, +inf and all -inf slices
+// give NaN as above.
+[[gnu::always_inline]] inline void SoftmaxHalfBody(float* v, uint64_t n) {
+    const float max = MaxOf(v, n);
+    for (uint64_t i = 0; i < n; ++i) v[i] = cpu::vmath::ExpH(v[i] - max);
+    float lanes[8] = {};
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int j = 0; j < 8; ++j) lanes[j] += v[i + j];
+    }
+    for (; i < n; ++i) lanes[0] += v[i];
+    const float inverse =
+        1.0f / (((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7])));
+    for (uint64_t k = 0; k < n; ++k) v[k] = v[k] * inverse;
+}
+
+// `half`: softmax (not its logarithm) of a slice that is rounded to FLOAT16 afterwards.
+template <bool kHalf>
+[[gnu::always_inline]] inline void SoftmaxOf(bool logarithm, float* v, double* e, uint64_t n) {
+    if (kHalf && !logarithm) return SoftmaxHalfBody(v, n);
+    SoftmaxBody(logarithm, v, e, n);
+}
+
+template <bool kHalf>
+void SoftmaxBaseline(bool logarithm, float* v, double* e, uint64_t n) {
+    SoftmaxOf<kHalf>(logarithm, v, e, n);
+}
 
 #ifdef FREEDML_CPU_X86_64
+template <bool kHalf>
 FREEDML_TARGET_AVX2_FMA void SoftmaxAvx2(bool logarithm, float* v, double* e, uint64_t n) {
-    SoftmaxBody(logarithm, v, e, n);
+    SoftmaxOf<kHalf>(logarithm, v, e, n);
+}
+
+template <bool kHalf>
+FREEDML_TARGET_AVX512 void SoftmaxAvx512(bool logarithm, float* v, double* e, uint64_t n) {
+    SoftmaxOf<kHalf>(logarithm, v, e, n);
 }
 #endif
 
+template <bool kHalf>
 void Softmax(bool logarithm, float* v, double* e, uint64_t n) {
 #ifdef FREEDML_CPU_X86_64
-    if (cpu::UseAvx2Fma()) return SoftmaxAvx2(logarithm, v, e, n);
+    if (cpu::UseAvx512()) return SoftmaxAvx512<kHalf>(logarithm, v, e, n);
+    if (cpu::UseAvx2Fma()) return SoftmaxAvx2<kHalf>(logarithm, v, e, n);
 #endif
-    SoftmaxBaseline(logarithm, v, e, n);
+    SoftmaxBaseline<kHalf>(logarithm, v, e, n);
 }
 
 // Calls f(pointers) for elements [first, last) of `plan` in row-major order.
@@ -430,7 +471,12 @@ private:
             for (uint64_t i = 0; i < n; ++i) v[i] = 0.0f;
             v[best] = 1.0f;
         } else {
-            Softmax(function_ == AxisFunction::LogSoftmax, v, e, n);
+            const bool logarithm = function_ == AxisFunction::LogSoftmax;
+            if (type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+                Softmax<true>(logarithm, v, e, n);
+            } else {
+                Softmax<false>(logarithm, v, e, n);
+            }
         }
         k = 0;
         RunLoopRows(inner_, slice, 0, inner_.OuterCount(), [&](const std::array<std::byte*, 2>& p, uint64_t count,

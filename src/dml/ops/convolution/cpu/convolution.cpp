@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/float32_copy.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
 
@@ -101,8 +102,13 @@ Status ConvolutionKernel::Create(const ConvolutionParams& params) {
     return Status::Ok();
 }
 
-void ConvolutionKernel::FlipFilter(const std::byte* filter, float* out) const {
+void ConvolutionKernel::DenseFilter(ThreadPool* threads, TensorView filter, float* out) const {
     const TensorDesc& f = params_.filter;
+    if (params_.mode != DML_CONVOLUTION_MODE_CONVOLUTION) {
+        const TensorDesc dense = PackedFloat32Like(f);
+        ConvertTensor(threads, filter, TensorView{&dense, reinterpret_cast<std::byte*>(out)});
+        return;
+    }
     const DML_TENSOR_DATA_TYPE type = f.dataType;
     const int64_t es = ElementSizeInBytes(type);
     const Spatial3 s = SpatialOf(f, params_.dimensionCount);
@@ -115,8 +121,12 @@ void ConvolutionKernel::FlipFilter(const std::byte* filter, float* out) const {
                         int64_t e = int64_t(i0) * f.strides[0] + int64_t(i1) * f.strides[1] +
                                     (s.size[0] - 1 - d) * s.stride[0] + (s.size[1] - 1 - h) * s.stride[1] +
                                     (s.size[2] - 1 - w) * s.stride[2];
-                        out[o++] = LoadOne(type, filter + e * es);
+                        out[o++] = LoadOne(type, filter.data + e * es);
                     }
+}
+
+int64_t ConvolutionKernel::BiasByteStride() const {
+    return int64_t(params_.bias->strides[1]) * ElementSizeInBytes(params_.bias->dataType);
 }
 
 void ConvolutionKernel::Initialize(TensorView filter, TensorView bias, std::byte* persistent) const {

@@ -6,9 +6,13 @@
 // Filter layouts, as DirectML and ONNX give them: FORWARD {OutputChannels, InputChannels / Groups,
 // spatial...}; BACKWARD {InputChannels, OutputChannels / Groups, spatial...}.
 //
-// Create chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in, the
-// data type is FLOAT32 and the input and output are packed; the reference kernel otherwise (any
-// strides). An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
+// Create chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in and no
+// two elements of the input or output share an address (any order of strides: NCHW, NHWC,
+// padded); the reference kernel otherwise. oneDNN reads the activations where they are when its
+// implementation for their layout is a good one (NHWC), and otherwise, where blocking pays for
+// its reorders, runs on blocked copies in the temporary resource (the input reordered in, the
+// output reordered out). FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
+// output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
 // layout in the persistent resource at Initialize; an unowned one is prepared in the temporary
 // resource at every Execute.
 #pragma once
@@ -79,8 +83,10 @@ private:
                        const std::byte* filterData, const std::byte* biasData, std::byte* temporary) const;
     void ExecuteReference(ThreadPool* threads, const std::byte* input, const std::byte* filter, const std::byte* bias,
                           std::byte* output) const;
-    // Copies the filter into packed floats in its own dimension order, spatially reversed.
-    void FlipFilter(const std::byte* filter, float* out) const;
+    // Copies the filter into packed floats in its own dimension order, spatially reversed in
+    // CONVOLUTION mode.
+    void DenseFilter(ThreadPool* threads, TensorView filter, float* out) const;
+    int64_t BiasByteStride() const;  // between the bias's channels
 
     ConvolutionParams params_;
     uint32_t inChannels_ = 0, outChannels_ = 0;

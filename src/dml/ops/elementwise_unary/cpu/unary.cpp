@@ -3,8 +3,9 @@
 // the NaN and infinity tests, the bit and logical NOTs, BIT_COUNT, CAST and FILL_VALUE_*.
 //
 // FLOAT32 rows that are packed run a plain loop per operator, compiled twice (baseline x86-64 and
-// AVX2+FMA) and picked once per process by what the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF
-// vectorize through vector_math.h, shared with the activations. FLOAT16 and strided FLOAT32 rows go
+// AVX2+FMA; EXP, LOG, TANH and ERF a third time for AVX-512) and picked once per process by what
+// the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF vectorize through vector_math.h, shared with the
+// activations. FLOAT16 and strided FLOAT32 rows go
 // through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once.
 // Integer rows are typed loops with a packed branch the compiler vectorizes. Broadcast and
 // strided views run through LoopPlan (no index arithmetic per element), large tensors are split
@@ -43,10 +44,12 @@ struct FloatParams {
     float a = 0.0f, b = 0.0f;  // CLIP: Min, Max; THRESHOLD: Min; CONSTANT_POW: Exponent
 };
 
-#define FLOAT_FN(NAME, EXPR)                                 \
-    struct NAME {                                            \
-        explicit NAME(const FloatParams&) {}                 \
-        float operator()(float x) const { return EXPR; }     \
+// always_inline: the function goes into each row's loop however large it is (ERF's), so that the
+// loop vectorizes in the row's instruction set instead of calling a scalar baseline copy.
+#define FLOAT_FN(NAME, EXPR)                                                   \
+    struct NAME {                                                              \
+        explicit NAME(const FloatParams&) {}                                   \
+        [[gnu::always_inline]] float operator()(float x) const { return EXPR; } \
     }
 
 FLOAT_FN(FAbs, std::fabs(x));
@@ -62,7 +65,7 @@ FLOAT_FN(FRecip, 1.0f / x);
 FLOAT_FN(FSin, std::sin(x));
 FLOAT_FN(FSqrt, std::sqrt(x));
 FLOAT_FN(FTan, std::tan(x));
-FLOAT_FN(FErf, float(vmath::Erf(x)));
+FLOAT_FN(FErf, vmath::ErfF(x));
 FLOAT_FN(FSinh, std::sinh(x));
 FLOAT_FN(FCosh, std::cosh(x));
 FLOAT_FN(FTanh, vmath::TanhF(x));
@@ -75,6 +78,10 @@ FLOAT_FN(FSign, x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f));
 FLOAT_FN(FRoundEven, std::nearbyint(x));
 FLOAT_FN(FRoundZero, std::trunc(x));
 FLOAT_FN(FRoundAway, std::round(x));
+// The forms for FLOAT16 results (vector_math.h): half the work, within FLOAT16's 1 ulp.
+FLOAT_FN(FExpH, vmath::ExpH(x));
+FLOAT_FN(FTanhH, vmath::TanhH(x));
+FLOAT_FN(FErfH, vmath::ErfH(x));
 #undef FLOAT_FN
 
 // max(Min, min(x, Max)) as documented (Min wins when Min > Max); NaN stays NaN.
@@ -129,22 +136,45 @@ void MapFloatsBaseline(const float* in, float* out, size_t n, const FloatParams&
 
 #ifdef FREEDML_CPU_X86_64
 template <class F, bool kScaleBias>
-FREEDML_TARGET_AVX2_FMA void MapFloatsAvx2(const float* in, float* out, size_t n,
-                                                       const FloatParams& params) {
+FREEDML_TARGET_AVX2_FMA void MapFloatsAvx2(const float* in, float* out, size_t n, const FloatParams& params) {
+    MapFloats<F, kScaleBias>(in, out, n, params);
+}
+
+template <class F, bool kScaleBias>
+FREEDML_TARGET_AVX512 void MapFloatsAvx512(const float* in, float* out, size_t n, const FloatParams& params) {
     MapFloats<F, kScaleBias>(in, out, n, params);
 }
 #endif
 
+// Whether a function's row is arithmetic enough to gain from AVX-512's wider lanes (the others
+// run at memory speed in AVX2 already).
+template <class F>
+constexpr bool kTranscendental = std::is_same_v<F, FExp> || std::is_same_v<F, FLog> || std::is_same_v<F, FErf> ||
+                                 std::is_same_v<F, FTanh> || std::is_same_v<F, FExpH> ||
+                                 std::is_same_v<F, FErfH> || std::is_same_v<F, FTanhH>;
+
 template <class F>
 FloatRowFn PickFloatRow(bool scaleBias) {
 #ifdef FREEDML_CPU_X86_64
+    if constexpr (kTranscendental<F>) {
+        if (UseAvx512()) return scaleBias ? MapFloatsAvx512<F, true> : MapFloatsAvx512<F, false>;
+    }
     if (UseAvx2Fma()) return scaleBias ? MapFloatsAvx2<F, true> : MapFloatsAvx2<F, false>;
 #endif
     return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
 }
 
-FloatRowFn FloatRowFor(UnaryFloatOp op, bool scaleBias) {
+// `half`: the results are rounded to FLOAT16, which the cheaper forms of EXP, TANH and ERF serve.
+FloatRowFn FloatRowFor(UnaryFloatOp op, bool scaleBias, bool half) {
     using Op = UnaryFloatOp;
+    if (half) {
+        switch (op) {
+            case Op::Exp: return PickFloatRow<FExpH>(scaleBias);
+            case Op::Tanh: return PickFloatRow<FTanhH>(scaleBias);
+            case Op::Erf: return PickFloatRow<FErfH>(scaleBias);
+            default: break;
+        }
+    }
     switch (op) {
         case Op::Abs: return PickFloatRow<FAbs>(scaleBias);
         case Op::Acos: return PickFloatRow<FAcos>(scaleBias);
@@ -369,7 +399,9 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
     }
     if (floatOut && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD && type_ != DML_OPERATOR_ELEMENT_WISE_CLIP_GRAD1) {
         UnaryFloatOp op;
-        if (UnaryFloatOpOf(type_, mode_, &op)) floatRow_ = FloatRowFor(op, scaleBias != nullptr);
+        if (UnaryFloatOpOf(type_, mode_, &op)) {
+            floatRow_ = FloatRowFor(op, scaleBias != nullptr, outType_ == DML_TENSOR_DATA_TYPE_FLOAT16);
+        }
     }
     hasIntegerOp_ = UnaryIntegerOpOf(type_, &integerOp_);
 

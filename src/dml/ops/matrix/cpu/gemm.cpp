@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/float32_copy.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
 
@@ -27,6 +28,38 @@ int64_t BatchStride(const TensorDesc& desc, uint32_t d, uint32_t outSize) {
 
 }  // namespace
 
+GemmKernel::Geometry GemmKernel::GeometryOf(const GemmParams& p) {
+    const TensorDesc &a = p.a, &b = p.b, &out = p.output;
+    const uint32_t r = out.rank;
+    Geometry g;
+    const bool ta = p.transA == DML_MATRIX_TRANSFORM_TRANSPOSE;
+    const bool tb = p.transB == DML_MATRIX_TRANSFORM_TRANSPOSE;
+    g.m = out.sizes[r - 2];
+    g.n = out.sizes[r - 1];
+    g.k = ta ? a.sizes[r - 2] : a.sizes[r - 1];
+    g.aM = ta ? a.strides[r - 1] : a.strides[r - 2];
+    g.aK = ta ? a.strides[r - 2] : a.strides[r - 1];
+    g.bK = tb ? b.strides[r - 1] : b.strides[r - 2];
+    g.bN = tb ? b.strides[r - 2] : b.strides[r - 1];
+    g.oM = out.strides[r - 2];
+    g.oN = out.strides[r - 1];
+    if (p.c) {
+        g.cM = BatchStride(*p.c, r - 2, g.m);
+        g.cN = BatchStride(*p.c, r - 1, g.n);
+    }
+    g.batchRank = r - 2;
+    for (uint32_t d = 0; d < g.batchRank; ++d) {
+        const uint32_t size = out.sizes[d];
+        g.batchSizes[d] = size;
+        g.aBatch[d] = BatchStride(a, d, size);
+        g.bBatch[d] = BatchStride(b, d, size);
+        g.cBatch[d] = p.c ? BatchStride(*p.c, d, size) : 0;
+        g.oBatch[d] = out.strides[d];
+        g.batchCount *= size;
+    }
+    return g;
+}
+
 Status GemmKernel::Create(const GemmParams& params) {
     const TensorDesc &a = params.a, &b = params.b, &out = params.output;
     const uint32_t r = out.rank;
@@ -39,76 +72,89 @@ Status GemmKernel::Create(const GemmParams& params) {
                "GEMM needs A, B, C and Output of one rank of 2 or more (A %s, B %s, Output %s).",
                a.Describe().c_str(), b.Describe().c_str(), out.Describe().c_str());
 
-    Geometry g;
     const bool ta = params.transA == DML_MATRIX_TRANSFORM_TRANSPOSE;
     const bool tb = params.transB == DML_MATRIX_TRANSFORM_TRANSPOSE;
-    g.m = out.sizes[r - 2];
-    g.n = out.sizes[r - 1];
-    g.k = ta ? a.sizes[r - 2] : a.sizes[r - 1];
+    const uint32_t m = out.sizes[r - 2], n = out.sizes[r - 1], k = ta ? a.sizes[r - 2] : a.sizes[r - 1];
     const uint32_t aRows = ta ? a.sizes[r - 1] : a.sizes[r - 2];
     const uint32_t bK = tb ? b.sizes[r - 1] : b.sizes[r - 2];
     const uint32_t bN = tb ? b.sizes[r - 2] : b.sizes[r - 1];
-    INVALID_IF(aRows != g.m || bK != g.k || bN != g.n,
-               "GEMM sizes disagree: op(A) is %u x %u, op(B) is %u x %u, Output is %u x %u.", aRows, g.k, bK, bN,
-               g.m, g.n);
-    g.aM = ta ? a.strides[r - 1] : a.strides[r - 2];
-    g.aK = ta ? a.strides[r - 2] : a.strides[r - 1];
-    g.bK = tb ? b.strides[r - 1] : b.strides[r - 2];
-    g.bN = tb ? b.strides[r - 2] : b.strides[r - 1];
-    g.oM = out.strides[r - 2];
-    g.oN = out.strides[r - 1];
+    INVALID_IF(aRows != m || bK != k || bN != n,
+               "GEMM sizes disagree: op(A) is %u x %u, op(B) is %u x %u, Output is %u x %u.", aRows, k, bK, bN, m, n);
     if (params.c) {
         const TensorDesc& c = *params.c;
-        INVALID_IF((c.sizes[r - 2] != 1 && c.sizes[r - 2] != g.m) || (c.sizes[r - 1] != 1 && c.sizes[r - 1] != g.n),
+        INVALID_IF((c.sizes[r - 2] != 1 && c.sizes[r - 2] != m) || (c.sizes[r - 1] != 1 && c.sizes[r - 1] != n),
                    "GEMM's C %s does not broadcast to Output %s.", c.Describe().c_str(), out.Describe().c_str());
-        g.cM = BatchStride(c, r - 2, g.m);
-        g.cN = BatchStride(c, r - 1, g.n);
     }
-    g.batchRank = r - 2;
-    for (uint32_t d = 0; d < g.batchRank; ++d) {
+    for (uint32_t d = 0; d + 2 < r; ++d) {
         const uint32_t size = out.sizes[d];
         INVALID_IF((a.sizes[d] != 1 && a.sizes[d] != size) || (b.sizes[d] != 1 && b.sizes[d] != size) ||
                        (params.c && params.c->sizes[d] != 1 && params.c->sizes[d] != size),
                    "GEMM batch dimension %u of A, B or C does not broadcast to Output's (%u).", d, size);
-        g.batchSizes[d] = size;
-        g.aBatch[d] = BatchStride(a, d, size);
-        g.bBatch[d] = BatchStride(b, d, size);
-        g.cBatch[d] = params.c ? BatchStride(*params.c, d, size) : 0;
-        g.oBatch[d] = out.strides[d];
-        g.batchCount *= size;
     }
 
     params_ = params;
-    g_ = g;
+    g_ = GeometryOf(params);
+    // FLOAT16 goes to oneDNN through packed FLOAT32 copies of every operand.
+    half_ = type == DML_TENSOR_DATA_TYPE_FLOAT16 && !params.forceReference;
+    compute_ = params;
+    if (half_) {
+        compute_.a = PackedFloat32Like(a);
+        compute_.b = PackedFloat32Like(b);
+        if (params.c) compute_.c = PackedFloat32Like(*params.c);
+        compute_.output = PackedFloat32Like(out);
+    }
+    computeG_ = GeometryOf(compute_);
     path_.clear();
     TryOneDnn();
+    half_ = half_ && oneDnn_;
 
-    // Persistent resource: one aligned region per owned tensor.
+    // Persistent resource: one aligned region per owned tensor (with half_, its FLOAT32 copy).
+    const GemmParams& stored = half_ ? compute_ : params_;
     uint64_t offset = 0;
     aOffset_ = bOffset_ = cOffset_ = UINT64_MAX;
-    if (a.OwnedByDml()) aOffset_ = offset, offset = AlignUp(offset + a.MinimumSizeInBytes());
+    if (a.OwnedByDml()) aOffset_ = offset, offset = AlignUp(offset + stored.a.MinimumSizeInBytes());
     if (b.OwnedByDml()) {
         bOffset_ = offset;
-        uint64_t size = b.MinimumSizeInBytes();
+        uint64_t size = stored.b.MinimumSizeInBytes();
         if (oneDnn_) size = OneDnnOwnedBSize(size);
         offset = AlignUp(offset + size);
     }
-    if (params.c && params.c->OwnedByDml()) cOffset_ = offset, offset = AlignUp(offset + params.c->MinimumSizeInBytes());
+    if (params.c && params.c->OwnedByDml()) cOffset_ = offset, offset = AlignUp(offset + stored.c->MinimumSizeInBytes());
     persistentSize_ = offset;
 
     if (oneDnn_) {
-        temporarySize_ = OneDnnScratchSize();
+        uint64_t t = AlignUp(OneDnnScratchSize());
+        if (half_) {
+            auto place = [&](bool needed, const TensorDesc& d, uint64_t* at) {
+                if (needed) *at = t, t = AlignUp(t + d.MinimumSizeInBytes());
+            };
+            place(!a.OwnedByDml(), compute_.a, &aTemp_);
+            place(!b.OwnedByDml(), compute_.b, &bTemp_);
+            place(params.c && params.beta != 0.0f && !params.c->OwnedByDml(), compute_.c ? *compute_.c : out, &cTemp_);
+            place(true, compute_.output, &oTemp_);
+        }
+        temporarySize_ = t;
     } else {
-        temporarySize_ = (uint64_t(g.m) * g.k + uint64_t(g.k) * g.n) * sizeof(float);
+        temporarySize_ = (uint64_t(g_.m) * g_.k + uint64_t(g_.k) * g_.n) * sizeof(float);
     }
     return Status::Ok();
 }
 
 void GemmKernel::Initialize(TensorView a, TensorView b, TensorView c, std::byte* persistent) const {
+    if (half_) {
+        // The owned tensors' FLOAT32 copies; B's then goes into oneDNN's layout.
+        if (aOffset_ != UINT64_MAX) ConvertTensor(nullptr, a, TensorView{&compute_.a, persistent + aOffset_});
+        if (cOffset_ != UINT64_MAX) ConvertTensor(nullptr, c, TensorView{&*compute_.c, persistent + cOffset_});
+        if (bOffset_ == UINT64_MAX) return;
+        std::vector<std::byte> b32(compute_.b.MinimumSizeInBytes());
+        ConvertTensor(nullptr, b, TensorView{&compute_.b, b32.data()});
+        if (!InitializeOneDnn(b32.data(), persistent)) std::memcpy(persistent + bOffset_, b32.data(), b32.size());
+        return;
+    }
     if (aOffset_ != UINT64_MAX) CopyOwned(a, persistent + aOffset_);
     if (cOffset_ != UINT64_MAX) CopyOwned(c, persistent + cOffset_);
     if (bOffset_ == UINT64_MAX) return;
-    if (oneDnn_ && InitializeOneDnn(b, persistent)) return;
+    if (oneDnn_ && InitializeOneDnn(b.data, persistent)) return;
     CopyOwned(b, persistent + bOffset_);
 }
 
@@ -121,7 +167,21 @@ void GemmKernel::Execute(ThreadPool* threads, TensorView a, TensorView b, Tensor
         ExecuteReference(threads, aData, bData, params_.beta != 0.0f ? cData : nullptr, output.data, temporary);
         return;
     }
-    ExecuteOneDnn(threads, aData, bData, cData, output, temporary);
+    if (!half_) {
+        ExecuteOneDnn(threads, aData, bData, cData, output, temporary);
+        return;
+    }
+    // FLOAT16: the unowned operands' FLOAT32 copies, the product into a FLOAT32 output, rounded once.
+    auto copy = [&](TensorView from, const TensorDesc& desc, uint64_t at) {
+        ConvertTensor(threads, from, TensorView{&desc, temporary + at});
+        return temporary + at;
+    };
+    if (aOffset_ == UINT64_MAX) aData = copy(a, compute_.a, aTemp_);
+    if (bOffset_ == UINT64_MAX) bData = copy(b, compute_.b, bTemp_);
+    if (params_.c && params_.beta != 0.0f && cOffset_ == UINT64_MAX) cData = copy(c, *compute_.c, cTemp_);
+    const TensorView output32{&compute_.output, temporary + oTemp_};
+    ExecuteOneDnn(threads, aData, bData, cData, output32, temporary);
+    ConvertTensor(threads, output32, output);
 }
 
 void GemmKernel::ExecuteReference(ThreadPool* threads, const std::byte* aBase, const std::byte* bBase,

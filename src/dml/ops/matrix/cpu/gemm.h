@@ -2,10 +2,13 @@
 // of rank 2 and more whose leading dimensions are batch dimensions (a batch dimension of size 1,
 // or of stride 0, broadcasts). FLOAT32 and FLOAT16 (FLOAT16 computes in float).
 //
-// Create chooses the path: oneDNN matmul when it is built in, the data type is FLOAT32 and every
-// matrix has a unit stride in one of its two last dimensions; our reference kernel otherwise (any
-// strides). OWNED_BY_DML tensors are copied into the persistent resource by Initialize; with
-// oneDNN an owned B goes into the weights layout oneDNN prefers, so Execute never repacks it.
+// Create chooses the path: oneDNN matmul when it is built in and every matrix has a unit stride in
+// one of its two last dimensions; our reference kernel otherwise (any strides). FLOAT16 reaches
+// oneDNN through packed FLOAT32 copies (float32_copy.h: whatever its strides), converted into the
+// temporary resource at Execute, or once at Initialize for an owned tensor; the FLOAT32 result is
+// rounded once into the output. OWNED_BY_DML tensors are copied into the persistent resource by
+// Initialize; with oneDNN an owned B goes into the weights layout oneDNN prefers, so Execute never
+// repacks it.
 #pragma once
 
 #include <DirectML.h>
@@ -69,18 +72,27 @@ private:
     };
     struct OneDnnState;
 
+    // op(A), op(B), C and Output as strides and sizes (after Create's validation of the sizes).
+    static Geometry GeometryOf(const GemmParams& p);
     void ExecuteReference(ThreadPool* threads, const std::byte* a, const std::byte* b, const std::byte* c,
                           std::byte* out, std::byte* temporary) const;
     // oneDNN's part, in kernels/cpu/onednn.cpp (the one file that calls oneDNN).
     void TryOneDnn();
     uint64_t OneDnnOwnedBSize(uint64_t plainSize) const;  // an owned B's bytes in the persistent resource
     uint64_t OneDnnScratchSize() const;
-    bool InitializeOneDnn(TensorView b, std::byte* persistent) const;  // true when it packed an owned B
+    // True when it packed an owned B (`b`: its elements as compute_.b describes them).
+    bool InitializeOneDnn(const std::byte* b, std::byte* persistent) const;
     void ExecuteOneDnn(ThreadPool* threads, const std::byte* a, const std::byte* b, const std::byte* c,
                        TensorView output, std::byte* temporary) const;
 
     GemmParams params_;
     Geometry g_;
+    // What oneDNN computes on: params_ itself, or for FLOAT16 (half_) the packed FLOAT32 copies.
+    GemmParams compute_;
+    Geometry computeG_;
+    bool half_ = false;
+    // Byte offsets in the temporary resource of the FLOAT32 copies (half_), after oneDNN's scratchpad.
+    uint64_t aTemp_ = 0, bTemp_ = 0, cTemp_ = 0, oTemp_ = 0;
     // Byte offsets of the owned tensors' copies in the persistent resource (UINT64_MAX: not owned).
     uint64_t aOffset_ = UINT64_MAX, bOffset_ = UINT64_MAX, cOffset_ = UINT64_MAX;
     uint64_t persistentSize_ = 0;
