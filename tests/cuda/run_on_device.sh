@@ -54,7 +54,7 @@ if ! configure; then
     tail -30 "$out/configure.log"; exit 1
   fi
 fi
-targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test dxcore_tests"
+targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_test cuda_dml_test dml_api_test graph_api_test elementwise_binary_test elementwise_unary_test dxcore_tests d3d12_exec_tests"
 for f in $families; do targets="$targets ${f}_api_test"; done
 [ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench training_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
