@@ -11,6 +11,7 @@
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/float_io.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/normalization/norm_args.h"
 
@@ -23,28 +24,8 @@ struct Operands {
     std::byte* at[kNormOperands] = {};
 };
 
-template <bool Half>
-inline float Load(const std::byte* base, int64_t index) {
-    if constexpr (Half) {
-        uint16_t v;
-        std::memcpy(&v, base + index * 2, 2);
-        return cpu::HalfToFloat(v);
-    } else {
-        float v;
-        std::memcpy(&v, base + index * 4, 4);
-        return v;
-    }
-}
-
-template <bool Half>
-inline void Store(std::byte* base, int64_t index, float v) {
-    if constexpr (Half) {
-        const uint16_t h = cpu::FloatToHalf(v);
-        std::memcpy(base + index * 2, &h, 2);
-    } else {
-        std::memcpy(base + index * 4, &v, 4);
-    }
-}
+using cpu::ReadFloat;
+using cpu::WriteFloat;
 
 // Adds the offsets of every operand for element `e` of the dimensions [first, last) of the plan.
 inline void Offsets(const NormPlan& p, int first, int last, uint64_t e, int64_t (&off)[kNormOperands]) {
@@ -121,8 +102,8 @@ inline void RunOffsets(const NormPlan& p, const int64_t (&start)[kNormOperands],
 template <bool Half>
 inline void WriteStatistics(const NormPlan& p, const Operands& ops, const int64_t (&base)[kNormOperands], double mean,
                             double variance) {
-    if (p.has[kNormOutMean]) Store<Half>(ops.at[kNormOutMean], base[kNormOutMean], float(mean));
-    if (p.has[kNormOutVariance]) Store<Half>(ops.at[kNormOutVariance], base[kNormOutVariance], float(variance));
+    if (p.has[kNormOutMean]) WriteFloat<Half>(ops.at[kNormOutMean], base[kNormOutMean], float(mean));
+    if (p.has[kNormOutVariance]) WriteFloat<Half>(ops.at[kNormOutVariance], base[kNormOutVariance], float(variance));
 }
 
 // A group that is one row (a single reduced or inner dimension): each operand's row is converted
@@ -209,7 +190,7 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
                 double sum = 0.0;
                 ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
                     const std::byte* row = x + at[kNormIn] * (Half ? 2 : 4);
-                    sum += SumRun(count, [&](uint64_t i) { return double(Load<Half>(row, int64_t(i) * sx)); });
+                    sum += SumRun(count, [&](uint64_t i) { return double(ReadFloat<Half>(row, int64_t(i) * sx)); });
                 });
                 mean = sum / n;
             }
@@ -219,11 +200,11 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
                     const std::byte* row = x + at[kNormIn] * (Half ? 2 : 4);
                     if (p.p == 1) {
                         acc += SumRun(count, [&](uint64_t i) {
-                            return std::fabs(double(Load<Half>(row, int64_t(i) * sx)) - mean);
+                            return std::fabs(double(ReadFloat<Half>(row, int64_t(i) * sx)) - mean);
                         });
                     } else {
                         acc += SumRun(count, [&](uint64_t i) {
-                            const double v = double(Load<Half>(row, int64_t(i) * sx)) - mean;
+                            const double v = double(ReadFloat<Half>(row, int64_t(i) * sx)) - mean;
                             return v * v;
                         });
                     }
@@ -250,12 +231,12 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
             ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
                 for (uint64_t i = 0; i < count; ++i) {
                     const int64_t e = int64_t(i);
-                    double y = (double(Load<Half>(x, at[kNormIn] + e * sx)) - mean) * factor;
-                    if (scale) y *= Load<Half>(ops.at[kNormScale], at[kNormScale] + e * ss);
-                    if (bias) y += Load<Half>(ops.at[kNormBias], at[kNormBias] + e * sb);
-                    if (add) y += Load<Half>(ops.at[kNormAdd], at[kNormAdd] + e * sa);
+                    double y = (double(ReadFloat<Half>(x, at[kNormIn] + e * sx)) - mean) * factor;
+                    if (scale) y *= ReadFloat<Half>(ops.at[kNormScale], at[kNormScale] + e * ss);
+                    if (bias) y += ReadFloat<Half>(ops.at[kNormBias], at[kNormBias] + e * sb);
+                    if (add) y += ReadFloat<Half>(ops.at[kNormAdd], at[kNormAdd] + e * sa);
                     const float out = activate ? cpu::ApplyActivation(act, float(y)) : float(y);
-                    Store<Half>(ops.at[kNormOut], at[kNormOut] + e * so, out);
+                    WriteFloat<Half>(ops.at[kNormOut], at[kNormOut] + e * so, out);
                 }
             });
             continue;
@@ -266,14 +247,14 @@ void RunGroups(const NormPlan& p, const cpu::FusedActivation& act, const Operand
                 RunOffsets(p, at, i, off);
                 double m = mean, f = factor;
                 if (p.mode == NormMode::GivenStatistics) {
-                    m = Load<Half>(ops.at[kNormMean], off[kNormMean]);
-                    f = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], off[kNormVariance])) + p.epsilon);
+                    m = ReadFloat<Half>(ops.at[kNormMean], off[kNormMean]);
+                    f = 1.0 / std::sqrt(double(ReadFloat<Half>(ops.at[kNormVariance], off[kNormVariance])) + p.epsilon);
                 }
-                double y = (double(Load<Half>(x, off[kNormIn])) - m) * f;
-                if (p.has[kNormScale]) y *= Load<Half>(ops.at[kNormScale], off[kNormScale]);
-                if (p.has[kNormBias]) y += Load<Half>(ops.at[kNormBias], off[kNormBias]);
-                if (p.has[kNormAdd]) y += Load<Half>(ops.at[kNormAdd], off[kNormAdd]);
-                Store<Half>(ops.at[kNormOut], off[kNormOut], cpu::ApplyActivation(act, float(y)));
+                double y = (double(ReadFloat<Half>(x, off[kNormIn])) - m) * f;
+                if (p.has[kNormScale]) y *= ReadFloat<Half>(ops.at[kNormScale], off[kNormScale]);
+                if (p.has[kNormBias]) y += ReadFloat<Half>(ops.at[kNormBias], off[kNormBias]);
+                if (p.has[kNormAdd]) y += ReadFloat<Half>(ops.at[kNormAdd], off[kNormAdd]);
+                WriteFloat<Half>(ops.at[kNormOut], off[kNormOut], cpu::ApplyActivation(act, float(y)));
             }
         });
     }
@@ -287,15 +268,16 @@ void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_
     for (uint64_t g = first; g < last; ++g) {
         int64_t base[kNormOperands] = {};
         Offsets(p, 0, p.groupRank, g, base);
-        const double mean = Load<Half>(ops.at[kNormMean], base[kNormMean]);
-        const double k = 1.0 / std::sqrt(double(Load<Half>(ops.at[kNormVariance], base[kNormVariance])) + p.epsilon);
-        const double scale = Load<Half>(ops.at[kNormScale], base[kNormScale]);
+        const double mean = ReadFloat<Half>(ops.at[kNormMean], base[kNormMean]);
+        const double k =
+            1.0 / std::sqrt(double(ReadFloat<Half>(ops.at[kNormVariance], base[kNormVariance])) + p.epsilon);
+        const double scale = ReadFloat<Half>(ops.at[kNormScale], base[kNormScale]);
         double sumGradient = 0.0, sumScaled = 0.0, sumInput = 0.0;
         ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
             const std::byte* dyRow = ops.at[kNormGradient] + at[kNormGradient] * (Half ? 2 : 4);
             const std::byte* xRow = ops.at[kNormIn] + at[kNormIn] * (Half ? 2 : 4);
-            auto dy = [&](uint64_t i) { return double(Load<Half>(dyRow, int64_t(i) * sg)); };
-            auto x = [&](uint64_t i) { return double(Load<Half>(xRow, int64_t(i) * sx)); };
+            auto dy = [&](uint64_t i) { return double(ReadFloat<Half>(dyRow, int64_t(i) * sg)); };
+            auto x = [&](uint64_t i) { return double(ReadFloat<Half>(xRow, int64_t(i) * sx)); };
             sumGradient += SumRun(count, dy);
             sumScaled += SumRun(count, [&](uint64_t i) { return dy(i) * (x(i) - mean) * k; });
             sumInput += SumRun(count, x);
@@ -307,17 +289,17 @@ void RunGradient(const NormPlan& p, const Operands& ops, uint64_t first, uint64_
         const int64_t so = p.strides[kNormOut][inner];
         ForEachReducedRow(p, base, [&](const int64_t (&at)[kNormOperands], uint64_t count) {
             for (uint64_t i = 0; i < count; ++i) {
-                const double dy = Load<Half>(ops.at[kNormGradient], at[kNormGradient] + int64_t(i) * sg);
+                const double dy = ReadFloat<Half>(ops.at[kNormGradient], at[kNormGradient] + int64_t(i) * sg);
                 double out = dy * scale * k;
                 if (p.training) {
-                    const double x = Load<Half>(ops.at[kNormIn], at[kNormIn] + int64_t(i) * sx);
+                    const double x = ReadFloat<Half>(ops.at[kNormIn], at[kNormIn] + int64_t(i) * sx);
                     out = scale * k * ((dy - meanGradient) - (x - meanInput) * meanCoef1 * k * k);
                 }
-                Store<Half>(ops.at[kNormOut], at[kNormOut] + int64_t(i) * so, float(out));
+                WriteFloat<Half>(ops.at[kNormOut], at[kNormOut] + int64_t(i) * so, float(out));
             }
         });
-        Store<Half>(ops.at[kNormOutScaleGradient], base[kNormOutScaleGradient], float(sumScaled));
-        Store<Half>(ops.at[kNormOutBiasGradient], base[kNormOutBiasGradient], float(sumGradient));
+        WriteFloat<Half>(ops.at[kNormOutScaleGradient], base[kNormOutScaleGradient], float(sumScaled));
+        WriteFloat<Half>(ops.at[kNormOutBiasGradient], base[kNormOutBiasGradient], float(sumGradient));
     }
 }
 
@@ -331,7 +313,7 @@ double LrnBase(const NormPlan& p, const std::byte* x, const int64_t (&c)[4]) {
     if (p.crossChannel) {
         const int64_t lo = std::max<int64_t>(0, c[1] - before), hi = std::min<int64_t>(p.sizes[1] - 1, c[1] + after);
         for (int64_t k = lo; k <= hi; ++k) {
-            const double v = Load<Half>(x, origin + (k - c[1]) * s[1]);
+            const double v = ReadFloat<Half>(x, origin + (k - c[1]) * s[1]);
             sum += v * v;
         }
     } else {
@@ -339,7 +321,7 @@ double LrnBase(const NormPlan& p, const std::byte* x, const int64_t (&c)[4]) {
         const int64_t w0 = std::max<int64_t>(0, c[3] - before), w1 = std::min<int64_t>(p.sizes[3] - 1, c[3] + after);
         for (int64_t h = h0; h <= h1; ++h) {
             for (int64_t w = w0; w <= w1; ++w) {
-                const double v = Load<Half>(x, origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
+                const double v = ReadFloat<Half>(x, origin + (h - c[2]) * s[2] + (w - c[3]) * s[3]);
                 sum += v * v;
             }
         }
@@ -368,13 +350,13 @@ void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, ui
             c[d] = int64_t(rest % p.sizes[d]);
             rest /= p.sizes[d];
         }
-        const double v = Load<Half>(x, At(s, c));
+        const double v = ReadFloat<Half>(x, At(s, c));
         const double base = LrnBase<Half>(p, x, c);
         double y = v / std::pow(base, beta);
         if (g) {
             double acc = 0.0;
-            auto add = [&](const int64_t (&ci)[4]) {
-                acc += double(Load<Half>(g, At(sg, ci))) * Load<Half>(x, At(s, ci)) *
+            auto add = [&](const int64_t(&ci)[4]) {
+                acc += double(ReadFloat<Half>(g, At(sg, ci))) * ReadFloat<Half>(x, At(s, ci)) *
                        std::pow(LrnBase<Half>(p, x, ci), -beta - 1.0);
             };
             if (p.crossChannel) {
@@ -387,10 +369,10 @@ void RunLocalResponse(const NormPlan& p, const Operands& ops, uint64_t first, ui
                     for (int64_t w = w0; w <= w1; ++w) add({c[0], c[1], h, w});
                 }
             }
-            y = double(Load<Half>(g, At(sg, c))) * std::pow(base, -beta) -
+            y = double(ReadFloat<Half>(g, At(sg, c))) * std::pow(base, -beta) -
                 2.0 * double(p.alpha) * beta / p.localSize * v * acc;
         }
-        Store<Half>(ops.at[kNormOut], At(p.strides[kNormOut], c), float(y));
+        WriteFloat<Half>(ops.at[kNormOut], At(p.strides[kNormOut], c), float(y));
     }
 }
 

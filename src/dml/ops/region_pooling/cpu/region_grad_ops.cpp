@@ -11,16 +11,16 @@
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
-#include "dml/ops/region_pooling/cpu/float_io.h"
+#include "dml/kernels/cpu/float_io.h"
 #include "dml/ops/region_pooling/grad_plan_from_args.h"
 
 namespace freedml::dml {
 
 namespace {
 
+using cpu::ReadFloat;
+using cpu::WriteFloat;
 using region::GradPlan;
-using region::ReadFloat;
-using region::WriteFloat;
 
 class RoiAlignGradKernel final : public Kernel {
 public:

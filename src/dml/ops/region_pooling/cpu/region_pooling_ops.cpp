@@ -5,16 +5,16 @@
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/thread_pool.h"
-#include "dml/ops/region_pooling/cpu/float_io.h"
+#include "dml/kernels/cpu/float_io.h"
 #include "dml/ops/region_pooling/plan_from_args.h"
 
 namespace freedml::dml {
 
 namespace {
 
-using region::ReadFloat;
+using cpu::ReadFloat;
+using cpu::WriteFloat;
 using region::RegionPlan;
-using region::WriteFloat;
 
 template <bool kHalf>
 void RunRange(const RegionPlan& p, const KernelBindings& b, uint64_t first, uint64_t last) {

@@ -1,5 +1,5 @@
-// FLOAT32 or FLOAT16 elements read and written as float by the region pooling family's CPU kernels
-// (forward and gradient), by element offset.
+// FLOAT32 (kHalf false) or FLOAT16 elements read and written as float, by element offset: the
+// storage access of the CPU kernels that compute in float whatever the tensor holds.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 
 #include "dml/kernels/cpu/float16.h"
 
-namespace freedml::dml::region {
+namespace freedml::dml::cpu {
 
 template <bool kHalf>
 inline float ReadFloat(const std::byte* base, int64_t offset) {
@@ -33,4 +33,4 @@ inline void WriteFloat(std::byte* base, int64_t offset, float value) {
     }
 }
 
-}  // namespace freedml::dml::region
+}  // namespace freedml::dml::cpu
