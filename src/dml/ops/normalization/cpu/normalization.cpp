@@ -134,7 +134,14 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
         if (p.mode == NormMode::GivenStatistics) {
             const float* m = row[kNormMean].data();
             const float* v = row[kNormVariance].data();
-            for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - m[i]) / std::sqrt(double(v[i]) + p.epsilon));
+            if (p.strides[kNormMean][inner] == 0 && p.strides[kNormVariance][inner] == 0) {
+                // Statistics constant along the row (a spatial batch normalization): the same
+                // arithmetic with the square root taken once.
+                const double mean = m[0], deviation = std::sqrt(double(v[0]) + p.epsilon);
+                for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - mean) / deviation);
+            } else {
+                for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - m[i]) / std::sqrt(double(v[i]) + p.epsilon));
+            }
         } else {
             double mean = 0.0, factor = 1.0, variance = 0.0;
             if (p.useMean) {
