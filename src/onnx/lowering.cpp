@@ -38,7 +38,7 @@ std::vector<uint8_t> TensorBytes(const ::onnx::TensorProto& t, DML_TENSOR_DATA_T
     if (have != count || (t.has_raw_data() && t.raw_data().size() != count * size)) mismatch(have);
     std::vector<uint8_t> bytes(count * size);
     if (t.has_raw_data()) {
-        std::memcpy(bytes.data(), t.raw_data().data(), bytes.size());
+        if (!bytes.empty()) std::memcpy(bytes.data(), t.raw_data().data(), bytes.size());  // empty: data() may be null
         return bytes;
     }
     auto put = [&](size_t i, auto value) { std::memcpy(bytes.data() + i * size, &value, size); };
@@ -314,7 +314,7 @@ std::vector<int64_t> NodeContext::HostInts(size_t i) {
     const Value& v = Input(i);
     if (v.host && (v.type == DML_TENSOR_DATA_TYPE_INT64 || v.type == DML_TENSOR_DATA_TYPE_UINT64)) {
         out.resize(v.ElementCount());
-        std::memcpy(out.data(), v.host->data(), out.size() * 8);  // exact beyond 2^53
+        if (!out.empty()) std::memcpy(out.data(), v.host->data(), out.size() * 8);  // exact beyond 2^53
         return out;
     }
     for (double d : HostFloats(i)) out.push_back(static_cast<int64_t>(d));

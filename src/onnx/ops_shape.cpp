@@ -69,7 +69,8 @@ Value HostFrom(NodeContext& c, const ::onnx::TensorProto& t) {
                                                 static_cast<uint64_t>(t.double_data_size()), static_cast<uint64_t>(t.int32_data_size())});
     if (have != count) c.Fail("the constant's values do not match its shape.");
     std::vector<uint8_t> bytes(count * size);
-    if (t.has_raw_data()) {
+    if (bytes.empty()) {  // an empty constant: nothing to copy (and no data pointer to copy from)
+    } else if (t.has_raw_data()) {
         if (t.raw_data().size() != bytes.size()) c.Fail("the constant's raw data does not match its shape.");
         std::memcpy(bytes.data(), t.raw_data().data(), bytes.size());
     } else if (t.data_type() == ::onnx::TensorProto::FLOAT && static_cast<uint64_t>(t.float_data_size()) == count) {
