@@ -340,37 +340,35 @@ w("can take milliseconds to come back), which is why only ratios from one run ar
 w("")
 
 
+def json_lines(name):
+    """The JSON objects of one raw file of JSON lines (none where the file is missing)."""
+    path = os.path.join(raw, name)
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.startswith("{"):
+                    yield json.loads(line)
+
+
+def type_name(r):
+    return {"f32": "FLOAT32", "f16": "FLOAT16"}.get(r.get("type"), r.get("type", ""))
+
+
 # operator_bench.cpp and operator_torch.py: one JSON object per line, GB/s of the same byte counts.
 for name, impl in (("ops-freedml.jsonl", "FreeDML"), ("ops-torch.jsonl", "PyTorch")):
-    path = os.path.join(raw, name)
-    if not os.path.exists(path):
-        continue
-    with open(path) as f:
-        for line in f:
-            if not line.startswith("{"):
-                continue
-            r = json.loads(line)
-            if r.get("bench") == "op" and "gbs" in r:
-                dtype = {"f32": "FLOAT32", "f16": "FLOAT16"}.get(r.get("type"), r.get("type", ""))
-                add("operators", r["name"], dtype, impl, r["gbs"], "GB/s", "", name)
+    for r in json_lines(name):
+        if r.get("bench") == "op" and "gbs" in r:
+            add("operators", r["name"], type_name(r), impl, r["gbs"], "GB/s", "", name)
 
 # sequence_bench.cpp, sequence_torch.py and sequence_ort.py: one JSON object per line, GFLOP/s of
 # the same FLOP counts (so a ratio of two is the ratio of times); the references name themselves.
 seq_ms = {}  # (case, impl): milliseconds per call
 for name, impl in (("seq-freedml.jsonl", "FreeDML"), ("seq-freedml-passive.jsonl", "FreeDML passive"),
                    ("seq-torch.jsonl", "PyTorch"), ("seq-ort.jsonl", "ONNX Runtime")):
-    path = os.path.join(raw, name)
-    if not os.path.exists(path):
-        continue
-    with open(path) as f:
-        for line in f:
-            if not line.startswith("{"):
-                continue
-            r = json.loads(line)
-            if r.get("bench") == "seq" and "gflops" in r:
-                dtype = {"f32": "FLOAT32", "f16": "FLOAT16"}.get(r.get("type"), r.get("type", ""))
-                add("sequence", r["name"], dtype, impl, r["gflops"], "GFLOP/s", r.get("reference", ""), name)
-                seq_ms[(r["name"], impl)] = r["ms"]
+    for r in json_lines(name):
+        if r.get("bench") == "seq" and "gflops" in r:
+            add("sequence", r["name"], type_name(r), impl, r["gflops"], "GFLOP/s", r.get("reference", ""), name)
+            seq_ms[(r["name"], impl)] = r["ms"]
 
 
 # training_bench.cpp and training_torch.py: one JSON object per line, steps/s of the same CNN step;
