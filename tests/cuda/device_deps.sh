@@ -1,6 +1,7 @@
 # Sourced by the device-machine scripts: puts CUDA on the path and copies into place what the
 # device image lacks from the deps folder given as $1 (DirectX headers and DirectX-Guids,
-# nlohmann-json, pkg-config, and where missing GoogleTest and Google Benchmark).
+# nlohmann-json, pkg-config, and where missing GoogleTest and Google Benchmark, and the ONNX
+# library, protobuf and the ONNX backend test data as Debian packages); make_device_deps.sh fills it.
 deps=${1:-.devdeps}
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -28,3 +29,10 @@ for pkg in GTest benchmark; do
     esac
   fi
 done
+# ONNX's C++ library, protobuf and the backend test data: the Debian packages are unpacked aside and
+# only files the image lacks are copied into /usr (never replacing one of its own).
+if [ ! -d /usr/include/onnx ] && ls "$deps"/debs/*.deb > /dev/null 2>&1; then
+  rm -rf /tmp/devdebs && mkdir -p /tmp/devdebs
+  for f in "$deps"/debs/*.deb; do dpkg-deb -x "$f" /tmp/devdebs; done
+  cp -rn /tmp/devdebs/usr/. /usr/ && ldconfig
+fi

@@ -2,13 +2,17 @@
 # One device-machine session: build FreeDML with the CUDA plugin there, run the CUDA tests, the
 # conformance suite, the DirectML API and graph tests on the CUDA adapter, compute-sanitizer (memcheck,
 # racecheck) on a subset, then bench/run_gpu.sh. Logs go to $OUT.
-#   tests/cuda/run_on_device.sh [tests|bench|all|conformance] [deps-dir]
+#   tests/cuda/run_on_device.sh [tests|bench|all|conformance|onnx] [deps-dir]
 # `conformance` builds only what the conformance suite needs and runs it on the CUDA adapter, then
 # compute-sanitizer memcheck over the same cases, and racecheck over the softmax family's cases;
 # FREEDML_CONFORMANCE_FILTER (a gtest filter, e.g. 'Conformance_unary_*/cuda') narrows the first
 # two (FREEDML_MEMCHECK_FILTER the second alone), FREEDML_RACECHECK_FILTER the third;
 # FREEDML_FAMILY_TESTS (e.g. "pooling quantized") adds those families' API tests on the CUDA adapter;
 # FREEDML_BENCH_OPS (operator_bench --only's list) then benchmarks those operators against PyTorch.
+# `onnx` builds dmlrun with the ONNX lowering (the library comes from deps-dir's Debian packages)
+# and runs the ONNX tests on the CUDA adapter: the small models, the real models (torchvision and
+# transformers, exported there with that machine's PyTorch) and the ONNX backend suites, whose pass
+# counts it prints; FREEDML_ONNX_TESTS (a ctest regex) narrows them.
 # `tests` also installs the build into a prefix, moves the prefix, and lists the adapters with the
 # moved dmlrun in a clean environment (the CUDA plugin must be found beside the libraries), then
 # runs the CUDA tests, the conformance suite (FREEDML_CONFORMANCE_FILTER narrows it), the DirectML
@@ -38,7 +42,7 @@ rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
 # The operator families' API tests (tests/<family>/<family>_api_test), run on the CUDA adapter.
 families="reduction data_movement generators pooling normalization region_pooling resampling quantized recurrent attention optimizer training"
-keep="conformance cuda dml d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary $families"
+keep="conformance cuda dml onnx d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary $families"
 for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
 build=build-gpu
@@ -58,6 +62,7 @@ targets="d3d12 dxcore directml freedml_cuda dmlrun conformance_test cuda_d3d12_t
 for f in $families; do targets="$targets ${f}_api_test"; done
 [ "$what" = all ] || [ "$what" = bench ] && targets="$targets freedml_gpu_bench operator_bench training_bench"
 [ "$what" = conformance ] && targets="d3d12 dxcore directml freedml_cuda conformance_test"
+[ "$what" = onnx ] && targets="d3d12 dxcore directml freedml_cuda dmlrun onnx_backend_test"
 [ "$what" = conformance ] && for f in ${FREEDML_FAMILY_TESTS:-}; do targets="$targets ${f}_api_test"; done
 [ "$what" = conformance ] && [ -n "${FREEDML_BENCH_OPS:-}" ] && targets="$targets operator_bench"
 cmake --build $build --target $targets -- -k 0 > "$out/build.log" 2>&1 || { grep -B2 -A12 "error" "$out/build.log" | head -80; }
@@ -95,6 +100,20 @@ if [ "$what" = conformance ]; then
     python3 bench/operator_torch.py --device cuda --only "$FREEDML_BENCH_OPS" > "$out/torch_bench.jsonl" 2>> "$out/bench.log"
     python3 bench/cuda/compare.py "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" | tee "$out/bench_table.txt"
   fi
+  echo "total: $(( $(date +%s) - start )) s"
+  exit 0
+fi
+if [ "$what" = onnx ]; then
+  grep -E "ONNX" "$out/configure.log" | head -3
+  regex="${FREEDML_ONNX_TESTS:-^onnx\.(case|torchvision)\..*cuda}"
+  (cd $build && timeout $(( budget - ($(date +%s) - start) - 120 )) ctest -R "$regex" -j4 --timeout 400 \
+      --output-on-failure > "$out/onnx.log" 2>&1)
+  echo "onnx ctest rc=$?"; grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/onnx.log" | head -40
+  for suite in node pytorch-converted pytorch-operator simple; do  # the backend suites' pass counts
+    run backend_$suite 100 ./$build/tests/onnx/onnx_backend_test /usr/share/libonnx-testdata/data --adapter cuda \
+        --suite $suite --report "$out/backend-$suite-cuda.md"
+    grep -m1 -E "[0-9]+ of [0-9]+ pass" "$out/backend-$suite-cuda.md" "$out/backend_$suite.log" | head -1
+  done
   echo "total: $(( $(date +%s) - start )) s"
   exit 0
 fi

@@ -98,6 +98,10 @@ class Bert(nn.Module):
         return x
 
 
+# Newer PyTorch exports through its dynamo exporter at the newest opset and IR version, which
+# Debian's ONNX library cannot read: ask for the TorchScript exporter wherever it is a choice.
+import inspect
+legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
 if name in ("gpt2_like", "bert_like"):
     model = (Gpt() if name == "gpt2_like" else Bert()).eval()
     x = torch.from_numpy(np.random.RandomState(21).randint(0, 100, (batch, 16)).astype(np.int64))
@@ -105,7 +109,7 @@ if name in ("gpt2_like", "bert_like"):
     # (LayerNormalization), BERT at 13 (layer norm as ReduceMean, Sub, Pow, Sqrt, Div).
     torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"],
                       opset_version=17 if name == "gpt2_like" else 13,
-                      dynamic_axes={"input": {0: "batch", 1: "sequence"}, "output": {0: "batch", 1: "sequence"}})
+                      dynamic_axes={"input": {0: "batch", 1: "sequence"}, "output": {0: "batch", 1: "sequence"}}, **legacy)
 else:
     model = getattr(torchvision.models, name)(weights=None).eval()
     # Random running statistics, so that batch normalization is not the identity.
@@ -115,7 +119,7 @@ else:
                 m.running_mean.uniform_(-0.1, 0.1)
                 m.running_var.uniform_(0.5, 1.5)
     x = torch.from_numpy(np.random.RandomState(21).uniform(-1, 1, (batch, 3, 224, 224)).astype(np.float32))
-    torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"], opset_version=13)
+    torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"], opset_version=13, **legacy)
 np.save(path + ".input.npy", x.numpy())
 """
 
