@@ -125,7 +125,7 @@ LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& optio
         if (!seen.count(name)) {
             std::string known;
             for (const auto& s : seen) known += (known.empty() ? "" : ", ") + s;
-            throw LoadError("--dim " + name + "=" + std::to_string(value) + " names no symbolic dimension of the model" +
+            throw LoadError(options.dimsName + " " + name + "=" + std::to_string(value) + " names no symbolic dimension of the model" +
                             (known.empty() ? std::string(" (it has none).") : " (it has: " + known + ")."));
         }
     }

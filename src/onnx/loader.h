@@ -30,6 +30,7 @@ struct LoadOptions {
     // A graph input dimension still unset after `dims` and `inputShapes` becomes 1 (DxDispatch's
     // rule for its ONNX dispatchables) instead of being refused.
     bool unsetDimensionsAreOne = false;
+    std::string dimsName = "--dim";  // what an error about a `dims` entry calls it
 };
 
 // A parsed model whose value infos carry the inferred static shapes.

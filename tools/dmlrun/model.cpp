@@ -568,6 +568,11 @@ private:
                     if (!point.given || AllOwned(point)) continue;
                     bool bound = std::any_of(command.bindings.begin(), command.bindings.end(),
                                              [&](const Binding& b) { return b.bindPoint == point.name; });
+                    if (!bound && dispatchable.onnx) {
+                        throw ModelError(path / "bindings", "nothing is bound to '" + point.name + "' of the ONNX model '" +
+                                                                dispatchable.onnx->Name() + "'; dmlrun binds every input and " +
+                                                                "output to a resource (it makes none implicitly).");
+                    }
                     if (!bound) {
                         throw ModelError(path / "bindings", "nothing is bound to " + point.name + ", which '" + dispatchable.name +
                                                                 "' describes; bind a resource to it.");

@@ -18,6 +18,7 @@ fo::LoadOptions SourceOptions(const OnnxSource& source) {
     fo::LoadOptions options;
     options.dims = source.dims;
     options.unsetDimensionsAreOne = true;  // DxDispatch's rule for inputs nobody gives a shape
+    options.dimsName = "freeDimensionNameOverrides";
     return options;
 }
 
