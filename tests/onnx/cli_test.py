@@ -157,6 +157,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check("json onnx deferred file", r.returncode == 0 and y is not None and y.dtype == np.float32 and
           np.array_equal(y, want), "%s %r" % (r.stderr, y))
 
+    # Implicit bindings: x1 left out is [1,2] (its N free) of zeros; nothing bound at all still runs.
+    model = _json.loads(_json.dumps(dynamic))
+    model["commands"] = [{"type": "dispatch", "dispatchable": "concat",
+                          "bindings": {"x0": {"name": "a", "shape": [2, 2]}, "y": "deferredY"}},
+                         {"type": "print", "resource": "deferredY"},
+                         {"type": "dispatch", "dispatchable": "concat", "bindings": {}}]
+    (tmp / "dynamic.json").write_text(_json.dumps(model))
+    r = run(tmp / "dynamic.json", "--print-all")
+    lines = [l for l in r.stdout.splitlines() if l.startswith("Resource")]
+    check("json onnx implicit", r.returncode == 0 and lines[0] == "Resource 'deferredY': 1, 2, 3, 4, 0, 0" and
+          r.stdout.count("Dispatch 'concat'") == 2 and not any("implicit" in l for l in lines), r.stdout + r.stderr)
+
     try:
         import onnxruntime  # noqa: F401
         have_ort = True

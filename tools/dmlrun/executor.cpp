@@ -153,7 +153,7 @@ public:
         if (options_.printAll) {
             for (size_t i = 0; i < model_.resources.size(); ++i) {
                 // A deferred resource no dispatch wrote has nothing to show.
-                if (!model_.resources[i].deferred || model_.finalViews[i]) {
+                if (!model_.resources[i].implicit && (!model_.resources[i].deferred || model_.finalViews[i])) {
                     Print(i, false, model_.resources[i].path, model_.finalViews[i]);
                 }
             }

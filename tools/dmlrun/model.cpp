@@ -493,6 +493,7 @@ private:
                 throw ModelError(pointPath, op.Describe() + " has no tensor named '" + name +
                                                 "'; its tensors are " + op.BindPointNames() + ".");
             }
+            if (!point->given && onnx) continue;  // an ONNX input no node reads: nothing to bind
             if (!point->given) {
                 throw ModelError(pointPath, name + " is not in the operator's desc, so nothing can be bound to it (describe it "
                                                    "in the desc, or leave this binding out).");
@@ -568,11 +569,6 @@ private:
                     if (!point.given || AllOwned(point)) continue;
                     bool bound = std::any_of(command.bindings.begin(), command.bindings.end(),
                                              [&](const Binding& b) { return b.bindPoint == point.name; });
-                    if (!bound && dispatchable.onnx) {
-                        throw ModelError(path / "bindings", "nothing is bound to '" + point.name + "' of the ONNX model '" +
-                                                                dispatchable.onnx->Name() + "'; dmlrun binds every input and " +
-                                                                "output to a resource (it makes none implicitly).");
-                    }
                     if (!bound) {
                         throw ModelError(path / "bindings", "nothing is bound to " + point.name + ", which '" + dispatchable.name +
                                                                 "' describes; bind a resource to it.");
@@ -737,6 +733,29 @@ private:
         }
         const GraphModel& graph = *model_.dispatchables[command->dispatchable].graph;
         command->bindings = ReadBindings(bindings, bindingsPath, graph, /*initialization=*/false, /*onnx=*/true);
+
+        // DxDispatch's implicit bindings: an input or output the command leaves out gets a buffer of
+        // its own, zeros for an input, that no other command can name.
+        for (const auto* points : {&graph.Inputs(), &graph.Outputs()}) {
+            for (const BindPoint& point : *points) {
+                const bool bound = std::any_of(command->bindings.begin(), command->bindings.end(),
+                                               [&](const Binding& b) { return b.bindPoint == point.name; });
+                if (bound || !point.given) continue;
+                Resource implicit;
+                implicit.name = model_.dispatchables[base].name + "." + point.name + " (implicit)";
+                implicit.path = bindingsPath;
+                implicit.dataType = point.tensors[0]->DataType;
+                implicit.sizeInBytes = point.tensors[0]->TotalTensorSizeInBytes;
+                implicit.implicit = true;
+                Reserve(implicit.sizeInBytes, bindingsPath, "an implicit buffer");
+                model_.resources.push_back(std::move(implicit));
+                Binding binding;
+                binding.bindPoint = point.name;
+                binding.path = bindingsPath;
+                binding.ranges.push_back(BoundRange{model_.resources.size() - 1, 0, point.tensors[0]->TotalTensorSizeInBytes});
+                command->bindings.push_back(std::move(binding));
+            }
+        }
 
         for (Binding& binding : command->bindings) {
             const JsonPath pointPath = bindingsPath / binding.bindPoint;

@@ -39,6 +39,9 @@ struct Resource {
     // "initialValues": "deferred" (DxDispatch): no values; the ONNX model output bound to it gives
     // its type and shape when a dispatch writes it. Its buffer is as large as the largest such output.
     bool deferred = false;
+    // An ONNX model input or output a dispatch command left unbound (DxDispatch's implicit
+    // bindings): a buffer of its size that no command names, left out of --print-all.
+    bool implicit = false;
 };
 
 // What a deferred resource holds after the dispatch commands before a print or writeFile: the
