@@ -26,6 +26,46 @@ void SetDims(::onnx::ValueInfoProto* info, const std::map<std::string, uint64_t>
     }
 }
 
+// "[N,2]": a declared shape as a message shows it ("?" for an unnamed unknown dimension).
+std::string ShapeText(const ::onnx::TensorShapeProto& shape) {
+    std::string text = "[";
+    for (int i = 0; i < shape.dim_size(); ++i) {
+        const auto& dim = shape.dim(i);
+        text += (i ? "," : "") + (dim.has_dim_value() ? std::to_string(dim.dim_value()) : dim.has_dim_param() ? dim.dim_param() : "?");
+    }
+    return text + "]";
+}
+
+std::string ShapeText(const std::vector<uint64_t>& shape) {
+    std::string text = "[";
+    for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+// Gives graph input `info` the whole shape `given`, which must fit what the model declares.
+void SetInputShape(::onnx::ValueInfoProto* info, const std::vector<uint64_t>& given) {
+    auto* type = info->mutable_type();
+    if (!type->has_tensor_type()) {
+        throw LoadError("a shape is given for graph input '" + info->name() + "', which is not a tensor.");
+    }
+    auto* shape = type->mutable_tensor_type()->mutable_shape();
+    if (type->tensor_type().has_shape() && shape->dim_size() != static_cast<int>(given.size())) {
+        throw LoadError("the shape " + ShapeText(given) + " given for graph input '" + info->name() + "' has " +
+                        std::to_string(given.size()) + " dimension" + (given.size() == 1 ? "" : "s") + "; the input has " +
+                        std::to_string(shape->dim_size()) + " (" + ShapeText(*shape) + ").");
+    }
+    for (int i = 0; i < shape->dim_size(); ++i) {
+        const auto& dim = shape->dim(i);
+        if (dim.has_dim_value() && static_cast<uint64_t>(dim.dim_value()) != given[i]) {
+            throw LoadError("the shape " + ShapeText(given) + " given for graph input '" + info->name() +
+                            "' does not fit its declared shape " + ShapeText(*shape) + ": dimension " + std::to_string(i) +
+                            " is " + std::to_string(dim.dim_value()) + ", not " + std::to_string(given[i]) + ".");
+        }
+    }
+    shape->clear_dim();
+    for (uint64_t value : given) shape->add_dim()->set_dim_value(static_cast<int64_t>(value));
+}
+
 }  // namespace
 
 LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& options) {
@@ -85,12 +125,38 @@ LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& optio
         if (!seen.count(name)) {
             std::string known;
             for (const auto& s : seen) known += (known.empty() ? "" : ", ") + s;
-            throw LoadError("--dim " + name + "=" + std::to_string(value) + " names no symbolic dimension of the model" +
+            throw LoadError(options.dimsName + " " + name + "=" + std::to_string(value) + " names no symbolic dimension of the model" +
                             (known.empty() ? std::string(" (it has none).") : " (it has: " + known + ")."));
+        }
+    }
+    for (const auto& [name, shape] : options.inputShapes) {
+        ::onnx::ValueInfoProto* found = nullptr;
+        for (auto& input : *graph->mutable_input()) {
+            if (input.name() == name && !initializers.count(name)) found = &input;
+        }
+        if (!found) {
+            std::string known;
+            for (const auto& input : graph->input()) {
+                if (!initializers.count(input.name())) known += (known.empty() ? "'" : ", '") + input.name() + "'";
+            }
+            throw LoadError("a shape is given for '" + name + "', which is not an input of the model" +
+                            (known.empty() ? std::string(" (it has none).") : " (its inputs: " + known + ")."));
+        }
+        SetInputShape(found, shape);
+    }
+    if (options.unsetDimensionsAreOne) {
+        for (auto& input : *graph->mutable_input()) {
+            if (initializers.count(input.name()) || !input.type().has_tensor_type() || !input.type().tensor_type().has_shape()) {
+                continue;
+            }
+            for (auto& dim : *input.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+                if (!dim.has_dim_value()) dim.set_dim_value(1);
+            }
         }
     }
     for (const auto& input : graph->input()) {
         if (initializers.count(input.name())) continue;
+        loaded.inputNames.push_back(input.name());
         if (!input.type().has_tensor_type()) {
             throw LoadError("graph input '" + input.name() + "' is not a tensor (sequences and maps have no DirectML form).");
         }
@@ -122,6 +188,7 @@ LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& optio
         refusal = check();
         if (!refusal.empty()) throw LoadError("ONNX's checker refuses the model: " + refusal);
     }
+    for (const auto& output : model->graph().output()) loaded.outputNames.push_back(output.name());
     loaded.proto = std::move(model);
     return loaded;
 }

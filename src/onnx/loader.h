@@ -24,12 +24,21 @@ public:
 
 struct LoadOptions {
     std::map<std::string, uint64_t> dims;  // symbolic dimension name -> value (--dim name=value)
+    // Whole shapes of graph inputs (DxDispatch's binding shapes): each must have its input's rank
+    // and agree with its fixed dimensions; the input's other dimensions take these values.
+    std::map<std::string, std::vector<uint64_t>> inputShapes;
+    // A graph input dimension still unset after `dims` and `inputShapes` becomes 1 (DxDispatch's
+    // rule for its ONNX dispatchables) instead of being refused.
+    bool unsetDimensionsAreOne = false;
+    std::string dimsName = "--dim";  // what an error about a `dims` entry calls it
 };
 
 // A parsed model whose value infos carry the inferred static shapes.
 struct LoadedModel {
     std::shared_ptr<::onnx::ModelProto> proto;
     int64_t opset = 0;  // the default domain's opset version
+    // The graph's inputs (initializers left out) and outputs, in the file's order.
+    std::vector<std::string> inputNames, outputNames;
 };
 
 // Throws LoadError: a file protobuf cannot parse (with where it stopped), a model ONNX's checker

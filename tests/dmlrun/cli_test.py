@@ -195,7 +195,8 @@ CASES = {
                                                                         initialValuesDataType="UNKNOWN")), [], 1,
                        ["resources.A: a raw file needs an initialValuesDataType"], []),
     "deferred": (edit(GEMM, lambda m: m["resources"]["A"].update(initialValues="deferred")), [], 1,
-                 ["deferred resources, sized by an ONNX dispatchable's output, are not supported yet"], []),
+                 ["commands[0].bindings.ATensor: resource 'A' is deferred: only an ONNX dispatchable's output gives a "
+                  "deferred resource its type and shape, and DML_OPERATOR_GEMM is not one."], []),
 
     # ---- dispatchables ----
     "unknown operator": (edit(GEMM, lambda m: m["dispatchables"]["gemm"].update(type="DML_OPERATOR_FROBNICATE")), [], 1,

@@ -360,6 +360,37 @@ TEST(ModelTest, MemoryIsCappedBeforeAllocation) {
                      "is more than dmlrun's limit of 1000 bytes (raise it with --max-memory MiB).");
 }
 
+// DxDispatch's "deferred" resources: only an ONNX model output gives one its type and shape, so
+// every other use is refused before anything runs.
+TEST(ModelTest, DeferredResourcesAreRefusedWhereNoOnnxOutputSizesThem) {
+    const std::string resources = R"("resources": {"A": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2, 3, 4]},
+        "D": {"initialValuesDataType": "FLOAT32", "initialValues": "deferred"}},)";
+    const std::string identity = R"("dispatchables": {"id": {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1, 4]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1, 4]}}}},)";
+    auto error = [&](const std::string& rest) { return ErrorOf([&] { ParseModel(Parse("{" + resources + rest + "}"), ParseOptions{}); }); };
+    EXPECT_EQ(error(R"("dispatchables": {}, "commands": [{"type": "print", "resource": "D"}])"),
+              "commands[0].resource: resource 'D' is deferred, and no dispatch command before this one writes an ONNX model "
+              "output to it, so it has no type or shape yet.");
+    EXPECT_EQ(error(identity + R"("commands": [{"type": "dispatch", "dispatchable": "id", "bindings": {"InputTensor": "A", "OutputTensor": "D"}}])"),
+              "commands[0].bindings.OutputTensor: resource 'D' is deferred: only an ONNX dispatchable's output gives a deferred "
+              "resource its type and shape, and DML_OPERATOR_ELEMENT_WISE_IDENTITY is not one.");
+    EXPECT_EQ(ErrorOf([&] {
+                  ParseModel(Parse(R"({"resources": {"D": {"initialValues": "deferred", "sizeInBytes": 16}}, "dispatchables": {}, "commands": []})"),
+                             ParseOptions{});
+              }),
+              "resources.D.sizeInBytes: a deferred resource takes its size from the ONNX model output bound to it, so it has no "
+              "\"sizeInBytes\".");
+    EXPECT_NE(ErrorOf([&] {
+                  ParseModel(Parse(R"({"resources": {"D": {"initialValues": "later"}}, "dispatchables": {}, "commands": []})"), ParseOptions{});
+              }).find("the one string initialValues is \"deferred\""),
+              std::string::npos);
+    // Unused, a deferred resource is a small buffer that --print-all leaves out.
+    Model model = ParseModel(Parse("{" + resources + R"("dispatchables": {}, "commands": []})"), ParseOptions{});
+    EXPECT_TRUE(model.resources[1].deferred);
+    EXPECT_EQ(model.resources[1].sizeInBytes, 4u);
+    EXPECT_FALSE(model.finalViews[1].has_value());
+}
+
 TEST(PrintFormatTest, MatchesDxDispatch) {
     float floats[] = {1.0f, 2.5f, -3.0f, 1e-7f, 1234567.0f, 0.1f};
     EXPECT_EQ(FormatResource("Out", DML_TENSOR_DATA_TYPE_FLOAT32, reinterpret_cast<uint8_t*>(floats), 6, false),

@@ -109,10 +109,65 @@ with tempfile.TemporaryDirectory() as tmp:
     import json as _json
     model = _json.loads((HERE / "dxdispatch_onnx.json").read_text())
     model["dispatchables"]["gemm"]["sourcePath"] = str(ERRORS / "unsupported_operator.onnx")
+    model["dispatchables"]["relu_add"]["sourcePath"] = str(symbolic)
+    model["commands"][0]["bindings"] = {"x": "A0", "y": "Out"}  # its tensors (the lowering refuses it before sizes matter)
     (tmp / "bad.json").write_text(_json.dumps(model))
     r = run(tmp / "bad.json")
     check("json onnx refusal", r.returncode == 1 and "dispatchables.gemm" in r.stderr and
           "node 'mystery' (Einsum, opset 13)" in r.stderr, r.stderr)
+
+    # DxDispatch's onnx_dynamic_shapes model made wrong in one place each: one sentence, nothing run.
+    dynamic = _json.loads((HERE / "dxdispatch" / "onnx_dynamic_shapes.json").read_text())
+    dynamic["dispatchables"]["concat"]["sourcePath"] = str(HERE / "dxdispatch" / "onnx_dynamic_shapes.onnx")
+
+    def expect_json_error(name, change, *needles):
+        model = _json.loads(_json.dumps(dynamic))
+        change(model)
+        (tmp / "dynamic.json").write_text(_json.dumps(model))
+        expect_error(name, [tmp / "dynamic.json"], 1, *needles)
+
+    expect_json_error("json onnx unknown input", lambda m: m["commands"][0]["bindings"].update(z="a"),
+                      "commands[0].bindings.z: the ONNX model 'onnx_dynamic_shapes.onnx' has no input or output named 'z' "
+                      "(its inputs: 'x0', 'x1'; its outputs: 'y')")
+    expect_json_error("json onnx deferred input", lambda m: m["commands"][4]["bindings"].update(x0="deferredY"),
+                      "commands[4].bindings.x0: resource 'deferredY' is deferred", "cannot be bound to the input 'x0'")
+    expect_json_error("json onnx missing file",
+                      lambda m: m["dispatchables"]["concat"].update(sourcePath=str(tmp / "absent.onnx")),
+                      "dispatchables.concat.sourcePath: cannot open", "absent.onnx': no such file")
+    expect_json_error("json onnx deferred printed first", lambda m: m["commands"].insert(0, {"type": "print", "resource": "deferredY"}),
+                      "commands[0].resource: resource 'deferredY' is deferred, and no dispatch command before this one writes")
+    expect_json_error("json onnx input shape", lambda m: m["commands"][0]["bindings"]["x0"].update(shape=[1, 3]),
+                      "the shape [1,3] given for graph input 'x0' does not fit its declared shape [N,2]")
+    expect_json_error("json onnx output shape", lambda m: m["commands"][0]["bindings"]["y"].update(shape=[3, 2]),
+                      "commands[0].bindings.y.shape: the shape [3,2] given for the output 'y' is not the [2,2]")
+    expect_json_error("json onnx small resource", lambda m: m["commands"][0]["bindings"]["x0"].update(shape=[4, 2]),
+                      "'x0' (FLOAT32 [4,2]) takes 32 bytes, but the binding of resource 'a' spans 24")
+    expect_json_error("json onnx unknown override", lambda m: m["dispatchables"]["concat"].update(freeDimensionNameOverrides={"M": 2}),
+                      "freeDimensionNameOverrides M=2 names no symbolic dimension of the model (it has: N)")
+
+    # freeDimensionNameOverrides fixes N; writeFile gives a deferred resource the output's shape.
+    model = _json.loads(_json.dumps(dynamic))
+    model["dispatchables"]["concat"]["freeDimensionNameOverrides"] = {"N": 3}
+    model["commands"] = [{"type": "dispatch", "dispatchable": "concat", "bindings": {"x0": "a", "x1": "b", "y": "deferredY"}},
+                         {"type": "writeFile", "resource": "deferredY", "targetPath": str(tmp / "y.npy")}]
+    (tmp / "dynamic.json").write_text(_json.dumps(model))
+    r = run(tmp / "dynamic.json", "--quiet")
+    y = np.load(tmp / "y.npy") if (tmp / "y.npy").exists() else None
+    want = np.concatenate([np.arange(1, 7).reshape(3, 2), np.arange(7, 13).reshape(3, 2)]).astype(np.float32)
+    check("json onnx deferred file", r.returncode == 0 and y is not None and y.dtype == np.float32 and
+          np.array_equal(y, want), "%s %r" % (r.stderr, y))
+
+    # Implicit bindings: x1 left out is [1,2] (its N free) of zeros; nothing bound at all still runs.
+    model = _json.loads(_json.dumps(dynamic))
+    model["commands"] = [{"type": "dispatch", "dispatchable": "concat",
+                          "bindings": {"x0": {"name": "a", "shape": [2, 2]}, "y": "deferredY"}},
+                         {"type": "print", "resource": "deferredY"},
+                         {"type": "dispatch", "dispatchable": "concat", "bindings": {}}]
+    (tmp / "dynamic.json").write_text(_json.dumps(model))
+    r = run(tmp / "dynamic.json", "--print-all")
+    lines = [l for l in r.stdout.splitlines() if l.startswith("Resource")]
+    check("json onnx implicit", r.returncode == 0 and lines[0] == "Resource 'deferredY': 1, 2, 3, 4, 0, 0" and
+          r.stdout.count("Dispatch 'concat'") == 2 and not any("implicit" in l for l in lines), r.stdout + r.stderr)
 
     try:
         import onnxruntime  # noqa: F401

@@ -145,13 +145,18 @@ public:
             } else if (options_.dispatchesOnly) {
                 continue;
             } else if (const auto* print = std::get_if<PrintCommand>(&command)) {
-                Print(print->resource, print->verbose, print->path);
+                Print(print->resource, print->verbose, print->path, print->deferred);
             } else {
                 WriteFile(std::get<WriteFileCommand>(command));
             }
         }
         if (options_.printAll) {
-            for (size_t i = 0; i < model_.resources.size(); ++i) Print(i, false, model_.resources[i].path);
+            for (size_t i = 0; i < model_.resources.size(); ++i) {
+                // A deferred resource no dispatch wrote has nothing to show.
+                if (!model_.resources[i].implicit && (!model_.resources[i].deferred || model_.finalViews[i])) {
+                    Print(i, false, model_.resources[i].path, model_.finalViews[i]);
+                }
+            }
         }
     }
 
@@ -573,13 +578,16 @@ private:
         return bytes;
     }
 
-    void Print(size_t index, bool verbose, const JsonPath& path) {
+    // `deferred`: what a deferred resource holds (the type and shape of the output last written to it).
+    void Print(size_t index, bool verbose, const JsonPath& path, const std::optional<DeferredView>& deferred) {
         const Resource& resource = model_.resources[index];
-        if (ValueSizeInBytes(resource.dataType) == 0) {
+        const DML_TENSOR_DATA_TYPE dataType = deferred ? deferred->dataType : resource.dataType;
+        if (ValueSizeInBytes(dataType) == 0) {
             throw RunError(path, "resource '" + resource.name + "' holds a list of typed values, which cannot be printed.", true);
         }
         std::vector<uint8_t> bytes = Download(index, path);
-        Out(FormatResource(resource.name, resource.dataType, bytes.data(), PrintedElementCount(resource), verbose), true);
+        const uint64_t count = deferred ? deferred->ElementCount() : PrintedElementCount(resource);
+        Out(FormatResource(resource.name, dataType, bytes.data(), count, verbose), true);
     }
 
     void WriteFile(const WriteFileCommand& command) {
@@ -588,13 +596,19 @@ private:
         std::string extension = command.target.extension().string();
         for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         std::vector<uint8_t> file;
+        const DML_TENSOR_DATA_TYPE dataType = command.deferred ? command.deferred->dataType : resource.dataType;
+        if (command.deferred) bytes.resize(command.deferred->ElementCount() * ValueSizeInBytes(dataType));
         if (extension == ".npy") {
-            const uint32_t elementSize = ValueSizeInBytes(resource.dataType);
+            const uint32_t elementSize = ValueSizeInBytes(dataType);
             if (elementSize == 0) {
                 throw RunError(command.path, "resource '" + resource.name + "' holds a list of typed values; write it to a raw file.", true);
             }
             std::vector<uint64_t> shape = command.dimensions;
-            if (shape.empty()) shape = resource.shape.empty() ? std::vector<uint64_t>{bytes.size() / elementSize} : resource.shape;
+            if (shape.empty() && command.deferred) {
+                shape = command.deferred->shape;  // empty for a scalar
+            } else if (shape.empty()) {
+                shape = resource.shape.empty() ? std::vector<uint64_t>{bytes.size() / elementSize} : resource.shape;
+            }
             uint64_t elements = 1;
             for (uint64_t d : shape) elements = d && elements > ~uint64_t(0) / d ? ~uint64_t(0) : elements * d;
             if (elements > bytes.size() / elementSize) {
@@ -603,7 +617,7 @@ private:
                                true);
             }
             bytes.resize(elements * elementSize);
-            file = WriteNpy(resource.dataType, shape, bytes);
+            file = WriteNpy(dataType, shape, bytes);
         } else {
             file = std::move(bytes);
         }

@@ -38,6 +38,16 @@
 
 namespace dmlrun {
 
+// DxDispatch's "type": "onnx" dispatchable: an ONNX model file, read and checked once. Each set of
+// input shapes its dispatch commands give (binding "shape"s) lowers it to its own DirectML graph.
+struct OnnxSource {
+    std::filesystem::path file;
+    std::vector<uint8_t> bytes;
+    std::map<std::string, uint64_t> dims;           // freeDimensionNameOverrides
+    std::vector<std::string> inputs, outputs;       // the model's input and output names
+    std::string Name() const { return file.filename().string(); }
+};
+
 class GraphModel : public Bindable {
 public:
     struct Node {
@@ -52,21 +62,30 @@ public:
 
     std::string description = "the graph";
     std::vector<std::shared_ptr<const DML_BUFFER_TENSOR_DESC>> portTensors;  // an ONNX model's bind points
+    // An ONNX model's lowered graph: the static shape of each input and output, in binding order
+    // (a bind point's buffer is rounded up to 4 bytes; its elements are what the shape holds).
+    std::vector<std::vector<uint64_t>> inputShapes, outputShapes;
     std::string Describe() const override { return description; }
 
 private:
     friend std::unique_ptr<GraphModel> BuildGraph(const Json& object, const JsonPath& path);
-    friend std::unique_ptr<GraphModel> BuildOnnxGraph(const std::filesystem::path& file, const std::map<std::string, uint64_t>& dims,
+    friend std::unique_ptr<GraphModel> BuildOnnxGraph(const OnnxSource& source,
+                                                      const std::map<std::string, std::vector<uint64_t>>& inputShapes,
                                                       const JsonPath& path);
 };
 
 // Reads a graph dispatchable; throws ModelError naming the field and what it expected.
 std::unique_ptr<GraphModel> BuildGraph(const Json& object, const JsonPath& path);
 
-// DxDispatch's "type": "onnx" dispatchable: the model at `file` lowered to one DirectML graph (src/onnx)
-// with its symbolic dimensions from `dims` (freeDimensionNameOverrides); it binds by the model's input
-// and output names. Throws ModelError with the lowering's sentence; without ONNX support, says so.
-std::unique_ptr<GraphModel> BuildOnnxGraph(const std::filesystem::path& file, const std::map<std::string, uint64_t>& dims,
+// Reads and checks the model at `file` (parse, checker, shape inference with symbolic input
+// dimensions from `dims` and the rest 1). Throws ModelError at `path`; without ONNX support, says so.
+std::shared_ptr<const OnnxSource> ReadOnnxSource(const std::filesystem::path& file, std::vector<uint8_t> bytes,
+                                                 const std::map<std::string, uint64_t>& dims, const JsonPath& path);
+
+// The model lowered to one DirectML graph (src/onnx) with the given input shapes (the other
+// inputs' symbolic dimensions from the source's dims, else 1); it binds by the model's input and
+// output names. Throws ModelError at `path` with the loader's or the lowering's sentence.
+std::unique_ptr<GraphModel> BuildOnnxGraph(const OnnxSource& source, const std::map<std::string, std::vector<uint64_t>>& inputShapes,
                                            const JsonPath& path);
 
 }  // namespace dmlrun

@@ -65,6 +65,7 @@ public:
             throw ModelError(commandsPath, "expected an array of commands, found " + DescribeValue(commands) + ".");
         }
         for (size_t i = 0; i < commands.size(); ++i) model_.commands.push_back(ReadCommand(commands[i], commandsPath[i]));
+        FinishOnnx();
         return std::move(model_);
     }
 
@@ -127,9 +128,20 @@ private:
             }
         };
         if (initial.is_string()) {
-            throw ModelError(valuesPath, "\"" + initial.get<std::string>() +
-                                             "\" initial values are not supported by dmlrun (deferred resources, sized by an ONNX "
-                                             "dispatchable's output, are not supported yet); give an array or an object.");
+            if (initial.get<std::string>() != "deferred") {
+                throw ModelError(valuesPath, "the one string initialValues is \"deferred\" (a buffer that takes its type and shape "
+                                             "from the ONNX model output bound to it); found \"" +
+                                                 initial.get<std::string>() + "\". Give an array or an object otherwise.");
+            }
+            for (const auto& item : value.items()) {
+                const std::string& key = item.key();
+                if (key != "type" && key != "initialValuesDataType" && key != "initialValues" && key != "$comment") {
+                    throw ModelError(path / key, "a deferred resource takes its size from the ONNX model output bound to it, so "
+                                                 "it has no \"" + key + "\".");
+                }
+            }
+            resource.deferred = true;
+            return resource;
         } else if (isTypedList) {
             // A list of {"type": ..., "value": ...} (a constant buffer for a shader); each element
             // has its own type.
@@ -283,15 +295,10 @@ private:
                                                  "sourcePath and freeDimensionNameOverrides).");
             }
         }
-        if (!options_.allowFiles) throw ModelError(path / "sourcePath", "this reader does not open files.");
         const JsonPath sourcePath = path / "sourcePath";
         const std::string& source = ExpectString(Require(value, path, "sourcePath", "the .onnx file"), sourcePath, "a file path");
-        std::error_code error;
-        std::filesystem::path file = options_.modelDirectory / source;
-        if (!std::filesystem::exists(file, error)) file = source;
-        if (!std::filesystem::is_regular_file(file, error)) {
-            throw ModelError(sourcePath, "cannot open '" + source + "': no such file beside the model or in the current directory.");
-        }
+        std::filesystem::path file;
+        std::vector<uint8_t> bytes = ReadFile(source, sourcePath, &file);
         std::map<std::string, uint64_t> dims;
         if (const Json* overrides = FindMember(value, "freeDimensionNameOverrides")) {
             const JsonPath overridesPath = path / "freeDimensionNameOverrides";
@@ -300,7 +307,8 @@ private:
             }
             for (const auto& item : overrides->items()) dims[item.key()] = ParseUInt64(item.value(), overridesPath / item.key());
         }
-        dispatchable.graph = BuildOnnxGraph(file, dims, path);
+        // The model is lowered by the dispatch commands, once per set of binding shapes.
+        dispatchable.onnx = ReadOnnxSource(file, std::move(bytes), dims, path);
         dispatchable.compileAsGraph = true;
         return dispatchable;
     }
@@ -434,9 +442,18 @@ private:
             throw ModelError(namePath, "no resource is named '" + resourceName + "'" + ResourceList() + ".");
         }
         const Resource& resource = model_.resources[found->second];
-        if (elementSize == 0) elementSize = std::max<uint32_t>(ValueSizeInBytes(resource.dataType), 1);
         BoundRange range;
         range.resource = found->second;
+        if (resource.deferred) {
+            for (const char* key : {"elementOffset", "elementCount", "elementSizeInBytes", "elementStride"}) {
+                if (source.is_object() && FindMember(source, key)) {
+                    throw ModelError(path / key, "resource '" + resourceName + "' is deferred: it is bound whole to an ONNX "
+                                                 "model output, which gives its size, so a binding to it has no " + key + ".");
+                }
+            }
+            return range;  // its size is the output's, set when the dispatch command is read
+        }
+        if (elementSize == 0) elementSize = std::max<uint32_t>(ValueSizeInBytes(resource.dataType), 1);
         if (elementOffset > resource.sizeInBytes / elementSize) {
             throw ModelError(path, "elementOffset " + std::to_string(elementOffset) + " (of " + std::to_string(elementSize) +
                                        "-byte elements) is past the end of '" + resourceName + "' (" +
@@ -462,7 +479,9 @@ private:
         return " (the resources are " + names + ")";
     }
 
-    std::vector<Binding> ReadBindings(const Json& json, const JsonPath& path, const Bindable& op, bool initialization) {
+    // `onnx`: the dispatch command of an ONNX dispatchable, whose outputs may be deferred resources.
+    std::vector<Binding> ReadBindings(const Json& json, const JsonPath& path, const Bindable& op, bool initialization,
+                                      bool onnx = false) {
         if (!json.is_object()) {
             throw ModelError(path, "expected an object of bindings ({\"ATensor\": \"A\", ...}), found " + DescribeValue(json) + ".");
         }
@@ -474,6 +493,7 @@ private:
                 throw ModelError(pointPath, op.Describe() + " has no tensor named '" + name +
                                                 "'; its tensors are " + op.BindPointNames() + ".");
             }
+            if (!point->given && onnx) continue;  // an ONNX input no node reads: nothing to bind
             if (!point->given) {
                 throw ModelError(pointPath, name + " is not in the operator's desc, so nothing can be bound to it (describe it "
                                                    "in the desc, or leave this binding out).");
@@ -493,6 +513,20 @@ private:
                 for (size_t i = 0; i < value.size(); ++i) binding.ranges.push_back(ReadSource(value[i], pointPath[i]));
             } else {
                 binding.ranges.push_back(ReadSource(value, pointPath));
+            }
+            for (const BoundRange& range : binding.ranges) {
+                const Resource& resource = model_.resources[range.resource];
+                if (!resource.deferred) continue;
+                if (!onnx) {
+                    throw ModelError(pointPath, "resource '" + resource.name + "' is deferred: only an ONNX dispatchable's output " +
+                                                    "gives a deferred resource its type and shape, and " + op.Describe() +
+                                                    " is not one.");
+                }
+                if (!point->isOutput) {
+                    throw ModelError(pointPath, "resource '" + resource.name + "' is deferred (it takes its type and shape from the "
+                                                "ONNX model output bound to it), so it cannot be bound to the input '" + name +
+                                                    "'.");
+                }
             }
             if (binding.ranges.size() != point->tensors.size()) {
                 throw ModelError(pointPath, name + " takes " + std::to_string(point->tensors.size()) + " resource" +
@@ -522,9 +556,14 @@ private:
                                                             (names.empty() ? " (the model has none)" : " (they are " + names + ")") + ".");
             }
             command.dispatchable = found->second;
-            const Dispatchable& dispatchable = model_.dispatchables[found->second];
-            command.bindings = ReadBindings(Require(json, path, "bindings", "the resources bound to the operator's tensors"),
-                                            path / "bindings", dispatchable.Binds(), /*initialization=*/false);
+            if (model_.dispatchables[found->second].onnx) {
+                ReadOnnxDispatch(json, path, &command);
+            } else {
+                command.bindings = ReadBindings(Require(json, path, "bindings", "the resources bound to the operator's tensors"),
+                                                path / "bindings", model_.dispatchables[found->second].Binds(),
+                                                /*initialization=*/false);
+            }
+            const Dispatchable& dispatchable = model_.dispatchables[command.dispatchable];
             for (const auto* list : {&dispatchable.Binds().Inputs(), &dispatchable.Binds().Outputs()}) {
                 for (const auto& point : *list) {
                     if (!point.given || AllOwned(point)) continue;
@@ -545,6 +584,7 @@ private:
             PrintCommand command;
             command.path = path;
             command.resource = ResourceNamed(Require(json, path, "resource", "the name of the resource to print"), path / "resource");
+            command.deferred = DeferredViewAt(command.resource, path / "resource");
             if (const Json* verbose = FindMember(json, "verbose")) command.verbose = ParseBool(*verbose, path / "verbose");
             return command;
         }
@@ -552,6 +592,7 @@ private:
             WriteFileCommand command;
             command.path = path;
             command.resource = ResourceNamed(Require(json, path, "resource", "the name of the resource to write"), path / "resource");
+            command.deferred = DeferredViewAt(command.resource, path / "resource");
             command.target = ExpectString(Require(json, path, "targetPath", "the file to write"), path / "targetPath", "a file path");
             std::string extension = Lower(command.target.extension().string());
             if (extension == ".png" || extension == ".jpg" || extension == ".jpeg") {
@@ -619,6 +660,169 @@ private:
         return outputs;
     }
 
+    static std::string ShapeText(const std::vector<uint64_t>& shape) {
+        std::string text = "[";
+        for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+        return text + "]";
+    }
+
+    static std::string NameList(const std::vector<std::string>& names) {
+        std::string text;
+        for (const auto& name : names) text += (text.empty() ? "'" : ", '") + name + "'";
+        return text.empty() ? "none" : text;
+    }
+
+    // A dispatch command of an ONNX dispatchable: its binding shapes choose (or lower) the graph
+    // it runs; its outputs may be deferred resources, which take the outputs' types and shapes.
+    void ReadOnnxDispatch(const Json& json, const JsonPath& path, DispatchCommand* command) {
+        const size_t base = command->dispatchable;
+        const std::shared_ptr<const OnnxSource> source = model_.dispatchables[base].onnx;
+        const JsonPath bindingsPath = path / "bindings";
+        const Json& bindings = Require(json, path, "bindings", "the resources bound to the model's inputs and outputs");
+        if (!bindings.is_object()) {
+            throw ModelError(bindingsPath, "expected an object of bindings ({\"INPUT\": \"RESOURCE\", ...}), found " +
+                                               DescribeValue(bindings) + ".");
+        }
+        std::map<std::string, std::vector<uint64_t>> inputShapes, outputShapes;
+        for (const auto& [name, value] : bindings.items()) {
+            const JsonPath pointPath = bindingsPath / name;
+            const bool isInput = std::count(source->inputs.begin(), source->inputs.end(), name) != 0;
+            const bool isOutput = std::count(source->outputs.begin(), source->outputs.end(), name) != 0;
+            if (!isInput && !isOutput) {
+                throw ModelError(pointPath, "the ONNX model '" + source->Name() + "' has no input or output named '" + name +
+                                                "' (its inputs: " + NameList(source->inputs) + "; its outputs: " +
+                                                NameList(source->outputs) + ").");
+            }
+            if (value.is_array()) {
+                throw ModelError(pointPath, "an ONNX model's input or output is bound to one resource, not an array.");
+            }
+            const Json* shape = value.is_object() ? FindMember(value, "shape") : nullptr;
+            if (!shape) continue;
+            if (!shape->is_array()) throw ModelError(pointPath / "shape", "expected an array of dimensions, found " + DescribeValue(*shape) + ".");
+            std::vector<uint64_t> dims;
+            for (size_t i = 0; i < shape->size(); ++i) dims.push_back(ParseUInt32((*shape)[i], (pointPath / "shape")[i]));
+            (isInput ? inputShapes : outputShapes)[name] = std::move(dims);
+        }
+
+        // The graph for these input shapes: lowered once, shared by the commands that give them.
+        auto& variants = onnxVariants_[base];
+        auto known = variants.find(inputShapes);
+        if (known != variants.end()) {
+            command->dispatchable = known->second;
+        } else {
+            // Errors of the model itself are the dispatchable's; those of given shapes the command's.
+            auto graph = BuildOnnxGraph(*source, inputShapes, inputShapes.empty() ? model_.dispatchables[base].path : bindingsPath);
+            if (!inputShapes.empty()) {
+                std::string shapes;
+                for (const auto& [name, dims] : inputShapes) shapes += (shapes.empty() ? "" : ", ") + name + " " + ShapeText(dims);
+                graph->description += " with " + shapes;
+            }
+            if (!model_.dispatchables[base].graph) {
+                model_.dispatchables[base].graph = std::move(graph);
+            } else {
+                Dispatchable variant;
+                variant.name = model_.dispatchables[base].name;
+                variant.path = model_.dispatchables[base].path;
+                variant.onnx = source;
+                variant.compileAsGraph = true;
+                variant.graph = std::move(graph);
+                model_.dispatchables.push_back(std::move(variant));
+                command->dispatchable = model_.dispatchables.size() - 1;
+            }
+            variants[inputShapes] = command->dispatchable;
+        }
+        const GraphModel& graph = *model_.dispatchables[command->dispatchable].graph;
+        command->bindings = ReadBindings(bindings, bindingsPath, graph, /*initialization=*/false, /*onnx=*/true);
+
+        // DxDispatch's implicit bindings: an input or output the command leaves out gets a buffer of
+        // its own, zeros for an input, that no other command can name.
+        for (const auto* points : {&graph.Inputs(), &graph.Outputs()}) {
+            for (const BindPoint& point : *points) {
+                const bool bound = std::any_of(command->bindings.begin(), command->bindings.end(),
+                                               [&](const Binding& b) { return b.bindPoint == point.name; });
+                if (bound || !point.given) continue;
+                Resource implicit;
+                implicit.name = model_.dispatchables[base].name + "." + point.name + " (implicit)";
+                implicit.path = bindingsPath;
+                implicit.dataType = point.tensors[0]->DataType;
+                implicit.sizeInBytes = point.tensors[0]->TotalTensorSizeInBytes;
+                implicit.implicit = true;
+                Reserve(implicit.sizeInBytes, bindingsPath, "an implicit buffer");
+                model_.resources.push_back(std::move(implicit));
+                Binding binding;
+                binding.bindPoint = point.name;
+                binding.path = bindingsPath;
+                binding.ranges.push_back(BoundRange{model_.resources.size() - 1, 0, point.tensors[0]->TotalTensorSizeInBytes});
+                command->bindings.push_back(std::move(binding));
+            }
+        }
+
+        for (Binding& binding : command->bindings) {
+            const JsonPath pointPath = bindingsPath / binding.bindPoint;
+            const BindPoint* point = graph.FindBindPoint(binding.bindPoint);
+            const auto& points = point->isOutput ? graph.Outputs() : graph.Inputs();
+            const size_t index = static_cast<size_t>(point - points.data());
+            const std::vector<uint64_t>& shape = (point->isOutput ? graph.outputShapes : graph.inputShapes)[index];
+            const DML_BUFFER_TENSOR_DESC& tensor = *point->tensors[0];
+            if (point->isOutput) {
+                auto given = outputShapes.find(binding.bindPoint);
+                if (given != outputShapes.end() && given->second != shape) {
+                    throw ModelError(pointPath / "shape", "the shape " + ShapeText(given->second) + " given for the output '" +
+                                                              binding.bindPoint + "' is not the " + ShapeText(shape) +
+                                                              " the model computes from its input shapes.");
+                }
+            }
+            BoundRange& range = binding.ranges[0];
+            Resource& resource = model_.resources[range.resource];
+            if (resource.deferred) {
+                if (resource.dataType != DML_TENSOR_DATA_TYPE_UNKNOWN && resource.dataType != tensor.DataType) {
+                    throw ModelError(pointPath, "resource '" + resource.name + "' is deferred with the initialValuesDataType " +
+                                                    freedml::dml::DataTypeName(resource.dataType) + ", but the output '" +
+                                                    binding.bindPoint + "' is " + freedml::dml::DataTypeName(tensor.DataType) + ".");
+                }
+                range.size = tensor.TotalTensorSizeInBytes;
+                uint64_t& size = deferredSizes_[range.resource];
+                size = std::max(size, range.size);
+                deferredViews_[range.resource] = DeferredView{tensor.DataType, shape};
+            } else if (range.size < tensor.TotalTensorSizeInBytes) {
+                throw ModelError(pointPath, "'" + binding.bindPoint + "' (" + freedml::dml::DataTypeName(tensor.DataType) + " " +
+                                                ShapeText(shape) + ") takes " + std::to_string(tensor.TotalTensorSizeInBytes) +
+                                                " bytes, but the binding of resource '" + resource.name + "' spans " +
+                                                std::to_string(range.size) + ".");
+            }
+        }
+    }
+
+    // What deferred resource `index` holds at this command; nothing for another resource.
+    std::optional<DeferredView> DeferredViewAt(size_t index, const JsonPath& path) {
+        const Resource& resource = model_.resources[index];
+        if (!resource.deferred) return std::nullopt;
+        auto view = deferredViews_.find(index);
+        if (view == deferredViews_.end()) {
+            throw ModelError(path, "resource '" + resource.name + "' is deferred, and no dispatch command before this one writes "
+                                   "an ONNX model output to it, so it has no type or shape yet.");
+        }
+        return view->second;
+    }
+
+    // After the commands: deferred buffers sized, and ONNX dispatchables no command dispatched
+    // lowered with the model's own shapes, so that a model that cannot run is refused.
+    void FinishOnnx() {
+        for (size_t i = 0; i < model_.resources.size(); ++i) {
+            Resource& resource = model_.resources[i];
+            if (resource.deferred) {
+                auto size = deferredSizes_.find(i);
+                resource.sizeInBytes = std::max<uint64_t>((size == deferredSizes_.end() ? 0 : size->second + 3) & ~uint64_t(3), 4);
+                Reserve(resource.sizeInBytes, resource.path, "the deferred buffer");
+            }
+            auto view = deferredViews_.find(i);
+            model_.finalViews.push_back(view == deferredViews_.end() ? std::nullopt : std::optional<DeferredView>(view->second));
+        }
+        for (auto& dispatchable : model_.dispatchables) {
+            if (dispatchable.onnx && !dispatchable.graph) dispatchable.graph = BuildOnnxGraph(*dispatchable.onnx, {}, dispatchable.path);
+        }
+    }
+
     size_t ResourceNamed(const Json& json, const JsonPath& path) {
         const std::string& name = ExpectString(json, path, "a resource name");
         auto found = resourceIndex_.find(name);
@@ -631,11 +835,22 @@ private:
     std::map<std::string, size_t> resourceIndex_;
     std::map<std::string, size_t> dispatchableIndex_;
     uint64_t memoryUsed_ = 0;
+    // Per ONNX dispatchable: its graphs by the input shapes of the dispatch commands (index in
+    // Model::dispatchables).
+    std::map<size_t, std::map<std::map<std::string, std::vector<uint64_t>>, size_t>> onnxVariants_;
+    std::map<size_t, uint64_t> deferredSizes_;         // per deferred resource: its largest output
+    std::map<size_t, DeferredView> deferredViews_;     // per deferred resource: what it holds now
 };
 
 }  // namespace
 
 Model ParseModel(const Json& root, const ParseOptions& options) { return ModelReader(options).Read(root); }
+
+uint64_t DeferredView::ElementCount() const {
+    uint64_t count = 1;
+    for (uint64_t d : shape) count *= d;
+    return count;
+}
 
 uint64_t PrintedElementCount(const Resource& resource) {
     const uint32_t size = ValueSizeInBytes(resource.dataType);

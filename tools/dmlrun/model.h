@@ -36,6 +36,20 @@ struct Resource {
     std::vector<uint64_t> shape;  // an .npy file's shape; empty otherwise
     // {"randomSeed": ...}: seeded random values stand in for data a capture left out.
     bool random = false;
+    // "initialValues": "deferred" (DxDispatch): no values; the ONNX model output bound to it gives
+    // its type and shape when a dispatch writes it. Its buffer is as large as the largest such output.
+    bool deferred = false;
+    // An ONNX model input or output a dispatch command left unbound (DxDispatch's implicit
+    // bindings): a buffer of its size that no command names, left out of --print-all.
+    bool implicit = false;
+};
+
+// What a deferred resource holds after the dispatch commands before a print or writeFile: the
+// type and shape of the ONNX model output last written to it.
+struct DeferredView {
+    DML_TENSOR_DATA_TYPE dataType = DML_TENSOR_DATA_TYPE_UNKNOWN;
+    std::vector<uint64_t> shape;
+    uint64_t ElementCount() const;
 };
 
 // A byte range of a resource bound to one tensor.
@@ -58,6 +72,10 @@ struct Dispatchable {
     std::unique_ptr<BuiltOperator> op;     // an operator dispatchable
     std::unique_ptr<GraphModel> graph;     // a graph dispatchable ("type": "graph")
     const Bindable& Binds() const { return graph ? static_cast<const Bindable&>(*graph) : *op; }
+    // An ONNX dispatchable: its model file. Each distinct set of binding shapes has its own
+    // lowered graph, so one JSON dispatchable may become several entries of Model::dispatchables
+    // with the same name and source (dispatch commands name the one with their shapes).
+    std::shared_ptr<const OnnxSource> onnx;
     DML_EXECUTION_FLAGS executionFlags = DML_EXECUTION_FLAG_NONE;
     // "dmlCompileType": "DmlCompileGraph": compiled through IDMLDevice1::CompileGraph as a graph of
     // this one operator (graph input and output k are its k-th input and output binding).
@@ -86,13 +104,15 @@ struct PrintCommand {
     size_t resource = 0;
     bool verbose = false;
     JsonPath path;
+    std::optional<DeferredView> deferred;  // a deferred resource: what it holds here
 };
 
 struct WriteFileCommand {
     size_t resource = 0;
     std::filesystem::path target;
-    std::vector<uint64_t> dimensions;  // empty: the resource's .npy shape, else one dimension
+    std::vector<uint64_t> dimensions;  // empty: the resource's .npy shape (a deferred one's), else one dimension
     JsonPath path;
+    std::optional<DeferredView> deferred;  // a deferred resource: what it holds here
 };
 
 using Command = std::variant<DispatchCommand, PrintCommand, WriteFileCommand>;
@@ -103,6 +123,8 @@ struct Model {
     std::vector<Resource> resources;
     std::vector<Dispatchable> dispatchables;
     std::vector<Command> commands;
+    // Per resource: what a deferred one holds after the last command (for --print-all).
+    std::vector<std::optional<DeferredView>> finalViews;
 };
 
 // Throws ModelError for anything wrong, naming the JSON path and what was expected.

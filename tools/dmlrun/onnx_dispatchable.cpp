@@ -9,20 +9,49 @@
 
 namespace dmlrun {
 
-std::unique_ptr<GraphModel> BuildOnnxGraph(const std::filesystem::path& file, const std::map<std::string, uint64_t>& dims,
-                                           const JsonPath& path) {
 #if FREEDML_HAVE_ONNX
-    namespace fo = freedml::onnx;
+namespace {
+
+namespace fo = freedml::onnx;
+
+fo::LoadOptions SourceOptions(const OnnxSource& source) {
+    fo::LoadOptions options;
+    options.dims = source.dims;
+    options.unsetDimensionsAreOne = true;  // DxDispatch's rule for inputs nobody gives a shape
+    options.dimsName = "freeDimensionNameOverrides";
+    return options;
+}
+
+}  // namespace
+
+std::shared_ptr<const OnnxSource> ReadOnnxSource(const std::filesystem::path& file, std::vector<uint8_t> bytes,
+                                                 const std::map<std::string, uint64_t>& dims, const JsonPath& path) {
+    auto source = std::make_shared<OnnxSource>();
+    source->file = file;
+    source->bytes = std::move(bytes);
+    source->dims = dims;
+    try {
+        fo::LoadedModel loaded = fo::LoadModel(source->bytes.data(), source->bytes.size(), SourceOptions(*source));
+        source->inputs = loaded.inputNames;
+        source->outputs = loaded.outputNames;
+    } catch (const fo::LoadError& error) {
+        throw ModelError(path, source->Name() + ": " + error.what());
+    }
+    return source;
+}
+
+std::unique_ptr<GraphModel> BuildOnnxGraph(const OnnxSource& source, const std::map<std::string, std::vector<uint64_t>>& inputShapes,
+                                           const JsonPath& path) {
     auto lowered = std::make_shared<fo::LoweredGraph>();
     try {
-        fo::LoadOptions options;
-        options.dims = dims;
-        *lowered = fo::Lower(fo::LoadModelFile(file.string(), options));
+        fo::LoadOptions options = SourceOptions(source);
+        options.inputShapes = inputShapes;
+        *lowered = fo::Lower(fo::LoadModel(source.bytes.data(), source.bytes.size(), options));
     } catch (const std::exception& error) {  // LoadError, LoweringError
-        throw ModelError(path, file.string() + ": " + error.what());
+        throw ModelError(path, source.Name() + ": " + error.what());
     }
     auto graph = std::unique_ptr<GraphModel>(new GraphModel);
-    graph->description = "the ONNX model '" + file.filename().string() + "'";
+    graph->description = "the ONNX model '" + source.Name() + "'";
     for (const auto& node : lowered->nodes) {
         GraphModel::Node n;
         n.name = node.name;
@@ -49,6 +78,7 @@ std::unique_ptr<GraphModel> BuildOnnxGraph(const std::filesystem::path& file, co
         p.given = true;
         p.tensors = {tensor.get()};
         graph->portTensors.push_back(tensor);
+        (isOutput ? graph->outputShapes : graph->inputShapes).emplace_back(port.shape.begin(), port.shape.end());
         return p;
     };
     std::vector<bool> read(lowered->inputs.size(), false);
@@ -64,11 +94,21 @@ std::unique_ptr<GraphModel> BuildOnnxGraph(const std::filesystem::path& file, co
     }
     for (const auto& port : lowered->outputs) graph->outputs_.push_back(point(port, true));
     return graph;
+}
+
 #else
-    (void)dims;
+
+std::shared_ptr<const OnnxSource> ReadOnnxSource(const std::filesystem::path& file, std::vector<uint8_t>,
+                                                 const std::map<std::string, uint64_t>&, const JsonPath& path) {
     throw ModelError(path, "this dmlrun was built without ONNX support, so it cannot read '" + file.string() +
                                "' (install the Debian packages libonnx-dev and libprotobuf-dev and build FreeDML again).");
-#endif
 }
+
+std::unique_ptr<GraphModel> BuildOnnxGraph(const OnnxSource& source, const std::map<std::string, std::vector<uint64_t>>&,
+                                           const JsonPath& path) {
+    throw ModelError(path, "this dmlrun was built without ONNX support, so it cannot read '" + source.file.string() + "'.");
+}
+
+#endif
 
 }  // namespace dmlrun
