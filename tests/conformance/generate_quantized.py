@@ -251,6 +251,17 @@ def gemm_route_cases():
     case["inputs"]["ATensor"] = values(a.T)
     case["inputs"]["BTensor"] = values(b.T)
     cases.append(case)
+    # Padded rows: K (38) and N (42) not multiples of 4 inside row strides that are (40 and 44), so
+    # word loads meet the ends of rows; the gaps hold values that must not be read.
+    m, kk, n = 44, 38, 42
+    case = qlmm_case("QLMM_gemm_padded_rows", "UINT8", "INT8", "UINT8", [m, kk], [kk, n], "axis")
+    for name, t, rows, cols, stride in (("ATensor", "UINT8", m, kk, 40), ("BTensor", "INT8", kk, n, 44)):
+        dense = np.array(case["inputs"][name], np.int64).reshape(rows, cols)
+        memory = np.full((rows, stride), 85 if t == "UINT8" else -85, np.int64)
+        memory[:, :cols] = dense
+        case["operator"][name] = tensor(t, [rows, cols], strides=[stride, 1])
+        case["inputs"][name] = values(memory.ravel()[:(rows - 1) * stride + cols])
+    cases.append(case)
     cases.append(mmif_case("MMIF_gemm_UINT8_INT8_FLOAT32_K50", "UINT8", "INT8", "FLOAT32", [1, 1, 30, 50], [1, 1, 50, 48],
                            "axis", True, True))
     cases.append(mmif_case("MMIF_gemm_INT8_INT8_FLOAT16", "INT8", "INT8", "FLOAT16", [24, 40], [40, 72], "tensor",
