@@ -210,6 +210,67 @@ def mmif_cases():
     return cases
 
 
+# ---- Shapes of the CUDA kernels' cuBLASLt route ----------------------------------------------------
+# 8-bit products of 2^16 multiply-adds or more run through cuBLASLt's INT8 GEMM on CUDA (A and B
+# copied to INT8 along K, padded to a multiple of 16, then a zero-point and requantization pass):
+# K a multiple of 16, of 4 and neither, an INT8 A read in place, batches shared and broadcast,
+# transposed views, per-row and per-column zero points, saturation. Their own generator state, so
+# the files above stay as they are.
+
+def gemm_route_cases():
+    global RNG
+    RNG = np.random.default_rng(2020)
+    cases = [
+        mmi_case("MMI_gemm_UINT8_INT8_K36_rank2", "UINT8", "INT8", [40, 36], [36, 48], "tensor"),
+        mmi_case("MMI_gemm_INT8_INT8_in_place_K64", "INT8", "INT8", [1, 1, 33, 64], [1, 1, 64, 40], None),
+        mmi_case("MMI_gemm_UINT8_UINT8_axis_K37", "UINT8", "UINT8", [1, 1, 45, 37], [1, 1, 37, 41], "axis"),
+        mmi_case("MMI_gemm_INT8_UINT8_batched", "INT8", "UINT8", [3, 20, 36], [3, 36, 40], "tensor"),
+        mmi_case("MMI_gemm_batch_broadcast", "UINT8", "INT8", [2, 1, 16, 40], [1, 3, 40, 24], "axis"),
+    ]
+    k = 64
+    cases.append(mmi_case("MMI_gemm_INT8_extremes", "INT8", "INT8", [1, 1, 32, k], [1, 1, k, 32], "tensor",
+                          a=np.full((1, 1, 32, k), -128, np.int8), b=np.full((1, 1, k, 32), -128, np.int8),
+                          az=np.array([127], np.int8).reshape(1, 1, 1, 1), bz=np.array([127], np.int8).reshape(1, 1, 1, 1)))
+    cases.append(mmi_case("MMI_gemm_UINT8_extremes", "UINT8", "UINT8", [1, 1, 32, k], [1, 1, k, 32], "tensor",
+                          a=np.full((1, 1, 32, k), 255, np.uint8), b=np.full((1, 1, k, 32), 0, np.uint8),
+                          az=np.array([0], np.uint8).reshape(1, 1, 1, 1), bz=np.array([255], np.uint8).reshape(1, 1, 1, 1)))
+    # B shared by every batch (one GEMM over all of A's rows), per-row and per-column quantization.
+    cases.append(qlmm_case("QLMM_gemm_shared_B", "UINT8", "INT8", "UINT8", [4, 16, 48], [1, 48, 32], "axis"))
+    cases.append(qlmm_case("QLMM_gemm_INT8_K20_to_INT8", "INT8", "INT8", "INT8", [1, 1, 40, 20], [1, 1, 20, 90], "tensor"))
+    # Saturation: unit scales and an output scale of 8 (exact float math), sums far past both ends.
+    for o_t, oz in (("INT8", 3), ("UINT8", 120)):
+        cases.append(qlmm_case(f"QLMM_gemm_saturate_{o_t}", "INT8", "UINT8", o_t, [1, 1, 36, 40], [1, 1, 40, 48],
+                               "tensor", scales=(1.0, 1.0, 8.0), zeros=(0, 128, oz), exact=True))
+    # Transposed views: A stored K-major (strides {1, M}), B stored N-major (strides {1, K}).
+    m, kk, n = 36, 44, 42
+    case = qlmm_case("QLMM_gemm_transposed_views", "UINT8", "UINT8", "INT8", [m, kk], [kk, n], "axis")
+    a = np.array(case["inputs"]["ATensor"], np.uint8).reshape(m, kk)
+    b = np.array(case["inputs"]["BTensor"], np.uint8).reshape(kk, n)
+    case["operator"]["ATensor"] = tensor("UINT8", [m, kk], strides=[1, m])
+    case["operator"]["BTensor"] = tensor("UINT8", [kk, n], strides=[1, kk])
+    case["inputs"]["ATensor"] = values(a.T)
+    case["inputs"]["BTensor"] = values(b.T)
+    cases.append(case)
+    # Padded rows: K (38) and N (42) not multiples of 4 inside row strides that are (40 and 44), so
+    # word loads meet the ends of rows; the gaps hold values that must not be read.
+    m, kk, n = 44, 38, 42
+    case = qlmm_case("QLMM_gemm_padded_rows", "UINT8", "INT8", "UINT8", [m, kk], [kk, n], "axis")
+    for name, t, rows, cols, stride in (("ATensor", "UINT8", m, kk, 40), ("BTensor", "INT8", kk, n, 44)):
+        dense = np.array(case["inputs"][name], np.int64).reshape(rows, cols)
+        memory = np.full((rows, stride), 85 if t == "UINT8" else -85, np.int64)
+        memory[:, :cols] = dense
+        case["operator"][name] = tensor(t, [rows, cols], strides=[stride, 1])
+        case["inputs"][name] = values(memory.ravel()[:(rows - 1) * stride + cols])
+    cases.append(case)
+    cases.append(mmif_case("MMIF_gemm_UINT8_INT8_FLOAT32_K50", "UINT8", "INT8", "FLOAT32", [1, 1, 30, 50], [1, 1, 50, 48],
+                           "axis", True, True))
+    cases.append(mmif_case("MMIF_gemm_INT8_INT8_FLOAT16", "INT8", "INT8", "FLOAT16", [24, 40], [40, 72], "tensor",
+                           True, True))
+    cases.append(mmif_case("MMIF_gemm_no_zero_points_batched", "INT8", "INT8", "FLOAT32", [2, 24, 32], [2, 32, 48],
+                           "tensor", False, False))
+    return cases
+
+
 # ---- Convolutions ---------------------------------------------------------------------------------
 
 def conv_int64(x, w, strides, dilations, pads, groups):
@@ -417,3 +478,4 @@ if __name__ == "__main__":
     write_cases(__file__, "quantized_convolution", conv_cases())
     write_cases(__file__, "quantized_pooling", pool_cases())
     write_cases(__file__, "quantized_dynamic", dql_cases())
+    write_cases(__file__, "quantized_matmul_gemm", gemm_route_cases())

@@ -1,10 +1,13 @@
-// Device code of the quantized family: 16 x 16 shared-memory tiles for the 8-bit matrix
-// multiplies, one thread per output element for the wider ones, the convolutions and pooling (exact integer accumulation; float32 requantization in the order the
+// Device code of the quantized family: 16 x 16 shared-memory tiles for the small 8-bit matrix
+// multiplies, the packing and epilogue kernels around cuBLASLt's INT8 GEMM for the larger ones
+// (quantized_plan.h, Int8GemmPlan), one thread per output element for the wider ones, the
+// convolutions and pooling (exact integer accumulation; float32 requantization in the order the
 // CPU kernels use, with explicitly rounded operations so that no contraction changes a result),
 // and DYNAMIC_QUANTIZE_LINEAR as one block that finds the range and writes scale and zero point,
 // then a grid that quantizes with them.
 #include <cuda_fp16.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "dml/ops/quantized/cuda/quantized_plan.h"
@@ -161,6 +164,171 @@ __global__ void MatMulTiledKernel(MatMulPlan plan, Pointers in, void* out) {
     o[rank - 2] = row;
     o[rank - 1] = column;
     StoreMatMulResult(plan, in, out, o, acc);
+}
+
+// The cuBLASLt route's packing: one block copies kPackRows rows x kPackDepth of K of A or B as
+// INT8 (UINT8 with its top bit flipped: minus 128), rows contiguous along K and zero beyond K
+// (and in the padding rows), and writes the sums of those row pieces (partial sums, one per K tile). Loads run along the
+// operand's smaller stride (B is read across its rows and transposed through shared memory).
+__global__ void Int8PackKernel(Int8GemmPlan plan, const uint8_t* aSource, const uint8_t* bSource, std::byte* temp) {
+    constexpr uint32_t kPitch = kPackDepth + 4;  // bytes: rows start 4-aligned, in different banks
+    __shared__ __align__(16) int8_t tile[kPackRows * kPitch];
+    const bool isB = blockIdx.x >= plan.a.blocks;
+    const Int8Operand& x = isB ? plan.b : plan.a;
+    const uint8_t* source = isB ? bSource : aSource;
+    uint32_t index = isB ? blockIdx.x - plan.a.blocks : blockIdx.x;
+    const uint32_t rowTiles = (x.packedRows + kPackRows - 1) / kPackRows;
+    const uint32_t row0 = (index % rowTiles) * kPackRows;
+    index /= rowTiles;
+    const uint32_t split = index % x.splits, batch = index / x.splits;
+    const uint32_t k0 = split * kPackDepth;
+    const int64_t base = int64_t(batch / x.batchSizes[1]) * x.batchStrides[0] +
+                         int64_t(batch % x.batchSizes[1]) * x.batchStrides[1];
+    const uint8_t flip = x.isUnsigned ? 0x80 : 0;
+    const bool depthFast = (x.depthStride < 0 ? -x.depthStride : x.depthStride) <=
+                           (x.rowStride < 0 ? -x.rowStride : x.rowStride);
+    for (uint32_t i = threadIdx.x; i < kPackRows * kPackDepth; i += blockDim.x) {
+        const uint32_t r = depthFast ? i / kPackDepth : i % kPackRows;
+        const uint32_t k = depthFast ? i % kPackDepth : i / kPackRows;
+        const uint32_t row = row0 + r, depth = k0 + k;
+        uint8_t v = 0;
+        if (row < x.rows && depth < plan.depth) {
+            v = uint8_t(source[base + int64_t(row) * x.rowStride + int64_t(depth) * x.depthStride] ^ flip);
+        }
+        tile[r * kPitch + k] = int8_t(v);
+    }
+    __syncthreads();
+    const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    for (uint32_t r = warp; r < kPackRows; r += warps) {
+        const uint32_t row = row0 + r;
+        if (row >= x.packedRows) break;  // the same for the whole warp
+        int32_t sum = 0;
+        for (uint32_t w = lane; w < kPackDepth / 4; w += 32) {
+            const uint32_t depth = k0 + 4 * w;
+            if (depth >= plan.paddedDepth) break;
+            const char4 c = *reinterpret_cast<const char4*>(&tile[r * kPitch + 4 * w]);
+            sum += int32_t(c.x) + int32_t(c.y) + int32_t(c.z) + int32_t(c.w);
+            if (x.pack) {
+                *reinterpret_cast<char4*>(temp + x.packedOffset +
+                                          (uint64_t(batch) * x.packedRows + row) * plan.paddedDepth + depth) = c;
+            }
+        }
+        for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+        if (lane == 0 && x.sums && row < x.rows) {
+            reinterpret_cast<int32_t*>(temp + x.sumOffset)[(uint64_t(batch) * x.splits + split) * x.rows + row] = sum;
+        }
+    }
+}
+
+// The element offset of tensor `t` at the batch part of output index `o` (its matrix dims at 0).
+__device__ __forceinline__ int64_t BatchOffset(const Operand& t, const uint32_t* o, int rank) {
+    int64_t offset = 0;
+    for (int d = 0; d + 2 < rank; ++d) offset += int64_t(o[d]) * t.strides[d];
+    return offset;
+}
+
+// The batch index of an Int8Operand's own packed copy at output batch (i0, i1).
+__device__ __forceinline__ uint32_t OperandBatch(const Int8Operand& x, uint32_t i0, uint32_t i1) {
+    return (x.batchSizes[0] > 1 ? i0 : 0) * x.batchSizes[1] + (x.batchSizes[1] > 1 ? i1 : 0);
+}
+
+// The cuBLASLt route's epilogue: kEpilogueRows x kEpilogueColumns outputs per block (blockIdx.z
+// is the batch), their rows' and columns' zero points, scales and sums gathered first.
+constexpr uint32_t kEpilogueRows = 32, kEpilogueColumns = 128;
+
+__global__ void Int8EpilogueKernel(Int8GemmPlan plan, Pointers in, const std::byte* temp, void* out) {
+    __shared__ uint32_t rowSum[kEpilogueRows], rowZero[kEpilogueRows], columnSum[kEpilogueColumns],
+        columnZero[kEpilogueColumns];
+    __shared__ float rowScale[kEpilogueRows], columnScale[kEpilogueColumns];
+    const MatMulPlan& p = plan.epilogue;
+    const int rank = p.rank;
+    const uint32_t m = p.sizes[rank - 2], n = p.sizes[rank - 1];
+    const uint32_t i1 = blockIdx.z % plan.batchSizes[1], i0 = blockIdx.z / plan.batchSizes[1];
+    uint32_t o[kRank] = {};
+    if (rank == 4) {
+        o[0] = i0;
+        o[1] = i1;
+    } else if (rank == 3) {
+        o[0] = i1;
+    }
+    const uint32_t m0 = blockIdx.y * kEpilogueRows, n0 = blockIdx.x * kEpilogueColumns;
+    const uint32_t t = threadIdx.y * blockDim.x + threadIdx.x;
+    const bool scaled = p.kind != MatMulKind::Integer;
+    if (t < kEpilogueRows && m0 + t < m) {
+        uint32_t idx[kRank];
+        for (int d = 0; d < kRank; ++d) idx[d] = o[d];
+        idx[rank - 2] = m0 + t;
+        idx[rank - 1] = 0;
+        rowZero[t] = uint32_t(int32_t(IntAt(p.in[2], in.p[2], idx, rank)) - (plan.a.isUnsigned ? 128 : 0));
+        rowScale[t] = scaled ? FloatAt(p.in[1], in.p[1], idx, rank, 1.0f) : 1.0f;
+        uint32_t sum = 0;
+        if (plan.a.sums) {
+            const int32_t* sums = reinterpret_cast<const int32_t*>(temp + plan.a.sumOffset);
+            const uint64_t at = uint64_t(OperandBatch(plan.a, i0, i1)) * plan.a.splits * m + m0 + t;
+            for (uint32_t s = 0; s < plan.a.splits; ++s) sum += uint32_t(sums[at + uint64_t(s) * m]);
+        }
+        rowSum[t] = sum;
+    }
+    if (t < kEpilogueColumns && n0 + t < n) {
+        uint32_t idx[kRank];
+        for (int d = 0; d < kRank; ++d) idx[d] = o[d];
+        idx[rank - 2] = 0;
+        idx[rank - 1] = n0 + t;
+        columnZero[t] = uint32_t(int32_t(IntAt(p.in[5], in.p[5], idx, rank)) - (plan.b.isUnsigned ? 128 : 0));
+        columnScale[t] = scaled ? FloatAt(p.in[4], in.p[4], idx, rank, 1.0f) : 1.0f;
+        uint32_t sum = 0;
+        if (plan.b.sums) {
+            const int32_t* sums = reinterpret_cast<const int32_t*>(temp + plan.b.sumOffset);
+            const uint64_t at = uint64_t(OperandBatch(plan.b, i0, i1)) * plan.b.splits * n + n0 + t;
+            for (uint32_t s = 0; s < plan.b.splits; ++s) sum += uint32_t(sums[at + uint64_t(s) * n]);
+        }
+        columnSum[t] = sum;
+    }
+    __syncthreads();
+    const uint32_t column = n0 + threadIdx.x;
+    if (column >= n) return;
+    const int32_t* product = reinterpret_cast<const int32_t*>(temp + plan.productOffset) +
+                             uint64_t(blockIdx.z) * m * plan.productStride;
+    const int64_t outBase = BatchOffset(p.out, o, rank);
+    const int64_t biasBase = BatchOffset(p.in[6], o, rank), scaleBase = BatchOffset(p.in[7], o, rank),
+                  zeroBase = BatchOffset(p.in[8], o, rank);
+    const uint32_t c = threadIdx.x, depth = plan.depth;
+    const uint32_t mEnd = m0 + kEpilogueRows < m ? m0 + kEpilogueRows : m;
+    for (uint32_t row = m0 + threadIdx.y; row < mEnd; row += blockDim.y) {
+        const uint32_t r = row - m0;
+        // Wrapping int32 arithmetic, as the exact sum modulo 2^32 (unsigned: no signed overflow).
+        const uint32_t raw = uint32_t(product[uint64_t(row) * plan.productStride + column]);
+        const int32_t acc = int32_t(raw - columnZero[c] * rowSum[r] - rowZero[r] * columnSum[c] +
+                                    depth * rowZero[r] * columnZero[c]);
+        const int64_t dst = outBase + int64_t(row) * p.out.strides[rank - 2] + int64_t(column) * p.out.strides[rank - 1];
+        if (p.kind == MatMulKind::Integer) {
+            static_cast<int32_t*>(out)[dst] = acc;
+            continue;
+        }
+        const float real = __fmul_rn(__fmul_rn(float(acc), rowScale[r]), columnScale[c]);
+        if (p.kind == MatMulKind::IntegerToFloat) {
+            const float bias =
+                in.p[6] ? LoadFloat(p.in[6].type, in.p[6],
+                                    biasBase + int64_t(row) * p.in[6].strides[rank - 2] +
+                                        int64_t(column) * p.in[6].strides[rank - 1])
+                        : 0.0f;
+            const float v = __fadd_rn(real, bias);
+            if (p.out.type == ElementType::F16) static_cast<__half*>(out)[dst] = __float2half_rn(v);
+            else static_cast<float*>(out)[dst] = v;
+        } else {
+            const float outScale =
+                in.p[7] ? LoadFloat(p.in[7].type, in.p[7],
+                                    scaleBase + int64_t(row) * p.in[7].strides[rank - 2] +
+                                        int64_t(column) * p.in[7].strides[rank - 1])
+                        : 1.0f;
+            const int32_t outZero =
+                in.p[8] ? int32_t(LoadInt(p.in[8].type, in.p[8],
+                                          zeroBase + int64_t(row) * p.in[8].strides[rank - 2] +
+                                              int64_t(column) * p.in[8].strides[rank - 1]))
+                        : 0;
+            StoreQuantized(p.out.type, out, dst, __fdiv_rn(real, outScale), outZero);
+        }
+    }
 }
 
 __global__ void ConvKernel(ConvPlan plan, Pointers in, void* out, uint64_t count) {
@@ -337,6 +505,25 @@ cudaError_t LaunchQuantizedMatMul(const MatMulPlan& plan, const void* const* in,
     }
     const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile, uint32_t(batches));
     MatMulTiledKernel<<<grid, dim3(kTile, kTile), 0, launch.stream>>>(plan, p, out);
+    return cudaGetLastError();
+}
+
+cudaError_t LaunchInt8Pack(const Int8GemmPlan& plan, const void* a, const void* b, void* temp, LaunchTarget launch) {
+    const uint32_t blocks = plan.a.blocks + plan.b.blocks;
+    if (blocks == 0) return cudaSuccess;
+    Int8PackKernel<<<blocks, kThreads, 0, launch.stream>>>(plan, static_cast<const uint8_t*>(a),
+                                                           static_cast<const uint8_t*>(b), static_cast<std::byte*>(temp));
+    return cudaGetLastError();
+}
+
+cudaError_t LaunchInt8Epilogue(const Int8GemmPlan& plan, const void* const* in, const void* temp, void* out,
+                               LaunchTarget launch) {
+    const MatMulPlan& p = plan.epilogue;
+    const uint32_t m = p.sizes[p.rank - 2], n = p.sizes[p.rank - 1];
+    const dim3 grid((n + kEpilogueColumns - 1) / kEpilogueColumns, (m + kEpilogueRows - 1) / kEpilogueRows,
+                    plan.batchSizes[0] * plan.batchSizes[1]);
+    Int8EpilogueKernel<<<grid, dim3(kEpilogueColumns, 2), 0, launch.stream>>>(plan, Gather(in, kSlots),
+                                                                              static_cast<const std::byte*>(temp), out);
     return cudaGetLastError();
 }
 
