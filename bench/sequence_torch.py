@@ -7,7 +7,9 @@ Attention: torch.nn.functional.scaled_dot_product_attention where this PyTorch h
 later; is_causal=True for the causal case), else the same computation written out (q.k^T scaled,
 the causal mask added as -10000 where a key is later than the query, softmax, .v), which is SDPA's
 math path; each line says which ran ("reference"). Query, key and value are {batch, heads, sequence,
-128}, PyTorch's preferred layout. LSTM: torch.nn.LSTM (hidden 512, input 512, batch 16, with bias).
+128}, PyTorch's preferred layout. LSTM: torch.nn.LSTM (hidden 512, input 512, batch 16, with bias);
+on CUDA that is cuDNN's LSTM, held to full FLOAT32 as FreeDML is (no TF32, which cuDNN would use
+by default).
 With --gpu the integer cases' reference is PyTorch's FLOAT16 matmul of the same size.
     sequence_torch.py [--device cpu|cuda] [--gpu] [--threads N] [--quick] [--only name,name...]
 Prints one JSON object per line."""
@@ -34,6 +36,7 @@ run_seconds = 0.05 if args.quick else 0.3
 runs = 3 if args.quick else 5
 only = set(filter(None, args.only.split(",")))
 torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
 F = torch.nn.functional
 sdpa = getattr(F, "scaled_dot_product_attention", None)
 

@@ -1,8 +1,8 @@
-// CPU kernel of RNN, LSTM and GRU (recurrent_plan.h has the layout). Every tensor is read into
-// packed floats (FLOAT16 widens; the math is float for both types) and the outputs are stored
-// through their strides at the end (the input products and the sequence output are kept in the
-// temporary resource). Per direction the input's product with the weights is one
-// GEMM over every step and batch row; each step then multiplies the hidden state by the
+// CPU kernel of RNN, LSTM and GRU (recurrent_plan.h has the layout). Every tensor is read as
+// packed floats (FLOAT16 widens, other strides are copied; the math is float for both types) and
+// the outputs are stored through their strides at the end (the input products and the sequence
+// output are kept in the temporary resource). Per direction the input's product with the weights
+// is one GEMM over every step and batch row; each step then multiplies the hidden state by the
 // recurrence weights (a GEMM over the batch, the weights packed once per direction) and applies
 // each gate's activation over a row at once. The products run on oneDNN's matmul where FreeDML is
 // built with it, on our loops otherwise. A batch row runs its own sequence length: backward
@@ -17,6 +17,7 @@
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
+#include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/recurrent/cpu/recurrent_matmul.h"
 #include "dml/ops/recurrent/recurrent_plan.h"
@@ -101,11 +102,19 @@ public:
     void Execute(const KernelBindings& bindings) override;
 
 private:
+    // Packed floats of input `index`: the binding itself where it already is that (FLOAT32 with
+    // packed strides; the weights are megabytes that a copy would move at every execution), else a
+    // copy in `storage`.
     const float* LoadInput(int index, const KernelBindings& bindings, std::vector<float>* storage) const {
         if (index < 0 || !args_.inputs[index]) return nullptr;
         const TensorDesc& desc = *args_.inputs[index];
+        const std::byte* data = bindings.inputs[index];
+        if (desc.dataType == DML_TENSOR_DATA_TYPE_FLOAT32 && IsPacked(desc) &&
+            reinterpret_cast<uintptr_t>(data) % alignof(float) == 0) {
+            return reinterpret_cast<const float*>(data);
+        }
         storage->resize(desc.ElementCount());
-        Load4(desc, bindings.inputs[index], storage->data());
+        Load4(desc, data, storage->data());
         return storage->data();
     }
 

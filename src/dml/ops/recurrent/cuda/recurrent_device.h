@@ -1,5 +1,16 @@
-// The launch description of the CUDA kernel of RNN, LSTM and GRU (recurrent_ops.cu), planned by
+// The launch description of the CUDA kernels of RNN, LSTM and GRU (recurrent_ops.cu), planned by
 // cuda_recurrent.cpp from the shared plan (../recurrent_plan.h); plain data the device code reads.
+//
+// The work of one execution, all on the queue's stream:
+//   1. X, W and R are packed into contiguous copies of their own type (PackRecurrentOperand).
+//   2. One cuBLASLt GEMM projects the input of every step for every direction and gate:
+//      xw {seq, batch, dirs * gates * hidden} = X W^T, in float (cuda_recurrent.cpp).
+//   3. Per step: one GEMM, batched over the directions, hr {dirs, batch, gates * hidden} = h R^T
+//      (GRU without LinearBeforeReset: the z and r rows, then RecurrentGruReset forms r . h and a
+//      second GEMM its h rows), then ONE kernel (RecurrentStep) for every element of the cell:
+//      biases, peepholes, clip, activations, input-forget coupling, sequence lengths, the new state
+//      and the output sequence.
+//   4. RecurrentFinish writes the single outputs.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,11 +23,6 @@
 namespace freedml::dml::cuda {
 
 using backend::cuda::LaunchTarget;
-
-struct RecurrentTensor {
-    const void* data = nullptr;  // null: absent
-    int64_t strides[4] = {};     // elements
-};
 
 struct RecurrentDevicePlan {
     int cell = 0;  // 0 RNN, 1 LSTM, 2 GRU
@@ -37,13 +43,32 @@ struct RecurrentDevicePlan {
 struct RecurrentPointers {
     const void* in[8] = {};
     void* out[3] = {};
-    float* temporary = nullptr;  // RecurrentTemporaryFloats floats
 };
 
-inline uint64_t RecurrentTemporaryFloats(const RecurrentDevicePlan& p) {
-    return uint64_t(p.dirs) * p.batch * (uint64_t(p.gates) * p.hidden + 3ull * p.hidden);
-}
+// The state and intermediate buffers in the temporary resource.
+struct RecurrentBuffers {
+    const float* xw = nullptr;  // {seq, batch, dirs, gates * hidden}
+    float* hr = nullptr;        // {dirs, batch, gates * hidden}
+    float* h = nullptr;         // {dirs, batch, hidden}: the state in float
+    float* c = nullptr;         // LSTM's cell state, the same shape
+    void* hOperand = nullptr;   // h in the data type, the recurrent GEMM's operand
+    void* resetH = nullptr;     // GRU: r . h in the data type
+};
 
-cudaError_t LaunchRecurrent(const RecurrentDevicePlan& plan, const RecurrentPointers& pointers, LaunchTarget launch);
+// Copies input `slot` (0 X, 1 W, 2 R) into `destination`, contiguous in its own shape.
+cudaError_t PackRecurrentOperand(const RecurrentDevicePlan& plan, int slot, const void* source, void* destination,
+                                 LaunchTarget launch);
+// h and c from the initial states (zero where absent).
+cudaError_t LaunchRecurrentInit(const RecurrentDevicePlan& plan, const RecurrentPointers& pointers,
+                                const RecurrentBuffers& buffers, LaunchTarget launch);
+// GRU without LinearBeforeReset: r . h of step `step` into buffers.resetH (hr holds the z and r rows).
+cudaError_t LaunchRecurrentGruReset(const RecurrentDevicePlan& plan, const RecurrentPointers& pointers,
+                                    const RecurrentBuffers& buffers, int step, LaunchTarget launch);
+// The cell of step `step` for every direction, batch row and hidden unit.
+cudaError_t LaunchRecurrentStep(const RecurrentDevicePlan& plan, const RecurrentPointers& pointers,
+                                const RecurrentBuffers& buffers, int step, LaunchTarget launch);
+// The single outputs (and the output sequence when there are no steps).
+cudaError_t LaunchRecurrentFinish(const RecurrentDevicePlan& plan, const RecurrentPointers& pointers,
+                                  const RecurrentBuffers& buffers, LaunchTarget launch);
 
 }  // namespace freedml::dml::cuda
