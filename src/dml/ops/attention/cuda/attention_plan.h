@@ -31,10 +31,10 @@ struct AttentionPlan {
     bool skipMaskedTiles;
 };
 
-// Which of a query tile's 64 rows have an open key (bit r of `open`) and which a masked key in
-// one key tile of a BOOLEAN mask.
+// Which of a query tile's 128 rows have an open key (bit r % 64 of `open[r / 64]`) and which a
+// masked key in one key tile of a BOOLEAN mask.
 struct TileMask {
-    unsigned long long open, masked;
+    unsigned long long open[2], masked[2];
 };
 
 // The bindings, by the desc's input order (null where absent).

@@ -1,7 +1,7 @@
 // The one-pass FLOAT16 attention kernel for sm_80 and later (FlashAttention-2 scheme): one block
-// of four warps per (batch, query head, 64 query rows), 16 rows a warp. The block streams the keys
-// and values in tiles of 64 through shared memory (cp.async, the K load of the next tile under
-// the P.V of this one and the V load under Q.K^T), multiplies on the tensor cores with mma.sync
+// of eight warps per (batch, query head, 128 query rows), 16 rows a warp. The block streams the
+// keys and values in tiles of 64 through two shared-memory buffers (cp.async: the next tile loads
+// while the warps work on this one, one barrier a tile), multiplies on the tensor cores with mma.sync
 // m16n8k16 (FLOAT16 in, float32 accumulate; the P fragments of Q.K^T feed P.V straight from
 // registers) and keeps the softmax online in float32 (running maximum and sum per row; the output
 // accumulators rescale when the maximum grows), dividing by the sum once at the end.
@@ -14,6 +14,7 @@
 // classified per (query tile, key tile) by a first kernel (ClassifyMask) into the temporary resource.
 #include <cuda_fp16.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 
@@ -22,14 +23,14 @@
 namespace freedml::dml::cuda {
 namespace {
 
-constexpr int kM = 64;  // query rows per block
-constexpr int kN = 64;  // keys per tile
-constexpr int kThreads = 128;
+constexpr int kM = 128;  // query rows per block
+constexpr int kN = 64;   // keys per tile
+constexpr int kThreads = 32 * kM / 16;
 constexpr float kLog2e = 1.4426950408889634f;
 
 template <int D>
 constexpr size_t SharedBytes() {
-    return sizeof(__half) * (kM + 2 * kN) * D;  // Q, K and V tiles
+    return sizeof(__half) * (kM + 4 * kN) * D;  // Q, and two buffers of K and V tiles
 }
 
 __device__ __forceinline__ uint32_t SharedAddress(const void* p) {
@@ -82,23 +83,23 @@ __device__ __forceinline__ uint32_t PackHalves(float lo, float hi) {
     return *reinterpret_cast<const uint32_t*>(&h);
 }
 
-// Rows first .. first + 63 of one operand into a swizzled tile (rows past `count` are zero):
+// Rows first .. first + rows - 1 of one operand into a swizzled tile (rows past `count` are zero):
 // asynchronous 16-byte copies where the channels are packed and the rows 16-byte aligned, else
 // plain loads one element at a time.
-template <int D>
+template <int D, int rows = kN>
 __device__ void LoadTile(__half* dst, const __half* base, int64_t rowStride, int64_t channelStride, uint32_t first,
                          uint32_t count) {
     constexpr int chunks = D / 8;
     const bool packed = channelStride == 1 && rowStride % 8 == 0 && reinterpret_cast<uintptr_t>(base) % 16 == 0;
     if (packed) {
-        for (int e = threadIdx.x; e < kN * chunks; e += kThreads) {
+        for (int e = threadIdx.x; e < rows * chunks; e += kThreads) {
             const int r = e / chunks, c = e % chunks;
             const bool valid = first + r < count;
             CopyAsync16(dst + Swizzled<D>(r, c), base + (valid ? int64_t(first + r) * rowStride + c * 8 : 0), valid);
         }
         return;
     }
-    for (int e = threadIdx.x; e < kN * D; e += kThreads) {
+    for (int e = threadIdx.x; e < rows * D; e += kThreads) {
         const int r = e / D, d = e % D;
         dst[Swizzled<D>(r, d / 8) + d % 8] =
             first + r < count ? base[int64_t(first + r) * rowStride + int64_t(d) * channelStride] : __float2half(0.0f);
@@ -122,8 +123,8 @@ struct BlockView {
         bool perScore = perScoreAlways || j0 + kN > kv;
         if (tiles) {
             const TileMask t = tiles[kt];
-            if (t.open == 0 && skipAllowed) return kSkip;
-            perScore |= t.masked != 0;
+            if ((t.open[0] | t.open[1]) == 0 && skipAllowed) return kSkip;
+            perScore |= (t.masked[0] | t.masked[1]) != 0;
         } else if (rangeMask) {
             if ((int64_t(j0) + kN <= lo || int64_t(j0) >= hi) && skipAllowed) return kSkip;
             perScore |= int64_t(j0) < lo || int64_t(j0) + kN > hi;
@@ -176,8 +177,7 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
 #else
     extern __shared__ __align__(128) unsigned char sharedBytes[];
     __half* qs = reinterpret_cast<__half*>(sharedBytes);
-    __half* ks = qs + kM * D;
-    __half* vs = ks + kN * D;
+    __half* kBuffers = qs + kM * D;  // K of buffer 0, V of buffer 0, K of buffer 1, V of buffer 1
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int g = lane / 4, t = lane % 4;
 
@@ -210,22 +210,29 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
             view.tiles = tileMasks + ((uint64_t(mb) * heads + mh) * qTiles + qt) * view.kTiles;
             view.perScoreAlways = p.hasRelativePositionBias;
             // Skipping needs an open key in every row: the union of the tiles' open rows.
-            unsigned long long open = 0;
-            for (uint32_t kt = lane; kt < view.kTiles; kt += 32) open |= view.tiles[kt].open;
-            const uint32_t low = __reduce_or_sync(0xffffffffu, uint32_t(open));
-            const uint32_t high = __reduce_or_sync(0xffffffffu, uint32_t(open >> 32));
-            const unsigned long long need = valid == 64 ? ~0ull : (1ull << valid) - 1;
-            view.skipAllowed = ((static_cast<unsigned long long>(high) << 32 | low) & need) == need;
+            bool all = true;
+            for (int w = 0; w < 2; ++w) {
+                unsigned long long open = 0;
+                for (uint32_t kt = lane; kt < view.kTiles; kt += 32) open |= view.tiles[kt].open[w];
+                const uint32_t low = __reduce_or_sync(0xffffffffu, uint32_t(open));
+                const uint32_t high = __reduce_or_sync(0xffffffffu, uint32_t(open >> 32));
+                const uint32_t rows = valid > 64u * w ? valid - 64u * w : 0u;
+                const unsigned long long need = rows >= 64 ? ~0ull : (1ull << rows) - 1;
+                all = all && ((static_cast<unsigned long long>(high) << 32 | low) & need) == need;
+            }
+            view.skipAllowed = all;
         } else {
             const int64_t open0 = view.lo > 0 ? view.lo : 0, open1 = view.hi < int64_t(kv) ? view.hi : int64_t(kv);
             view.skipAllowed = open0 < open1;
         }
     }
 
-    LoadTile<D>(qs, q, p.query.position, p.query.channel, first, p.querySequence);
-    CopyCommit();
+    LoadTile<D, kM>(qs, q, p.query.position, p.query.channel, first, p.querySequence);
     uint32_t kt = view.Next(0);
-    if (kt < view.kTiles) LoadTile<D>(ks, k, p.key.position, p.key.channel, kt * kN, kv);
+    if (kt < view.kTiles) {
+        LoadTile<D>(kBuffers, k, p.key.position, p.key.channel, kt * kN, kv);
+        LoadTile<D>(kBuffers + kN * D, v, p.value.position, p.value.channel, kt * kN, kv);
+    }
     CopyCommit();
     CopyWaitAll();
     __syncthreads();
@@ -241,9 +248,17 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
     const float scaleLog2 = p.scale * kLog2e;
     const uint32_t row0 = first + warp * 16 + g;
 
+    int buffer = 0;
     while (kt < view.kTiles) {
-        // K of tile kt is in place; V comes in under Q.K^T.
-        LoadTile<D>(vs, v, p.value.position, p.value.channel, kt * kN, kv);
+        // Tile kt is in `buffer`; the next one loads into the other, which every warp is done with.
+        const __half* ks = kBuffers + buffer * 2 * kN * D;
+        const __half* vs = ks + kN * D;
+        const uint32_t next = view.Next(kt + 1);
+        if (next < view.kTiles) {
+            __half* kn = kBuffers + (buffer ^ 1) * 2 * kN * D;
+            LoadTile<D>(kn, k, p.key.position, p.key.channel, next * kN, kv);
+            LoadTile<D>(kn + kN * D, v, p.value.position, p.value.channel, next * kN, kv);
+        }
         CopyCommit();
 
         float s[kN / 8][4];
@@ -305,11 +320,6 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
             pf[kk][3] = PackHalves(s[2 * kk + 1][2], s[2 * kk + 1][3]);
         }
 
-        CopyWaitAll();
-        __syncthreads();  // V in place; every warp is done with K
-        const uint32_t next = view.Next(kt + 1);
-        if (next < view.kTiles) LoadTile<D>(ks, k, p.key.position, p.key.channel, next * kN, kv);
-        CopyCommit();
 #pragma unroll
         for (int kk = 0; kk < kN / 16; ++kk) {
 #pragma unroll
@@ -322,8 +332,9 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
             }
         }
         CopyWaitAll();
-        __syncthreads();  // the next K in place; every warp is done with V
+        __syncthreads();  // the next tile in place; every warp is done with this one
         kt = next;
+        buffer ^= 1;
     }
 
     const int64_t* os = p.outputStrides;
@@ -357,8 +368,8 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
 // an open key and which a masked key in the tile (valid rows and keys only).
 __global__ void __launch_bounds__(kThreads) ClassifyMask(AttentionPlan p, const int32_t* mask, TileMask* out,
                                                          uint32_t heads, uint32_t qTiles, uint32_t kTiles) {
-    __shared__ unsigned long long open, masked;
-    if (threadIdx.x == 0) open = masked = 0;
+    __shared__ unsigned long long open[2], masked[2];
+    if (threadIdx.x < 2) open[threadIdx.x] = masked[threadIdx.x] = 0;
     __syncthreads();
     const uint64_t idx = blockIdx.x;
     const uint32_t kt = uint32_t(idx % kTiles), qt = uint32_t(idx / kTiles % qTiles);
@@ -377,15 +388,15 @@ __global__ void __launch_bounds__(kThreads) ClassifyMask(AttentionPlan p, const 
             anyOpen |= __any_sync(0xffffffffu, inside && x != 0);
             anyMasked |= __any_sync(0xffffffffu, inside && x == 0);
         }
-        if (anyOpen) myOpen |= 1ull << r;
-        if (anyMasked) myMasked |= 1ull << r;
+        if (anyOpen) myOpen |= 1ull << (r % 64);
+        if (anyMasked) myMasked |= 1ull << (r % 64);
     }
-    if (lane == 0) {
-        atomicOr(&open, myOpen);
-        atomicOr(&masked, myMasked);
+    if (lane == 0) {  // a warp's 16 rows lie in one word
+        atomicOr(&open[warp * 16 / 64], myOpen);
+        atomicOr(&masked[warp * 16 / 64], myMasked);
     }
     __syncthreads();
-    if (threadIdx.x == 0) out[idx] = TileMask{open, masked};
+    if (threadIdx.x == 0) out[idx] = TileMask{{open[0], open[1]}, {masked[0], masked[1]}};
 }
 
 uint64_t MaskTileCount(const AttentionPlan& p) {
@@ -424,6 +435,21 @@ cudaError_t LaunchFlashAttentionSm80(const AttentionPlan& p, const AttentionPoin
                           static_cast<const __half*>(ptr.inputs[8]),
                           static_cast<const int32_t*>(ptr.inputs[7]),
                           static_cast<__half*>(ptr.output)};
+    // More than the 48 KiB of shared memory a block gets without asking, once per device and size.
+    static std::atomic<uint64_t> raised[2];
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return cudaGetLastError();
+    const int which = p.headSize == 64 ? 0 : 1;
+    const uint64_t bit = uint64_t(1) << (device % 64);
+    if (!(raised[which].load() & bit)) {
+        const cudaError_t e =
+            which == 0 ? cudaFuncSetAttribute(FlashAttendSm80<64>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              int(SharedBytes<64>()))
+                       : cudaFuncSetAttribute(FlashAttendSm80<128>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              int(SharedBytes<128>()));
+        if (e != cudaSuccess) return e;
+        raised[which].fetch_or(bit);
+    }
     if (p.headSize == 64) {
         FlashAttendSm80<64><<<unsigned(blocks), kThreads, SharedBytes<64>(), stream>>>(p, o, tiles);
     } else {
