@@ -10,8 +10,10 @@
 // that need nothing use the scaled product as it is. A key tile that is masked for every query row
 // of the block is skipped when the filter value is -10^4 or lower and every row has an open key
 // elsewhere: a masked score then sits at least 10^4 - (spread of the row's scores) below the row's
-// maximum, whose exponential is 0 in float32 for any spread short of 9900. BOOLEAN masks are
-// classified per (query tile, key tile) by a first kernel (ClassifyMask) into the temporary resource.
+// maximum, whose exponential is 0 in float32 for any spread short of 9900. A first kernel
+// (ClassifyMask) condenses a BOOLEAN mask into the temporary resource: per (query tile, key tile)
+// which rows have open and masked keys, and per row of it a word of 64 bits, one a key, so that the
+// partly masked tiles (the diagonal of a causal mask) test bits instead of reading the mask.
 #include <cuda_fp16.h>
 
 #include <atomic>
@@ -114,6 +116,7 @@ struct BlockView {
     bool rangeMask;         // a mask of key ranges (lo, hi)
     uint32_t kv;            // keys
     const TileMask* tiles;  // this (batch, head, query tile)'s classes of a BOOLEAN mask, or null
+    const unsigned long long* bits;  // its open keys: word kt * kM + row
     int64_t lo, hi;         // open key range of the range masks
     bool skipAllowed;
     uint32_t kTiles;
@@ -139,9 +142,10 @@ struct BlockView {
 
 // The score of (query i, key j) in log2 units: scaled, biased and masked; keys past the sequence
 // score -inf (they weigh nothing). Rows past the sequence read nothing (they are never stored).
+// With `mask` null a BOOLEAN mask's value comes as `open`.
 __device__ __forceinline__ float ScoreLog2(const AttentionPlan& p, const __half* positionBias, const int32_t* mask,
                                            float raw, uint32_t b, uint32_t h, uint32_t i, uint32_t j, int64_t lo,
-                                           int64_t hi) {
+                                           int64_t hi, bool open) {
     if (j >= p.keyValueSequence) return -INFINITY;
     float s = raw * p.scale;
     if (i < p.querySequence) {
@@ -152,7 +156,7 @@ __device__ __forceinline__ float ScoreLog2(const AttentionPlan& p, const __half*
         bool masked = false;
         if (p.hasMask && p.maskType == 4) {  // BOOLEAN
             const int64_t* m = p.maskStrides;
-            masked = mask[b * m[0] + h * m[1] + i * m[2] + j * m[3]] == 0;
+            masked = mask ? mask[b * m[0] + h * m[1] + i * m[2] + j * m[3]] == 0 : !open;
         } else if (p.hasMask) {
             masked = int64_t(j) < lo || int64_t(j) >= hi;
         }
@@ -170,8 +174,9 @@ struct FlashOperands {
 };
 
 template <int D>
-__global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, FlashOperands ptr,
-                                                            const TileMask* tileMasks) {
+__global__ void __launch_bounds__(kThreads, D == 64 ? 2 : 1) FlashAttendSm80(AttentionPlan p, FlashOperands ptr,
+                                                            const TileMask* tileMasks,
+                                                            const unsigned long long* tileBits) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap();  // the launcher picks this kernel only on sm_80 and later
 #else
@@ -193,7 +198,7 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
     const __half* v = ptr.value + p.value.offset + b * p.value.batch + kh * p.value.head;
 
     BlockView view{p.hasRelativePositionBias || (p.hasMask && p.maskType == 4), p.hasMask && p.maskType != 4, kv,
-                   nullptr, 0, int64_t(kv), false, (kv + kN - 1) / kN};
+                   nullptr, nullptr, 0, int64_t(kv), false, (kv + kN - 1) / kN};
     const int32_t* mask = ptr.mask;
     const __half* positionBias = ptr.positionBias;
     if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
@@ -207,7 +212,9 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
         if (p.maskType == 4) {
             const uint32_t mb = p.maskStrides[0] ? b : 0, mh = p.maskStrides[1] ? h : 0;
             const uint32_t heads = p.maskStrides[1] ? p.queryHeads : 1;
-            view.tiles = tileMasks + ((uint64_t(mb) * heads + mh) * qTiles + qt) * view.kTiles;
+            const uint64_t tileBase = ((uint64_t(mb) * heads + mh) * qTiles + qt) * view.kTiles;
+            view.tiles = tileMasks + tileBase;
+            view.bits = tileBits + tileBase * kM;
             view.perScoreAlways = p.hasRelativePositionBias;
             // Skipping needs an open key in every row: the union of the tiles' open rows.
             bool all = true;
@@ -280,12 +287,20 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
 #pragma unroll
                 for (int e = 0; e < 4; ++e) s[n][e] *= scaleLog2;
         } else {
+            unsigned long long open[2] = {~0ull, ~0ull};
+            if (view.bits) {
+                open[0] = view.bits[kt * kM + warp * 16 + g];
+                open[1] = view.bits[kt * kM + warp * 16 + g + 8];
+            }
+            const int32_t* elements = view.bits ? nullptr : mask;
 #pragma unroll
             for (int n = 0; n < kN / 8; ++n)
 #pragma unroll
-                for (int e = 0; e < 4; ++e)
-                    s[n][e] = ScoreLog2(p, positionBias, mask, s[n][e], b, h, row0 + (e / 2) * 8, kt * kN + n * 8 + 2 * t + e % 2,
-                                        view.lo, view.hi);
+                for (int e = 0; e < 4; ++e) {
+                    const int key = n * 8 + 2 * t + e % 2;
+                    s[n][e] = ScoreLog2(p, positionBias, elements, s[n][e], b, h, row0 + (e / 2) * 8, kt * kN + key,
+                                        view.lo, view.hi, (open[e / 2] >> key) & 1);
+                }
         }
 
         // Online softmax: the new maximum per row, the old sum and output rescaled to it.
@@ -367,7 +382,8 @@ __global__ void __launch_bounds__(kThreads) FlashAttendSm80(AttentionPlan p, Fla
 // One block per (mask batch, mask head, query tile, key tile), a warp per 16 rows: which rows have
 // an open key and which a masked key in the tile (valid rows and keys only).
 __global__ void __launch_bounds__(kThreads) ClassifyMask(AttentionPlan p, const int32_t* mask, TileMask* out,
-                                                         uint32_t heads, uint32_t qTiles, uint32_t kTiles) {
+                                                         unsigned long long* bits, uint32_t heads, uint32_t qTiles,
+                                                         uint32_t kTiles) {
     __shared__ unsigned long long open[2], masked[2];
     if (threadIdx.x < 2) open[threadIdx.x] = masked[threadIdx.x] = 0;
     __syncthreads();
@@ -379,15 +395,19 @@ __global__ void __launch_bounds__(kThreads) ClassifyMask(AttentionPlan p, const 
     unsigned long long myOpen = 0, myMasked = 0;
     for (int r = warp * 16; r < warp * 16 + 16; ++r) {
         const uint32_t i = qt * kM + r;
-        if (i >= p.querySequence) break;
+        const bool row = i < p.querySequence;
         bool anyOpen = false, anyMasked = false;
+        unsigned long long word = 0;
         for (int part = 0; part < kN / 32; ++part) {
             const uint32_t j = kt * kN + part * 32 + lane;
-            const bool inside = j < p.keyValueSequence;
+            const bool inside = row && j < p.keyValueSequence;
             const int32_t x = inside ? mask[mb * m[0] + mh * m[1] + i * m[2] + j * m[3]] : 0;
-            anyOpen |= __any_sync(0xffffffffu, inside && x != 0);
+            const uint32_t openKeys = __ballot_sync(0xffffffffu, inside && x != 0);
+            anyOpen |= openKeys != 0;
             anyMasked |= __any_sync(0xffffffffu, inside && x == 0);
+            word |= static_cast<unsigned long long>(openKeys) << (32 * part);
         }
+        if (lane == 0) bits[idx * kM + r] = word;
         if (anyOpen) myOpen |= 1ull << (r % 64);
         if (anyMasked) myMasked |= 1ull << (r % 64);
     }
@@ -410,7 +430,7 @@ bool FlashAttentionSm80Covers(const AttentionPlan& p) { return FlashAttentionCov
 
 uint64_t FlashAttentionSm80TemporaryBytes(const AttentionPlan& p) {
     return FlashAttentionSm80Covers(p) && p.hasMask && p.maskType == 4 && p.skipMaskedTiles
-               ? MaskTileCount(p) * sizeof(TileMask)
+               ? MaskTileCount(p) * (sizeof(TileMask) + kM * sizeof(unsigned long long))
                : 0;
 }
 
@@ -420,14 +440,16 @@ cudaError_t LaunchFlashAttentionSm80(const AttentionPlan& p, const AttentionPoin
     if (blocks == 0) return cudaSuccess;
     if (blocks > 0x7fffffffu) return cudaErrorInvalidValue;
     TileMask* tiles = nullptr;
+    unsigned long long* bits = nullptr;
     if (FlashAttentionSm80TemporaryBytes(p) != 0) {
         const uint64_t count = MaskTileCount(p);
         if (count > 0x7fffffffu || temporary == nullptr) return cudaErrorInvalidValue;
         tiles = static_cast<TileMask*>(temporary);
-        ClassifyMask<<<unsigned(count), kThreads, 0, stream>>>(p, static_cast<const int32_t*>(ptr.inputs[7]), tiles,
-                                                               p.maskStrides[1] ? p.queryHeads : 1,
-                                                               (p.querySequence + kM - 1) / kM,
-                                                               (p.keyValueSequence + kN - 1) / kN);
+        bits = reinterpret_cast<unsigned long long*>(tiles + count);
+        const int32_t* mask = static_cast<const int32_t*>(ptr.inputs[7]);
+        const uint32_t heads = p.maskStrides[1] ? p.queryHeads : 1;
+        const uint32_t qTiles = (p.querySequence + kM - 1) / kM, kTiles = (p.keyValueSequence + kN - 1) / kN;
+        ClassifyMask<<<unsigned(count), kThreads, 0, stream>>>(p, mask, tiles, bits, heads, qTiles, kTiles);
     }
     const FlashOperands o{static_cast<const __half*>(ptr.inputs[p.query.input]),
                           static_cast<const __half*>(ptr.inputs[p.key.input]),
@@ -451,9 +473,9 @@ cudaError_t LaunchFlashAttentionSm80(const AttentionPlan& p, const AttentionPoin
         raised[which].fetch_or(bit);
     }
     if (p.headSize == 64) {
-        FlashAttendSm80<64><<<unsigned(blocks), kThreads, SharedBytes<64>(), stream>>>(p, o, tiles);
+        FlashAttendSm80<64><<<unsigned(blocks), kThreads, SharedBytes<64>(), stream>>>(p, o, tiles, bits);
     } else {
-        FlashAttendSm80<128><<<unsigned(blocks), kThreads, SharedBytes<128>(), stream>>>(p, o, tiles);
+        FlashAttendSm80<128><<<unsigned(blocks), kThreads, SharedBytes<128>(), stream>>>(p, o, tiles, bits);
     }
     return cudaGetLastError();
 }
