@@ -962,6 +962,11 @@ if os.path.exists(gpu_table):
             if gpu_ratio is not None and gpu_ratio < 0.9:
                 behind.append((f"CUDA: {parts[0]}", gpu_ratio, "PyTorch on the same GPU"))
     w("")
+    w("Attention (`seq f16 attention_*`, goal 0.9x): FreeDML runs a FlashAttention-2 scheme on `mma.sync`")
+    w("(src/dml/ops/attention/cuda/flash_attention_sm80.cu); on Hopper PyTorch's `scaled_dot_product_attention`")
+    w("runs a kernel built on the Hopper instructions (`wgmma`, TMA). Reaching the goal there takes such a kernel")
+    w("(FlashAttention-3 scheme, sm_90a) or cuDNN's fused attention through the cuDNN frontend.")
+    w("")
     # graph_bench on CUDA: RESULT lines, times per execution of each way to run the same work.
     gpu_graph = os.path.join(gpu_dir, "graph_cuda.txt")
     if os.path.exists(gpu_graph):

@@ -244,6 +244,24 @@ def main():
              mask_type="KEY_SEQUENCE_LENGTH", mask=[30], mask_sizes=(1, 1)),
         case("tiled_h64_rows_past_tile_bias", "FLOAT16", 1, 66, 20, 1, 64, rpb_sizes=(1, 1, 66, 20)),
     ]
+    # Several tiles of 64 queries and 64 keys (the sm_80 kernel's), each ending inside a tile: a
+    # causal mask with whole key tiles masked (skipped at filter -1e4), a BOOLEAN mask with a row
+    # that has no open key (no tile of its query tile may be skipped) and a key tile masked for a
+    # whole query tile of one batch, key ranges that mask whole tiles, and a stacked layout whose
+    # masked tiles count at filter -3.
+    boolean = rng.integers(0, 2, (2, 1, 66, 70))
+    boolean[0, 0, 3, :] = 0
+    boolean[1, 0, :64, 64:] = 0
+    cases += [
+        case("flash_h128_causal", "FLOAT16", 1, 100, 100, 1, 128, mask_type="BOOLEAN", mask=causal(100, 0),
+             filt=-1e4),
+        case("flash_h64_boolean_masked_rows", "FLOAT16", 2, 66, 70, 1, 64, mask_type="BOOLEAN", mask=boolean,
+             mask_sizes=(2, 1, 66, 70), filt=-1e4),
+        case("flash_h64_key_ranges", "FLOAT16", 2, 3, 140, 1, 64, mask_type="KEY_SEQUENCE_END_START",
+             mask=[130, 70, 10, 66], mask_sizes=(2, 2), filt=-1e4),
+        case("flash_h64_stacked_lengths_filter", "FLOAT16", 1, 65, 65, 1, 64, form="qkv",
+             mask_type="KEY_SEQUENCE_LENGTH", mask=[40], mask_sizes=(1, 1), filt=-3.0),
+    ]
     write_cases(__file__, "attention", cases)
 
 

@@ -1,5 +1,6 @@
 // Device code of MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1: the general route, for what the
-// tiled FLOAT16 kernel (flash_attention.cu) does not cover. One kernel writes the present key/value outputs (one thread per
+// tiled FLOAT16 kernels (flash_attention_sm80.cu on sm_80 and later, else flash_attention.cu) do
+// not cover. One kernel writes the present key/value outputs (one thread per
 // element); a second runs one block per (batch, query head, query row): each thread scores keys
 // j, j + blockDim, ... in float32 into shared memory, the block finds the row's maximum and sum
 // (softmax with the maximum subtracted), and each thread sums the weighted values for channels
@@ -160,7 +161,10 @@ __global__ void AttendRows(AttentionPlan p, AttentionPointers ptr) {
 
 }  // namespace
 
-cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& ptr, LaunchTarget launch) {
+uint64_t AttentionTemporaryBytes(const AttentionPlan& plan) { return FlashAttentionSm80TemporaryBytes(plan); }
+
+cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& ptr, void* temporary,
+                            LaunchTarget launch) {
     const int blocksCap = launch.Blocks(uint64_t(1) << 40, kThreads);
     if (blocksCap == 0) return cudaErrorInvalidValue;
     // Present outputs first: the rows read only past positions of them, which this leaves alone.
@@ -171,6 +175,13 @@ cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& 
     if (ptr.presentValue) {
         const uint64_t n = uint64_t(plan.batch) * plan.keyValueHeads * plan.totalSequence * plan.valueHeadSize;
         WritePresent<<<launch.Blocks(n, kThreads), kThreads, 0, launch.stream>>>(plan, ptr, true);
+    }
+    if (FlashAttentionSm80Covers(plan)) {
+        int device = 0, major = 0;
+        if (cudaGetDevice(&device) == cudaSuccess &&
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 8) {
+            return LaunchFlashAttentionSm80(plan, ptr, temporary, launch.stream);
+        }
     }
     if (FlashAttentionCovers(plan)) return LaunchFlashAttention(plan, ptr, launch.stream);
     const uint64_t rows = uint64_t(plan.batch) * plan.queryHeads * plan.querySequence;

@@ -27,6 +27,14 @@ struct AttentionPlan {
     int64_t maskStrides[4], positionBiasStrides[4];
     int64_t pastKeyStrides[4], pastValueStrides[4], presentKeyStrides[4], presentValueStrides[4];
     int64_t outputStrides[3];
+    // Key tiles masked for a whole query tile may be skipped (flash_attention_sm80.cu says when).
+    bool skipMaskedTiles;
+};
+
+// Which of a query tile's 128 rows have an open key (bit r % 64 of `open[r / 64]`) and which a
+// masked key in one key tile of a BOOLEAN mask.
+struct TileMask {
+    unsigned long long open[2], masked[2];
 };
 
 // The bindings, by the desc's input order (null where absent).
@@ -37,11 +45,21 @@ struct AttentionPointers {
     void* presentValue;
 };
 
-cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& pointers, LaunchTarget launch);
+cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& pointers, void* temporary,
+                            LaunchTarget launch);
+// Bytes of the temporary resource the attention needs (the tile classes of a BOOLEAN mask).
+uint64_t AttentionTemporaryBytes(const AttentionPlan& plan);
 
 // The tiled FLOAT16 kernel (flash_attention.cu): whether it takes the plan's attention (head sizes
 // 64 and 128, no bias, no past keys), and its launch (the present outputs are not its part).
 bool FlashAttentionCovers(const AttentionPlan& plan);
 cudaError_t LaunchFlashAttention(const AttentionPlan& plan, const AttentionPointers& pointers, cudaStream_t stream);
+
+// The one-pass kernel for sm_80 and later (flash_attention_sm80.cu): the same shapes as the tiled
+// kernel above; `temporary` holds FlashAttentionSm80TemporaryBytes.
+bool FlashAttentionSm80Covers(const AttentionPlan& plan);
+uint64_t FlashAttentionSm80TemporaryBytes(const AttentionPlan& plan);
+cudaError_t LaunchFlashAttentionSm80(const AttentionPlan& plan, const AttentionPointers& pointers, void* temporary,
+                                     cudaStream_t stream);
 
 }  // namespace freedml::dml::cuda

@@ -21,7 +21,7 @@ class AttentionKernel final : public Kernel {
 public:
     explicit AttentionKernel(const AttentionPlan& plan) : plan_(plan) {}
     uint64_t PersistentResourceSize() const override { return 0; }
-    uint64_t TemporaryResourceSize() const override { return 0; }
+    uint64_t TemporaryResourceSize() const override { return AttentionTemporaryBytes(plan_); }
     void Initialize(const KernelBindings&) override {}
     void Execute(const KernelBindings& b) override {
         CudaStream& stream = StreamOf(b);
@@ -30,7 +30,7 @@ public:
         ptr.output = b.outputs[0];
         ptr.presentKey = b.outputs.size() > 1 ? b.outputs[1] : nullptr;
         ptr.presentValue = b.outputs.size() > 2 ? b.outputs[2] : nullptr;
-        stream.Check(LaunchAttention(plan_, ptr, stream.Launch()), "MULTIHEAD_ATTENTION");
+        stream.Check(LaunchAttention(plan_, ptr, b.temporary, stream.Launch()), "MULTIHEAD_ATTENTION");
     }
 
 private:
@@ -61,6 +61,7 @@ Status CreateCudaMultiheadAttention(const KernelContext&, const OperatorArgs& ar
         p.presentKeyStrides[d] = g.presentKeyStrides[d], p.presentValueStrides[d] = g.presentValueStrides[d];
     }
     for (int d = 0; d < 3; ++d) p.outputStrides[d] = g.outputStrides[d];
+    p.skipMaskedTiles = g.maskFilterValue <= -1e4f;
     // The tiled kernel walks the keys in tiles and has no such limit.
     if (!FlashAttentionCovers(p) && (size_t(g.totalSequence) + g.headSize) * sizeof(float) > kSharedBytes) {
         return NoKernel("DML_OPERATOR_%s on CUDA keeps a query row's %u scores in shared memory; more than %zu "

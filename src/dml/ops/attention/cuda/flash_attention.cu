@@ -1,5 +1,6 @@
 // The tiled FLOAT16 attention kernel (flash-attention class: no score matrix in global memory)
-// for the common self-attention shapes: head sizes 64 and 128, no bias and no past keys. Tensor
+// for the common self-attention shapes on devices before sm_80 (flash_attention_sm80.cu serves the
+// later ones): head sizes 64 and 128, no bias and no past keys. Tensor
 // cores (WMMA, FLOAT16 in, float accumulate) compute the scores and the weighted sums.
 //
 // One block of four warps takes 64 query rows of one (batch, head), 16 rows a warp, and walks the
