@@ -95,35 +95,50 @@ Window ResolveWindow(NodeContext& c, const Shape& in, const Shape& out, const st
     return w;
 }
 
-void Conv(NodeContext& c, bool transposed) {
-    const Value& x = c.Input(0);
-    const Value& wv = c.Input(1);
-    Shape out = c.OutShape(0);
+// The window of a convolution, resolved for DirectML's rank (at least 4: 1-D becomes 2-D).
+struct ConvGeometry {
+    Window w;
+    size_t rank = 4, dims = 2;
+    std::vector<uint32_t> outPad;
+};
+
+ConvGeometry ResolveConv(NodeContext& c, const Value& x, const Value& wv, const Shape& out, bool transposed) {
     const size_t r = x.shape.size();
     if (r < 3 || r > 5) c.Fail("convolution of a " + std::to_string(r) + "-D input is not supported (3-D to 5-D).");
     const size_t spatial = r - 2;
     std::vector<int64_t> kernel = c.Ints("kernel_shape");
     if (kernel.empty()) for (size_t d = 2; d < wv.shape.size(); ++d) kernel.push_back(wv.shape[d]);
     Shape inSp(x.shape.begin() + 2, x.shape.end()), outSp(out.begin() + 2, out.end());
-    Window w = ResolveWindow(c, inSp, outSp, kernel, transposed);
-    const size_t rank = std::max<size_t>(4, r);
-    const size_t dims = rank - 2;
-    while (w.kernel.size() < dims) {  // 1-D: a 2-D window of width 1
+    ConvGeometry g;
+    g.w = ResolveWindow(c, inSp, outSp, kernel, transposed);
+    Window& w = g.w;
+    g.rank = std::max<size_t>(4, r);
+    g.dims = g.rank - 2;
+    while (w.kernel.size() < g.dims) {  // 1-D: a 2-D window of width 1
         w.kernel.push_back(1); w.strides.push_back(1); w.dilations.push_back(1); w.start.push_back(0); w.end.push_back(0);
     }
-    std::vector<uint32_t> outPad(dims, 0);
+    g.outPad.assign(g.dims, 0);
     if (transposed) {
         std::vector<int64_t> op = c.Ints("output_padding");
-        for (size_t d = 0; d < op.size() && d < dims; ++d) outPad[d] = static_cast<uint32_t>(op[d]);
+        for (size_t d = 0; d < op.size() && d < g.dims; ++d) g.outPad[d] = static_cast<uint32_t>(op[d]);
         if (c.Has("output_shape")) {
             // Padding was chosen to reach output_shape exactly; the rest is output padding.
             for (size_t d = 0; d < spatial; ++d) {
                 int64_t natural = int64_t(inSp[d] - 1) * w.strides[d] + int64_t(w.kernel[d] - 1) * w.dilations[d] + 1 -
                                   w.start[d] - w.end[d];
-                outPad[d] = static_cast<uint32_t>(std::max<int64_t>(0, int64_t(outSp[d]) - natural));
+                g.outPad[d] = static_cast<uint32_t>(std::max<int64_t>(0, int64_t(outSp[d]) - natural));
             }
         }
     }
+    return g;
+}
+
+void Conv(NodeContext& c, bool transposed) {
+    const Value& x = c.Input(0);
+    const Value& wv = c.Input(1);
+    Shape out = c.OutShape(0);
+    ConvGeometry g = ResolveConv(c, x, wv, out, transposed);
+    const size_t rank = g.rank;
     Shape s, t;
     auto* d = c.Make(DML_CONVOLUTION_OPERATOR_DESC{});
     Trail(x, rank, &s, &t);
@@ -135,14 +150,93 @@ void Conv(NodeContext& c, bool transposed) {
     d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(out, rank));
     d->Mode = DML_CONVOLUTION_MODE_CROSS_CORRELATION;
     d->Direction = transposed ? DML_CONVOLUTION_DIRECTION_BACKWARD : DML_CONVOLUTION_DIRECTION_FORWARD;
-    d->DimensionCount = static_cast<UINT>(dims);
-    d->Strides = c.Array(w.strides);
-    d->Dilations = c.Array(w.dilations);
-    d->StartPadding = c.Array(w.start);
-    d->EndPadding = c.Array(w.end);
-    d->OutputPadding = c.Array(outPad);
+    d->DimensionCount = static_cast<UINT>(g.dims);
+    d->Strides = c.Array(g.w.strides);
+    d->Dilations = c.Array(g.w.dilations);
+    d->StartPadding = c.Array(g.w.start);
+    d->EndPadding = c.Array(g.w.end);
+    d->OutputPadding = c.Array(g.outPad);
     d->GroupCount = static_cast<UINT>(c.Int("group", 1));
     c.EmitSingle(DML_OPERATOR_CONVOLUTION, d, {&x, &wv, bias});
+}
+
+// A scale or zero point (a scalar, or 1-D with one value per index of `axis`) read with `rank`
+// dimensions: every size 1 but `axis`, as DirectML's quantized operators take them.
+const DML_TENSOR_DESC* QuantParamDesc(NodeContext& c, const Value& v, size_t rank, size_t axis, uint32_t axisSize,
+                                      const char* what) {
+    Shape sizes(rank, 1), strides(rank, 0);
+    uint64_t count = v.ElementCount();
+    if (v.shape.size() > 1 || (count != 1 && count != axisSize)) {
+        c.Fail(std::string(what) + " has shape " + ShapeText(v.shape) + "; it must be a scalar or hold " +
+               std::to_string(axisSize) + " values.");
+    }
+    if (count > 1) {
+        sizes[axis] = axisSize;
+        strides[axis] = v.strides[0];
+    }
+    return c.InDesc(v, sizes, strides);
+}
+
+// ConvInteger (x, w, x_zero_point?, w_zero_point?) and QLinearConv (x, x_scale, x_zero_point, w,
+// w_scale, w_zero_point, y_scale, y_zero_point, B?): the input's parameters per tensor, the
+// filter's per tensor or per output channel.
+void QuantizedConv(NodeContext& c, bool linear) {
+    const size_t xi = 0, wi = linear ? 3 : 1;
+    const Value& x = c.Input(xi);
+    const Value& wv = c.Input(wi);
+    Shape out = c.OutShape(0);
+    ConvGeometry g = ResolveConv(c, x, wv, out, false);
+    const size_t rank = g.rank;
+    const uint32_t channels = out[1];
+    auto opt = [&](size_t i) { return c.HasInput(i) ? &c.Input(i) : nullptr; };
+    auto param = [&](const Value* v, bool perChannel, const char* what) -> const DML_TENSOR_DESC* {
+        if (!v) return nullptr;
+        return QuantParamDesc(c, *v, rank, 1, perChannel ? channels : 1, what);
+    };
+    Shape s, t;
+    Trail(x, rank, &s, &t);
+    const DML_TENSOR_DESC* in = c.InDesc(x, s, t);
+    Trail(wv, rank, &s, &t);
+    const DML_TENSOR_DESC* filter = c.InDesc(wv, s, t);
+    const DML_TENSOR_DESC* output = c.OutDesc(c.OutType(0), TrailShape(out, rank));
+    const UINT groups = static_cast<UINT>(c.Int("group", 1));
+    if (!linear) {
+        const Value *xz = opt(2), *wz = opt(3);
+        auto* d = c.Make(DML_CONVOLUTION_INTEGER_OPERATOR_DESC{});
+        d->InputTensor = in;
+        d->InputZeroPointTensor = param(xz, false, "x_zero_point");
+        d->FilterTensor = filter;
+        d->FilterZeroPointTensor = param(wz, true, "w_zero_point");
+        d->OutputTensor = output;
+        d->DimensionCount = static_cast<UINT>(g.dims);
+        d->Strides = c.Array(g.w.strides);
+        d->Dilations = c.Array(g.w.dilations);
+        d->StartPadding = c.Array(g.w.start);
+        d->EndPadding = c.Array(g.w.end);
+        d->GroupCount = groups;
+        c.EmitSingle(DML_OPERATOR_CONVOLUTION_INTEGER, d, {&x, xz, &wv, wz});
+        return;
+    }
+    const Value *xs = &c.Input(1), *xz = opt(2), *ws = &c.Input(4), *wz = opt(5), *ys = &c.Input(6), *yz = opt(7),
+                *bias = opt(8);
+    auto* d = c.Make(DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC{});
+    d->InputTensor = in;
+    d->InputScaleTensor = param(xs, false, "x_scale");
+    d->InputZeroPointTensor = param(xz, false, "x_zero_point");
+    d->FilterTensor = filter;
+    d->FilterScaleTensor = param(ws, true, "w_scale");
+    d->FilterZeroPointTensor = param(wz, true, "w_zero_point");
+    d->BiasTensor = bias ? ChannelDesc(c, *bias, rank) : nullptr;
+    d->OutputScaleTensor = param(ys, false, "y_scale");
+    d->OutputZeroPointTensor = param(yz, false, "y_zero_point");
+    d->OutputTensor = output;
+    d->DimensionCount = static_cast<UINT>(g.dims);
+    d->Strides = c.Array(g.w.strides);
+    d->Dilations = c.Array(g.w.dilations);
+    d->StartPadding = c.Array(g.w.start);
+    d->EndPadding = c.Array(g.w.end);
+    d->GroupCount = groups;
+    c.EmitSingle(DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION, d, {&x, xs, xz, &wv, ws, wz, bias, ys, yz});
 }
 
 void Pool(NodeContext& c, bool max) {
@@ -453,6 +547,79 @@ void MatMul(NodeContext& c) {
     c.EmitSingle(DML_OPERATOR_GEMM, d, {&a0, &b0});
 }
 
+// MatMulInteger (A, B, a_zero_point?, b_zero_point?) and QLinearMatMul (a, a_scale, a_zero_point,
+// b, b_scale, b_zero_point, y_scale, y_zero_point): numpy's matmul of 1-D to 4-D operands, A's
+// parameters per tensor or per row, B's per tensor or per column, the output's per tensor or per row.
+void QuantizedMatMul(NodeContext& c, bool linear) {
+    const size_t ai = 0, bi = linear ? 3 : 1;
+    Value a = c.Input(ai), b = c.Input(bi);
+    if (a.shape.empty() || b.shape.empty()) c.Fail("MatMul of a scalar is not defined.");
+    if (a.shape.size() == 1) { a.shape.insert(a.shape.begin(), 1); a.strides.insert(a.strides.begin(), 0); }
+    if (b.shape.size() == 1) { b.shape.push_back(1); b.strides.push_back(1); }
+    const size_t rank = std::max(a.shape.size(), b.shape.size());
+    if (rank > 4) c.Fail("a quantized MatMul of " + std::to_string(rank) + "-D operands is not lowered (DirectML takes 2-D to 4-D).");
+    const uint32_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
+    if (b.shape[b.shape.size() - 2] != k) c.Fail("A's columns do not match B's rows.");
+    const Shape ar = Lead(a.shape, rank), br = Lead(b.shape, rank);
+    Shape out(rank, 1);
+    for (size_t d = 0; d + 2 < rank; ++d) {
+        if (ar[d] != br[d] && ar[d] != 1 && br[d] != 1) c.Fail("the batch dimensions of A and B do not broadcast.");
+        out[d] = std::max(ar[d], br[d]);
+    }
+    out[rank - 2] = m;
+    out[rank - 1] = n;
+    auto opt = [&](size_t i) { return c.HasInput(i) ? &c.Input(i) : nullptr; };
+    auto rows = [&](const Value* v, const char* what) -> const DML_TENSOR_DESC* {
+        return v ? QuantParamDesc(c, *v, rank, rank - 2, m, what) : nullptr;
+    };
+    auto columns = [&](const Value* v, const char* what) -> const DML_TENSOR_DESC* {
+        return v ? QuantParamDesc(c, *v, rank, rank - 1, n, what) : nullptr;
+    };
+    const Value& a0 = c.Input(ai);
+    const Value& b0 = c.Input(bi);
+    const DML_TENSOR_DESC* aDesc = c.InDescRank(a, rank);
+    const DML_TENSOR_DESC* bDesc = c.InDescRank(b, rank);
+    const DML_TENSOR_DESC* output = c.OutDesc(c.OutType(0), out);
+    if (!linear) {
+        const Value *az = opt(2), *bz = opt(3);
+        auto* d = c.Make(DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC{});
+        d->ATensor = aDesc;
+        d->AZeroPointTensor = rows(az, "a_zero_point");
+        d->BTensor = bDesc;
+        d->BZeroPointTensor = columns(bz, "b_zero_point");
+        d->OutputTensor = output;
+        c.EmitSingle(DML_OPERATOR_MATRIX_MULTIPLY_INTEGER, d, {&a0, az, &b0, bz});
+        return;
+    }
+    const Value *as = &c.Input(1), *az = opt(2), *bs = &c.Input(4), *bz = opt(5), *ys = &c.Input(6), *yz = opt(7);
+    auto* d = c.Make(DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC{});
+    d->ATensor = aDesc;
+    d->AScaleTensor = rows(as, "a_scale");
+    d->AZeroPointTensor = rows(az, "a_zero_point");
+    d->BTensor = bDesc;
+    d->BScaleTensor = columns(bs, "b_scale");
+    d->BZeroPointTensor = columns(bz, "b_zero_point");
+    d->OutputScaleTensor = rows(ys, "y_scale");
+    d->OutputZeroPointTensor = rows(yz, "y_zero_point");
+    d->OutputTensor = output;
+    c.EmitSingle(DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY, d, {&a0, as, az, &b0, bs, bz, ys, yz});
+}
+
+// DynamicQuantizeLinear: x to UINT8 with the scale and zero point computed from x's range; the two
+// scalars are one-element tensors of x's rank in DirectML.
+void DynamicQuantize(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const size_t rank = std::max<size_t>(4, x.shape.size());
+    const Shape one(rank, 1);
+    auto* d = c.Make(DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), Lead(c.OutShape(0), rank));
+    d->OutputScaleTensor = c.OutDesc(c.OutType(1), one);
+    d->OutputZeroPointTensor = c.OutDesc(c.OutType(2), one);
+    const uint32_t node = c.Emit(DML_OPERATOR_DYNAMIC_QUANTIZE_LINEAR, d, {&x});
+    for (uint32_t i = 0; i < 3; ++i) c.SetOutput(i, c.NodeOutput(node, i, c.OutType(i), c.OutOnnxType(i), c.OutShape(i)));
+}
+
 void Softmax(NodeContext& c, DML_OPERATOR_TYPE type) {
     const Value& x = c.Input(0);
     const size_t r = x.shape.size();
@@ -487,6 +654,11 @@ void RegisterNnOps(OpTable& t) {
     t["LayerNormalization"] = LayerNorm;
     t["Gemm"] = Gemm;
     t["MatMul"] = MatMul;
+    t["MatMulInteger"] = [](NodeContext& c) { QuantizedMatMul(c, false); };
+    t["QLinearMatMul"] = [](NodeContext& c) { QuantizedMatMul(c, true); };
+    t["ConvInteger"] = [](NodeContext& c) { QuantizedConv(c, false); };
+    t["QLinearConv"] = [](NodeContext& c) { QuantizedConv(c, true); };
+    t["DynamicQuantizeLinear"] = DynamicQuantize;
     t["Softmax"] = [](NodeContext& c) { Softmax(c, DML_OPERATOR_ACTIVATION_SOFTMAX1); };
     t["LogSoftmax"] = [](NodeContext& c) { Softmax(c, DML_OPERATOR_ACTIVATION_LOG_SOFTMAX1); };
     t["Hardmax"] = [](NodeContext& c) { Softmax(c, DML_OPERATOR_ACTIVATION_HARDMAX1); };
