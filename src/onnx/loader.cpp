@@ -84,15 +84,24 @@ bool ExpandFunctions(::onnx::ModelProto* model, int64_t opset, int round) {
             *expanded.add_node() = node;
             continue;
         }
-        // A body attribute that refers to an attribute the node leaves unset is left out, so that
-        // the inner operator takes its own default (ONNX 1.12's expansion would set it to zero).
+        // A body attribute that refers to an attribute the node leaves unset takes the operator's
+        // default, or is left out so that the inner operator takes its own (ONNX 1.12's expansion
+        // would set it to zero).
         std::set<std::string> given;
         for (const auto& attribute : node.attribute()) given.insert(attribute.name());
         for (auto& inner : *function.mutable_node()) {
             auto* attributes = inner.mutable_attribute();
             for (int a = attributes->size() - 1; a >= 0; --a) {
-                const auto& ref = attributes->Get(a).ref_attr_name();
-                if (!ref.empty() && !given.count(ref)) attributes->DeleteSubrange(a, 1);
+                const std::string ref = attributes->Get(a).ref_attr_name();
+                if (ref.empty() || given.count(ref)) continue;
+                auto declared = schema->attributes().find(ref);
+                if (declared != schema->attributes().end() && declared->second.default_value.has_type()) {
+                    const std::string name = attributes->Get(a).name();
+                    *attributes->Mutable(a) = declared->second.default_value;
+                    attributes->Mutable(a)->set_name(name);
+                } else {
+                    attributes->DeleteSubrange(a, 1);
+                }
             }
         }
         ::onnx::FunctionExpandHelper(node, function, expanded,
