@@ -502,6 +502,78 @@ uint32_t Lowerer::ConstantNode(const Value& v) {
     return index;
 }
 
+// ONNX operators whose DirectML operators lack a data type ONNX allows for them: such a node runs
+// in the nearest type DirectML has, between casts (FLOAT64 in FLOAT32, INT64 in INT32), and
+// --dump-graph notes it.
+static bool NarrowType(const std::string& op, int32_t onnxType, int32_t* narrowed) {
+    static const std::set<std::string> noFloat64 = {"Add", "Sub", "Mul", "Div", "Sum", "Max", "Min",
+                                                    "Mod", "CumSum", "ReduceLogSumExp"};
+    if (onnxType == ::onnx::TensorProto::DOUBLE && noFloat64.count(op)) {
+        *narrowed = ::onnx::TensorProto::FLOAT;
+        return true;
+    }
+    if (onnxType == ::onnx::TensorProto::INT64 && op == "Pow") {
+        *narrowed = ::onnx::TensorProto::INT32;
+        return true;
+    }
+    return false;
+}
+
+static Value CastValue(NodeContext& c, const Value& v, int32_t onnxType) {
+    const DML_TENSOR_DATA_TYPE type = DmlType(onnxType);
+    const size_t rank = std::max<size_t>(4, v.shape.size());
+    Shape sizes(rank - v.shape.size(), 1);
+    sizes.insert(sizes.end(), v.shape.begin(), v.shape.end());
+    auto* d = c.Make(DML_CAST_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(v, rank);
+    d->OutputTensor = c.OutDesc(type, sizes);
+    const uint32_t node = c.Emit(DML_OPERATOR_CAST, d, {&v}, "(type)");
+    return c.NodeOutput(node, 0, type, onnxType, v.shape);
+}
+
+// Lowers `context`'s node, through NarrowType's casts where it names the node's data type.
+static void LowerNode(Lowerer& lowerer, NodeContext& context, const OpLowering& lower) {
+    const auto& node = context.node;
+    int32_t from = 0, to = 0;
+    for (int i = 0; i < node.input_size() && !to; ++i) {
+        auto it = lowerer.values.find(node.input(i));
+        if (it != lowerer.values.end() && NarrowType(node.op_type(), it->second.onnxType, &to)) from = it->second.onnxType;
+    }
+    if (!to) {
+        lower(context);
+        return;
+    }
+    const std::string suffix = std::string(" (as ") +
+                               ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(to)) + ")";
+    ::onnx::NodeProto inner = node;
+    if (inner.name().empty() && node.output_size()) inner.set_name("making '" + node.output(0) + "'");
+    for (int i = 0; i < node.input_size(); ++i) {
+        if (node.input(i).empty() || context.Input(i).onnxType != from) continue;
+        lowerer.values[node.input(i) + suffix] = CastValue(context, context.Input(i), to);
+        inner.set_input(i, node.input(i) + suffix);
+    }
+    std::vector<int> narrowed;
+    for (int i = 0; i < node.output_size(); ++i) {
+        if (node.output(i).empty() || context.OutOnnxType(i) != from) continue;
+        auto type = std::make_shared<::onnx::TypeProto>(*lowerer.types.at(node.output(i)));
+        type->mutable_tensor_type()->set_elem_type(to);
+        lowerer.types[node.output(i) + suffix] = lowerer.Keep(type);
+        inner.set_output(i, node.output(i) + suffix);
+        narrowed.push_back(i);
+    }
+    NodeContext innerContext(lowerer, inner, context.opset);
+    lower(innerContext);
+    for (int i : narrowed) {
+        auto it = lowerer.values.find(inner.output(i));
+        if (it == lowerer.values.end()) continue;
+        context.SetOutput(static_cast<size_t>(i), CastValue(context, it->second, from));
+    }
+    lowerer.graph.notes.push_back(context.Origin() + ": computed in " +
+                                  ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(to)) +
+                                  " (DirectML's operator has no " +
+                                  ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(from)) + ").");
+}
+
 static OpTable BuildTable() {
     OpTable table;
     RegisterNnOps(table);
@@ -614,7 +686,7 @@ LoweredGraph Lowerer::Run() {
             context.Fail("FreeDML has no lowering for the ONNX operator " + node.op_type() +
                          " yet (dmlrun --list-onnx-operators lists those it has).");
         }
-        it->second(context);
+        LowerNode(*this, context, it->second);
         for (int i = 0; i < node.output_size(); ++i) {
             if (!node.output(i).empty() && !values.count(node.output(i))) {
                 context.Fail("its output " + std::to_string(i) + " ('" + node.output(i) + "') is not supported.");
