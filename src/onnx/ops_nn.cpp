@@ -288,6 +288,57 @@ void Pool(NodeContext& c, bool max) {
     c.EmitSingle(DML_OPERATOR_AVERAGE_POOLING1, d, {&x});
 }
 
+// MaxUnpool: MAX_UNPOOLING scatters each value to its index in the output (MaxPool's flat indices,
+// INT64 read as UINT64); the output's size comes from shape inference (output_shape, or the window).
+void MaxUnpool(NodeContext& c) {
+    const Value& x = c.Input(0);
+    Value indices = c.Input(1);
+    if (c.HasInput(2)) c.HostInts(2);  // output_shape must be known when the graph is built
+    Shape out = c.OutShape(0);
+    const size_t r = x.shape.size();
+    if (r < 3 || r > 5) c.Fail("unpooling of a " + std::to_string(r) + "-D input is not supported (3-D to 5-D).");
+    if (indices.type == DML_TENSOR_DATA_TYPE_INT64) indices.type = DML_TENSOR_DATA_TYPE_UINT64;
+    const size_t rank = std::max<size_t>(4, r);
+    // The indices address the unpooled size the window gives; a larger output_shape pads that
+    // result with zeros at the end of each spatial dimension (as ONNX's reference does).
+    const std::vector<int64_t> kernel = c.Ints("kernel_shape"), strides = c.Ints("strides"), pads = c.Ints("pads");
+    const size_t spatial = r - 2;
+    if (kernel.size() != spatial) c.Fail("kernel_shape must have one value per spatial dimension.");
+    Shape natural(x.shape.begin(), x.shape.begin() + 2);
+    for (size_t i = 0; i < spatial; ++i) {
+        const int64_t stride = i < strides.size() ? strides[i] : 1;
+        const int64_t pad = pads.size() == 2 * spatial ? pads[i] + pads[spatial + i] : 0;
+        const int64_t size = (int64_t(x.shape[2 + i]) - 1) * stride + kernel[i] - pad;
+        if (size < 1 || size > int64_t(out[2 + i])) c.Fail("output_shape is smaller than the unpooled size.");
+        natural.push_back(static_cast<uint32_t>(size));
+    }
+    Shape s, t;
+    auto* d = c.Make(DML_MAX_UNPOOLING_OPERATOR_DESC{});
+    Trail(x, rank, &s, &t);
+    d->InputTensor = c.InDesc(x, s, t);
+    Trail(indices, rank, &s, &t);
+    d->IndicesTensor = c.InDesc(indices, s, t);
+    d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(natural, rank));
+    if (natural == out) {
+        c.EmitSingle(DML_OPERATOR_MAX_UNPOOLING, d, {&x, &indices});
+        return;
+    }
+    const uint32_t node = c.Emit(DML_OPERATOR_MAX_UNPOOLING, d, {&x, &indices}, "(unpooled)");
+    Value unpooled = c.NodeOutput(node, 0, c.OutType(0), c.OutOnnxType(0), natural);
+    std::vector<uint32_t> start(rank, 0), end(rank, 0);
+    for (size_t i = 2; i < r; ++i) end[i] = out[i] - natural[i];
+    auto* p = c.Make(DML_PADDING_OPERATOR_DESC{});
+    Trail(unpooled, rank, &s, &t);
+    p->InputTensor = c.InDesc(unpooled, s, t);
+    p->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(out, rank));
+    p->PaddingMode = DML_PADDING_MODE_CONSTANT;
+    p->PaddingValue = 0.0f;
+    p->DimensionCount = static_cast<UINT>(rank);
+    p->StartPadding = c.Array(start);
+    p->EndPadding = c.Array(end);
+    c.EmitSingle(DML_OPERATOR_PADDING, p, {&unpooled});
+}
+
 // A reduction over `axes` (of the ONNX input), keeping reduced dimensions as 1 in DirectML.
 void Reduce(NodeContext& c, DML_REDUCE_FUNCTION function, std::vector<int64_t> axes) {
     const Value& x = c.Input(0);
@@ -647,6 +698,7 @@ void RegisterNnOps(OpTable& t) {
     t["ConvTranspose"] = [](NodeContext& c) { Conv(c, true); };
     t["MaxPool"] = [](NodeContext& c) { Pool(c, true); };
     t["AveragePool"] = [](NodeContext& c) { Pool(c, false); };
+    t["MaxUnpool"] = MaxUnpool;
     t["GlobalAveragePool"] = [](NodeContext& c) { Global(c, DML_REDUCE_FUNCTION_AVERAGE); };
     t["GlobalMaxPool"] = [](NodeContext& c) { Global(c, DML_REDUCE_FUNCTION_MAX); };
     t["BatchNormalization"] = BatchNorm;
