@@ -289,6 +289,36 @@ static double ReadElement(DML_TENSOR_DATA_TYPE type, const uint8_t* p) {
     }
 }
 
+// The first graph input (not an initializer, not given as a constant) that `name` is computed
+// from, or "": with its values known when the graph is built, the computation may fold.
+std::string NodeContext::UpstreamGraphInput(const std::string& name) const {
+    const auto& g = lowerer.model.proto->graph();
+    std::map<std::string, const ::onnx::NodeProto*> producer;
+    for (const auto& n : g.node()) {
+        for (const auto& output : n.output()) producer[output] = &n;
+    }
+    std::set<std::string> initializers, seen;
+    for (const auto& init : g.initializer()) initializers.insert(init.name());
+    std::vector<std::string> pending = {name};
+    while (!pending.empty()) {
+        std::string current = pending.back();
+        pending.pop_back();
+        if (current.empty() || !seen.insert(current).second) continue;
+        auto it = producer.find(current);
+        if (it == producer.end()) {
+            const bool given = lowerer.constants && lowerer.constants->count(current);
+            if (!initializers.count(current) && !given) {
+                for (const auto& input : g.input()) {
+                    if (input.name() == current) return current;
+                }
+            }
+            continue;
+        }
+        for (const auto& input : it->second->input()) pending.push_back(input);
+    }
+    return "";
+}
+
 std::vector<double> NodeContext::HostFloats(size_t i) {
     const Value& v = Input(i);
     if (!v.host && v.source == Value::Source::GraphInput) {
@@ -298,9 +328,10 @@ std::vector<double> NodeContext::HostFloats(size_t i) {
                             node.input(static_cast<int>(i)));
     }
     if (!v.host) {
-        Fail("input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) +
-             "') is computed on the device, but DirectML takes it as an attribute: it must be an initializer, a "
-             "Constant or shape arithmetic.");
+        throw LoweringError(Origin() + ": input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) +
+                                "') is computed on the device, but DirectML takes it as an attribute: it must be an "
+                                "initializer, a Constant or shape arithmetic.",
+                            UpstreamGraphInput(node.input(static_cast<int>(i))));
     }
     if (v.type == DML_TENSOR_DATA_TYPE_FLOAT16) Fail("a FLOAT16 constant is not read while lowering yet.");
     std::vector<double> out;
