@@ -339,6 +339,183 @@ void MaxUnpool(NodeContext& c) {
     c.EmitSingle(DML_OPERATOR_PADDING, p, {&unpooled});
 }
 
+// One activation of a recurrent operator (ONNX's `activations` names) as the fused-activation desc
+// DirectML's RNN, GRU and LSTM take, without tensors.
+DML_OPERATOR_DESC RecurrentActivation(NodeContext& c, const std::string& name, float alpha, float beta, bool hasAlpha,
+                                      bool hasBeta) {
+    auto simple = [&](DML_OPERATOR_TYPE type) {
+        return DML_OPERATOR_DESC{type, c.Make(DML_ACTIVATION_SIGMOID_OPERATOR_DESC{})};  // {Input, Output}, both null
+    };
+    if (name == "Sigmoid") return simple(DML_OPERATOR_ACTIVATION_SIGMOID);
+    if (name == "Tanh") return simple(DML_OPERATOR_ACTIVATION_TANH);
+    if (name == "Relu") return simple(DML_OPERATOR_ACTIVATION_RELU);
+    if (name == "Softsign") return simple(DML_OPERATOR_ACTIVATION_SOFTSIGN);
+    if (name == "Softplus") return {DML_OPERATOR_ACTIVATION_SOFTPLUS, c.Make(DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC{nullptr, nullptr, 1.0f})};
+    if (name == "LeakyRelu") {
+        return {DML_OPERATOR_ACTIVATION_LEAKY_RELU, c.Make(DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 0.01f})};
+    }
+    if (name == "ThresholdedRelu") {
+        return {DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU,
+                c.Make(DML_ACTIVATION_THRESHOLDED_RELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f})};
+    }
+    if (name == "Elu") return {DML_OPERATOR_ACTIVATION_ELU, c.Make(DML_ACTIVATION_ELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f})};
+    if (name == "HardSigmoid") {
+        return {DML_OPERATOR_ACTIVATION_HARD_SIGMOID,
+                c.Make(DML_ACTIVATION_HARD_SIGMOID_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 0.2f, hasBeta ? beta : 0.5f})};
+    }
+    if (name == "Affine") {
+        return {DML_OPERATOR_ACTIVATION_LINEAR,
+                c.Make(DML_ACTIVATION_LINEAR_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f, hasBeta ? beta : 0.0f})};
+    }
+    if (name == "ScaledTanh") {
+        return {DML_OPERATOR_ACTIVATION_SCALED_TANH,
+                c.Make(DML_ACTIVATION_SCALED_TANH_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f, hasBeta ? beta : 1.0f})};
+    }
+    c.Fail("the recurrent activation '" + name + "' has no DirectML equivalent.");
+}
+
+// RNN, GRU and LSTM: one DirectML operator each, the ONNX tensors read with a leading 1 (layout 1's
+// batch-major X, initial states and outputs as strided views), gate orders the same as ONNX's.
+void Recurrent(NodeContext& c, DML_OPERATOR_TYPE type) {
+    const bool lstm = type == DML_OPERATOR_LSTM, gru = type == DML_OPERATOR_GRU;
+    const size_t gates = lstm ? 4 : gru ? 3 : 1;
+    const std::string direction = c.String("direction", "forward");
+    const DML_RECURRENT_NETWORK_DIRECTION dir = direction == "reverse"         ? DML_RECURRENT_NETWORK_DIRECTION_BACKWARD
+                                                : direction == "bidirectional" ? DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL
+                                                                               : DML_RECURRENT_NETWORK_DIRECTION_FORWARD;
+    if (direction != "forward" && direction != "reverse" && direction != "bidirectional") {
+        c.Fail("direction '" + direction + "' is not forward, reverse or bidirectional.");
+    }
+    const uint32_t dirs = dir == DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL ? 2 : 1;
+    const bool batchMajor = c.Int("layout", 0) != 0;
+    const Value& x = c.Input(0);
+    const Value& w = c.Input(1);
+    const Value& r = c.Input(2);
+    if (x.shape.size() != 3 || w.shape.size() != 3) c.Fail("X and W must have 3 dimensions.");
+    const uint32_t seq = batchMajor ? x.shape[1] : x.shape[0], batch = batchMajor ? x.shape[0] : x.shape[1];
+    const uint32_t hidden = w.shape[1] / static_cast<uint32_t>(gates);
+    auto opt = [&](size_t i) { return c.HasInput(i) ? &c.Input(i) : nullptr; };
+    // X: {1, seq, batch, input}.
+    Shape xs = {1, seq, batch, x.shape[2]};
+    Shape xt = batchMajor ? Shape{0, x.strides[1], x.strides[0], x.strides[2]} : Shape{0, x.strides[0], x.strides[1], x.strides[2]};
+    // A state [dirs, batch, hidden] (layout 1: [batch, dirs, hidden]) as {1, dirs, batch, hidden}.
+    auto state = [&](const Value* v) -> const DML_TENSOR_DESC* {
+        if (!v) return nullptr;
+        if (v->shape.size() != 3) c.Fail("an initial state must have 3 dimensions.");
+        Shape t = batchMajor ? Shape{0, v->strides[1], v->strides[0], v->strides[2]} : Shape{0, v->strides[0], v->strides[1], v->strides[2]};
+        return c.InDesc(*v, {1, dirs, batch, hidden}, t);
+    };
+    const Value* bias = opt(3);
+    Value lengths;
+    const Value* lengthsPtr = nullptr;
+    if (const Value* l = opt(4)) {
+        lengths = *l;
+        lengths.type = DML_TENSOR_DATA_TYPE_UINT32;  // ONNX's INT32 lengths, non-negative: the same bytes
+        lengthsPtr = &lengths;
+    }
+    const Value* h0 = opt(5);
+    const Value* c0 = lstm ? opt(6) : nullptr;
+    const Value* peep = lstm ? opt(7) : nullptr;
+
+    // Activations: ONNX's defaults per cell, repeated for each direction.
+    std::vector<std::string> names;
+    for (const auto& a : c.node.attribute()) {
+        if (a.name() == "activations") names.assign(a.strings().begin(), a.strings().end());
+    }
+    const size_t perDirection = lstm ? 3 : gru ? 2 : 1;
+    if (names.empty()) {
+        const std::vector<std::string> defaults = lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+                                                  : gru ? std::vector<std::string>{"Sigmoid", "Tanh"}
+                                                        : std::vector<std::string>{"Tanh"};
+        for (uint32_t d = 0; d < dirs; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
+    }
+    if (names.size() != perDirection * dirs) c.Fail("activations has " + std::to_string(names.size()) + " names, not " + std::to_string(perDirection * dirs) + ".");
+    const std::vector<float> alphas = c.Floats("activation_alpha"), betas = c.Floats("activation_beta");
+    std::vector<DML_OPERATOR_DESC> activations;
+    for (size_t i = 0; i < names.size(); ++i) {
+        activations.push_back(RecurrentActivation(c, names[i], i < alphas.size() ? alphas[i] : 0.0f,
+                                                  i < betas.size() ? betas[i] : 0.0f, i < alphas.size(), i < betas.size()));
+    }
+
+    const DML_TENSOR_DATA_TYPE t = x.type;
+    const DML_TENSOR_DESC* outSeq = c.HasOutput(0) ? c.OutDesc(t, {seq, dirs, batch, hidden}) : nullptr;
+    const DML_TENSOR_DESC* outH = c.HasOutput(1) ? c.OutDesc(t, {1, dirs, batch, hidden}) : nullptr;
+    const DML_TENSOR_DESC* outC = lstm && c.HasOutput(2) ? c.OutDesc(t, {1, dirs, batch, hidden}) : nullptr;
+    uint32_t node = 0;
+    if (lstm) {
+        auto* d = c.Make(DML_LSTM_OPERATOR_DESC{});
+        d->InputTensor = c.InDesc(x, xs, xt);
+        d->WeightTensor = c.InDescRank(w, 4);
+        d->RecurrenceTensor = c.InDescRank(r, 4);
+        d->BiasTensor = bias ? c.InDescRank(*bias, 4) : nullptr;
+        d->HiddenInitTensor = state(h0);
+        d->CellMemInitTensor = state(c0);
+        d->SequenceLengthsTensor = lengthsPtr ? c.InDescRank(lengths, 4) : nullptr;
+        d->PeepholeTensor = peep ? c.InDescRank(*peep, 4) : nullptr;
+        d->OutputSequenceTensor = outSeq;
+        d->OutputSingleTensor = outH;
+        d->OutputCellSingleTensor = outC;
+        d->ActivationDescCount = static_cast<UINT>(activations.size());
+        d->ActivationDescs = c.Array(activations);
+        d->Direction = dir;
+        d->UseClipThreshold = c.Has("clip");
+        d->ClipThreshold = c.Float("clip", 0.0f);
+        d->CoupleInputForget = c.Int("input_forget", 0) != 0;
+        node = c.Emit(type, d, {&x, &w, &r, bias, h0, c0, lengthsPtr, peep});
+    } else if (gru) {
+        auto* d = c.Make(DML_GRU_OPERATOR_DESC{});
+        d->InputTensor = c.InDesc(x, xs, xt);
+        d->WeightTensor = c.InDescRank(w, 4);
+        d->RecurrenceTensor = c.InDescRank(r, 4);
+        d->BiasTensor = bias ? c.InDescRank(*bias, 4) : nullptr;
+        d->HiddenInitTensor = state(h0);
+        d->SequenceLengthsTensor = lengthsPtr ? c.InDescRank(lengths, 4) : nullptr;
+        d->OutputSequenceTensor = outSeq;
+        d->OutputSingleTensor = outH;
+        d->ActivationDescCount = static_cast<UINT>(activations.size());
+        d->ActivationDescs = c.Array(activations);
+        d->Direction = dir;
+        d->LinearBeforeReset = c.Int("linear_before_reset", 0) != 0;
+        node = c.Emit(type, d, {&x, &w, &r, bias, h0, lengthsPtr});
+    } else {
+        if (c.Has("clip")) c.Fail("RNN's clip has no DirectML equivalent (DirectML's RNN has no clip threshold).");
+        auto* d = c.Make(DML_RNN_OPERATOR_DESC{});
+        d->InputTensor = c.InDesc(x, xs, xt);
+        d->WeightTensor = c.InDescRank(w, 4);
+        d->RecurrenceTensor = c.InDescRank(r, 4);
+        d->BiasTensor = bias ? c.InDescRank(*bias, 4) : nullptr;
+        d->HiddenInitTensor = state(h0);
+        d->SequenceLengthsTensor = lengthsPtr ? c.InDescRank(lengths, 4) : nullptr;
+        d->OutputSequenceTensor = outSeq;
+        d->OutputSingleTensor = outH;
+        d->ActivationDescCount = static_cast<UINT>(activations.size());
+        d->ActivationDescs = c.Array(activations);
+        d->Direction = dir;
+        node = c.Emit(type, d, {&x, &w, &r, bias, h0, lengthsPtr});
+    }
+    if (lstm && c.Has("clip") && !(c.Float("clip", 0.0f) >= 0.0f)) c.Fail("clip must not be negative.");
+    // Y {seq, dirs, batch, hidden} (layout 1: [batch, seq, dirs, hidden]); Y_h and Y_c {1, dirs,
+    // batch, hidden} as [dirs, batch, hidden] (layout 1: [batch, dirs, hidden]).
+    const uint32_t bh = batch * hidden;
+    if (c.HasOutput(0)) {
+        Value y = c.NodeOutput(node, 0, t, c.OutOnnxType(0), {seq, dirs, batch, hidden});
+        if (batchMajor) {
+            y.shape = {batch, seq, dirs, hidden};
+            y.strides = {hidden, dirs * bh, bh, 1};
+        }
+        c.SetOutput(0, y);
+    }
+    for (uint32_t i = 1; i < (lstm ? 3u : 2u); ++i) {
+        if (!c.HasOutput(i)) continue;
+        Value v = c.NodeOutput(node, i, t, c.OutOnnxType(i), {dirs, batch, hidden});
+        if (batchMajor) {
+            v.shape = {batch, dirs, hidden};
+            v.strides = {hidden, bh, 1};
+        }
+        c.SetOutput(i, v);
+    }
+}
+
 // A reduction over `axes` (of the ONNX input), keeping reduced dimensions as 1 in DirectML.
 void Reduce(NodeContext& c, DML_REDUCE_FUNCTION function, std::vector<int64_t> axes) {
     const Value& x = c.Input(0);
@@ -699,6 +876,9 @@ void RegisterNnOps(OpTable& t) {
     t["MaxPool"] = [](NodeContext& c) { Pool(c, true); };
     t["AveragePool"] = [](NodeContext& c) { Pool(c, false); };
     t["MaxUnpool"] = MaxUnpool;
+    t["RNN"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_RNN); };
+    t["GRU"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_GRU); };
+    t["LSTM"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_LSTM); };
     t["GlobalAveragePool"] = [](NodeContext& c) { Global(c, DML_REDUCE_FUNCTION_AVERAGE); };
     t["GlobalMaxPool"] = [](NodeContext& c) { Global(c, DML_REDUCE_FUNCTION_MAX); };
     t["BatchNormalization"] = BatchNorm;
