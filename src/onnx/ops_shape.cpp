@@ -397,6 +397,9 @@ void Resize(NodeContext& c) {
             // InputX = (OutputX - OutputPixelOffset) / Scale - InputPixelOffset = (OutputX + 0.5) / Scale - 0.5
             inOffsets[d] = 0.5f;
             outOffsets[d] = -0.5f;
+        } else if (coords == "tf_half_pixel_for_nn") {
+            // InputX = (OutputX + 0.5) / Scale.
+            outOffsets[d] = -0.5f;
         } else if (coords != "asymmetric" && coords != "pytorch_half_pixel") {
             c.Fail("coordinate_transformation_mode '" + coords + "' is not lowered yet.");
         }
