@@ -516,6 +516,40 @@ void Recurrent(NodeContext& c, DML_OPERATOR_TYPE type) {
     }
 }
 
+// RoiAlign: ROI_ALIGN1 with bilinear samples; half_pixel shifts the sample grid by half a pixel
+// (the opset 10 behaviour, output_half_pixel, does not); sampling_ratio 0 is the adaptive count
+// (ceil(region / output) per axis), otherwise that many samples per axis.
+void RoiAlign(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const Value& rois = c.Input(1);
+    Value batches = c.Input(2);
+    if (x.shape.size() != 4) c.Fail("X must have 4 dimensions.");
+    if (batches.type == DML_TENSOR_DATA_TYPE_INT64) batches.type = DML_TENSOR_DATA_TYPE_UINT64;
+    const std::string mode = c.String("mode", "avg");
+    if (mode != "avg" && mode != "max") c.Fail("mode '" + mode + "' is not avg or max.");
+    const std::string coords = c.opset >= 16 ? c.String("coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
+    if (coords != "half_pixel" && coords != "output_half_pixel") c.Fail("coordinate_transformation_mode '" + coords + "' is not an ONNX mode.");
+    const int64_t ratio = c.Int("sampling_ratio", 0);
+    if (ratio < 0) c.Fail("sampling_ratio must not be negative.");
+    const float scale = c.Float("spatial_scale", 1.0f);
+    auto* d = c.Make(DML_ROI_ALIGN1_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, 4);
+    d->ROITensor = c.InDescRank(rois, 4);
+    d->BatchIndicesTensor = c.InDescRank(batches, 4);
+    d->OutputTensor = c.OutDesc(c.OutType(0), c.OutShape(0));
+    d->ReductionFunction = mode == "max" ? DML_REDUCE_FUNCTION_MAX : DML_REDUCE_FUNCTION_AVERAGE;
+    d->InterpolationMode = DML_INTERPOLATION_MODE_LINEAR;
+    d->SpatialScaleX = scale;
+    d->SpatialScaleY = scale;
+    d->InputPixelOffset = coords == "half_pixel" ? 0.5f : 0.0f;
+    d->OutputPixelOffset = -0.5f;
+    d->OutOfBoundsInputValue = 0.0f;
+    d->MinimumSamplesPerOutput = ratio == 0 ? 1u : static_cast<UINT>(ratio);
+    d->MaximumSamplesPerOutput = ratio == 0 ? UINT32_MAX : static_cast<UINT>(ratio);
+    d->AlignRegionsToCorners = FALSE;
+    c.EmitSingle(DML_OPERATOR_ROI_ALIGN1, d, {&x, &rois, &batches});
+}
+
 // A reduction over `axes` (of the ONNX input), keeping reduced dimensions as 1 in DirectML.
 void Reduce(NodeContext& c, DML_REDUCE_FUNCTION function, std::vector<int64_t> axes) {
     const Value& x = c.Input(0);
@@ -876,6 +910,7 @@ void RegisterNnOps(OpTable& t) {
     t["MaxPool"] = [](NodeContext& c) { Pool(c, true); };
     t["AveragePool"] = [](NodeContext& c) { Pool(c, false); };
     t["MaxUnpool"] = MaxUnpool;
+    t["RoiAlign"] = RoiAlign;
     t["RNN"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_RNN); };
     t["GRU"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_GRU); };
     t["LSTM"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_LSTM); };
