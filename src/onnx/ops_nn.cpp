@@ -594,8 +594,58 @@ void Global(NodeContext& c, DML_REDUCE_FUNCTION function) {
     Reduce(c, function, axes);
 }
 
+// BatchNormalization's training mode (opset 14+): BATCH_NORMALIZATION_TRAINING normalizes with the
+// batch's mean and population variance and gives them; the running statistics are
+// input * momentum + batch * (1 - momentum), two scaled identities and an add each.
+void BatchNormTraining(NodeContext& c) {
+    const Value& x = c.Input(0);
+    const size_t rank = std::max<size_t>(4, x.shape.size());
+    const uint32_t channels = x.shape.size() > 1 ? x.shape[1] : 1;
+    Shape out = c.OutShape(0), s, t;
+    Shape stat(rank, 1);
+    stat[1] = channels;
+    const DML_TENSOR_DATA_TYPE type = x.type;
+    Trail(x, rank, &s, &t);
+    auto* d = c.Make(DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC{});
+    d->InputTensor = c.InDesc(x, s, t);
+    d->ScaleTensor = ChannelDesc(c, c.Input(1), rank);
+    d->BiasTensor = ChannelDesc(c, c.Input(2), rank);
+    d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(out, rank));
+    d->OutputMeanTensor = c.OutDesc(type, stat);
+    d->OutputVarianceTensor = c.OutDesc(type, stat);
+    d->Epsilon = c.Float("epsilon", 1e-5f);
+    const uint32_t node = c.Emit(DML_OPERATOR_BATCH_NORMALIZATION_TRAINING, d, {&x, &c.Input(1), &c.Input(2), nullptr});
+    c.SetOutput(0, c.NodeOutput(node, 0, c.OutType(0), c.OutOnnxType(0), out));
+    const float momentum = c.Float("momentum", 0.9f);
+    for (uint32_t k = 1; k <= 2; ++k) {
+        if (!c.HasOutput(k)) continue;
+        Value batch = c.NodeOutput(node, k, type, x.onnxType, {channels});
+        const Value& running = c.Input(2 + k);  // input_mean, input_var
+        auto scaled = [&](const Value& v, float factor) {
+            auto* id = c.Make(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC{});
+            id->InputTensor = ChannelDesc(c, v, rank);
+            id->OutputTensor = c.OutDesc(type, stat);
+            id->ScaleBias = c.Make(DML_SCALE_BIAS{factor, 0.0f});
+            return c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_IDENTITY, id, {&v}, "(running statistics)"), 0, type,
+                                x.onnxType, {channels});
+        };
+        Value a = scaled(running, momentum), b = scaled(batch, 1.0f - momentum);
+        auto* add = c.Make(DML_ELEMENT_WISE_ADD_OPERATOR_DESC{});
+        add->ATensor = ChannelDesc(c, a, rank);
+        add->BTensor = ChannelDesc(c, b, rank);
+        add->OutputTensor = c.OutDesc(type, stat);
+        const uint32_t sum = c.Emit(DML_OPERATOR_ELEMENT_WISE_ADD, add, {&a, &b}, "(running statistics)");
+        c.SetOutput(k, c.NodeOutput(sum, 0, type, x.onnxType, c.OutShape(k)));
+    }
+}
+
 void BatchNorm(NodeContext& c) {
-    if (c.Int("training_mode", 0) || c.OutputCount() > 1) c.Fail("training mode (running statistics as outputs) is not lowered.");
+    if (c.Int("training_mode", 0)) {
+        if (c.opset < 14) c.Fail("training_mode is an attribute of opset 14 and later.");
+        BatchNormTraining(c);
+        return;
+    }
+    if (c.OutputCount() > 1) c.Fail("the running statistics outputs of opsets before 14 (training) are not lowered.");
     const Value& x = c.Input(0);
     const size_t rank = std::max<size_t>(4, x.shape.size());
     Shape out = c.OutShape(0), s, t;
