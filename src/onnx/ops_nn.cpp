@@ -240,8 +240,10 @@ void QuantizedConv(NodeContext& c, bool linear) {
 }
 
 void Pool(NodeContext& c, bool max) {
-    if (c.HasOutput(1)) c.Fail("the Indices output of MaxPool is not lowered yet.");
-    if (c.Int("storage_order", 0) != 0) c.Fail("storage_order 1 is not supported.");
+    const bool indices = max && c.HasOutput(1);
+    if (indices && c.Int("storage_order", 0) != 0) {
+        c.Fail("storage_order 1 (column-major Indices) has no DirectML equivalent (MAX_POOLING2's indices are row-major).");
+    }
     const Value& x = c.Input(0);
     Shape out = c.OutShape(0);
     const size_t r = x.shape.size();
@@ -267,7 +269,22 @@ void Pool(NodeContext& c, bool max) {
         d->StartPadding = c.Array(w.start);
         d->EndPadding = c.Array(w.end);
         d->Dilations = c.Array(w.dilations);
-        c.EmitSingle(DML_OPERATOR_MAX_POOLING2, d, {&x});
+        if (!indices) {
+            c.EmitSingle(DML_OPERATOR_MAX_POOLING2, d, {&x});
+            return;
+        }
+        // Indices: flat positions in the input (N, C and the spatial dimensions, as ONNX's), which
+        // DirectML gives as UINT64; a cast makes them ONNX's INT64.
+        const Shape outR = TrailShape(out, rank);
+        d->OutputIndicesTensor = c.OutDesc(DML_TENSOR_DATA_TYPE_UINT64, outR);
+        const uint32_t node = c.Emit(DML_OPERATOR_MAX_POOLING2, d, {&x});
+        c.SetOutput(0, c.NodeOutput(node, 0, c.OutType(0), c.OutOnnxType(0), out));
+        Value flat = c.NodeOutput(node, 1, DML_TENSOR_DATA_TYPE_UINT64, c.OutOnnxType(1), out);
+        auto* cast = c.Make(DML_CAST_OPERATOR_DESC{});
+        Trail(flat, rank, &s, &t);
+        cast->InputTensor = c.InDesc(flat, s, t);
+        cast->OutputTensor = c.OutDesc(c.OutType(1), outR);
+        c.EmitSingle(DML_OPERATOR_CAST, cast, {&flat}, 1);
         return;
     }
     const bool includePad = c.Int("count_include_pad", 0) != 0;

@@ -66,7 +66,7 @@ with tempfile.TemporaryDirectory() as tmp:
     expect_error("unsupported operator", [ERRORS / "unsupported_operator.onnx"], 1,
                  "node 'mystery' (Einsum, opset 13): FreeDML has no lowering for the ONNX operator Einsum")
     expect_error("unsupported attribute", [ERRORS / "unsupported_attribute.onnx"], 1,
-                 "node 'pool_with_indices' (MaxPool, opset 13): the Indices output of MaxPool is not lowered")
+                 "node 'pool_with_indices' (MaxPool, opset 13): storage_order 1 (column-major Indices) has no DirectML equivalent")
     expect_error("foreign domain", [ERRORS / "foreign_domain.onnx"], 1,
                  "node 'custom' (FusedThing, opset 1): operators of the domain 'com.example'")
     expect_error("unknown input", [conv, "--input", "nope=%s" % conv_x], 1, "the model has no input 'nope' (its inputs: 'x')")

@@ -268,7 +268,8 @@ def write_error_models(folder):
     save("unsupported_operator", [N("Einsum", ["x", "x"], ["y"], name="mystery", equation="ij,ij->i")], [x],
          [h.make_tensor_value_info("y", T.FLOAT, [2])])
     x4 = h.make_tensor_value_info("x", T.FLOAT, [1, 1, 4, 4])
-    save("unsupported_attribute", [N("MaxPool", ["x"], ["y", "i"], name="pool_with_indices", kernel_shape=[2, 2])],
+    save("unsupported_attribute", [N("MaxPool", ["x"], ["y", "i"], name="pool_with_indices", kernel_shape=[2, 2],
+                                     storage_order=1)],
          [x4], [h.make_tensor_value_info("y", T.FLOAT, [1, 1, 3, 3]), h.make_tensor_value_info("i", T.INT64, [1, 1, 3, 3])])
     save("foreign_domain", [h.make_node("FusedThing", ["x"], ["y"], name="custom", domain="com.example")], [x],
          [h.make_tensor_value_info("y", T.FLOAT, [2, 3])], extra_opsets=[h.make_opsetid("com.example", 1)])
@@ -321,6 +322,8 @@ case("lstm_bidirectional", [N("LSTM", ["x", "w", "r", "b", "", "h0", "c0"], ["y"
 case("gru_reverse_linear_before_reset",
      [N("GRU", ["x", "w", "r", "b"], ["y", "yh"], hidden_size=H, direction="reverse", linear_before_reset=1)],
      {"x": f32(4, 3, 2)}, ["y", "yh"], {"w": f32(1, 3 * H, 2), "r": f32(1, 3 * H, H), "b": f32(1, 6 * H)})
+case("maxpool_indices_padded", [N("MaxPool", ["x"], ["y", "i"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],
+     {"x": f32(2, 3, 7, 6)}, ["y", "i"])
 
 
 if __name__ == "__main__":
