@@ -538,7 +538,7 @@ uint32_t Lowerer::ConstantNode(const Value& v) {
 // --dump-graph notes it.
 static bool NarrowType(const std::string& op, int32_t onnxType, int32_t* narrowed) {
     static const std::set<std::string> noFloat64 = {"Add", "Sub", "Mul", "Div", "Sum", "Max", "Min",
-                                                    "Mod", "CumSum", "ReduceLogSumExp"};
+                                                    "Mod", "CumSum", "ReduceLogSumExp", "Einsum"};
     if (onnxType == ::onnx::TensorProto::DOUBLE && noFloat64.count(op)) {
         *narrowed = ::onnx::TensorProto::FLOAT;
         return true;

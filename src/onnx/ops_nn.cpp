@@ -2,6 +2,8 @@
 // reductions.
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "context.h"
 
@@ -567,6 +569,170 @@ void RoiAlign(NodeContext& c) {
     c.EmitSingle(DML_OPERATOR_ROI_ALIGN1, d, {&x, &rois, &batches});
 }
 
+// Einsum of one or two operands: repeated letters of an operand become a diagonal view (the
+// strides added), letters summed away from one operand a REDUCE, and a two-operand contraction a
+// batched GEMM over [batch, m, k] x [batch, k, n]; the output order is a view.
+void Einsum(NodeContext& c) {
+    std::string eq;
+    for (char ch : c.String("equation", "")) {
+        if (ch != ' ') eq += ch;
+    }
+    const size_t inputs = c.InputCount();
+    if (inputs < 1 || inputs > 2) c.Fail("Einsum of " + std::to_string(inputs) + " operands is not lowered (one or two are).");
+    const size_t arrow = eq.find("->");
+    std::string lhs = eq.substr(0, arrow), rhs = arrow == std::string::npos ? std::string() : eq.substr(arrow + 2);
+    std::vector<std::string> terms;
+    for (size_t start = 0;;) {
+        const size_t comma = lhs.find(',', start);
+        terms.push_back(lhs.substr(start, comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (terms.size() != inputs) c.Fail("the equation names " + std::to_string(terms.size()) + " operands, the node has " + std::to_string(inputs) + ".");
+    // The ellipsis stands for the leading dimensions no letter names, as digits here.
+    std::string ellipsis;
+    for (size_t i = 0; i < inputs; ++i) {
+        const size_t dots = terms[i].find("...");
+        if (dots == std::string::npos) continue;
+        const size_t named = terms[i].size() - 3, rank = c.Input(i).shape.size();
+        if (rank < named) c.Fail("operand " + std::to_string(i) + " has fewer dimensions than letters.");
+        std::string digits;
+        for (size_t d = 0; d < rank - named; ++d) digits += static_cast<char>('0' + d);
+        if (!ellipsis.empty() && ellipsis != digits) c.Fail("operands whose ellipses cover different ranks are not lowered.");
+        ellipsis = digits;
+        terms[i].replace(dots, 3, digits);
+    }
+    if (arrow == std::string::npos) {
+        std::map<char, int> counts;
+        for (const auto& term : terms) for (char ch : term) ++counts[ch];
+        rhs = ellipsis;
+        for (const auto& [ch, n] : counts) {
+            if (n == 1 && !(ch >= '0' && ch <= '9')) rhs += ch;
+        }
+    } else if (const size_t dots = rhs.find("..."); dots != std::string::npos) {
+        rhs.replace(dots, 3, ellipsis);
+    }
+    // Each operand as a view with one dimension per distinct letter.
+    std::map<char, uint32_t> size;
+    struct Operand { Value v; std::string letters; };
+    std::vector<Operand> ops;
+    for (size_t i = 0; i < inputs; ++i) {
+        const Value& in = c.Input(i);
+        const std::string& term = terms[i];
+        if (term.size() != in.shape.size()) c.Fail("operand " + std::to_string(i) + " has " + std::to_string(in.shape.size()) + " dimensions, its term '" + term + "' names " + std::to_string(term.size()) + ".");
+        Operand op{in, ""};
+        op.v.shape.clear();
+        op.v.strides.clear();
+        for (size_t d = 0; d < term.size(); ++d) {
+            const char ch = term[d];
+            auto known = size.find(ch);
+            if (known != size.end() && known->second != in.shape[d]) c.Fail(std::string("the letter '") + ch + "' has two sizes.");
+            size[ch] = in.shape[d];
+            const size_t at = op.letters.find(ch);
+            if (at == std::string::npos) {
+                op.letters += ch;
+                op.v.shape.push_back(in.shape[d]);
+                op.v.strides.push_back(in.strides[d]);
+            } else {
+                op.v.strides[at] += in.strides[d];  // a diagonal: both indices move together
+            }
+        }
+        ops.push_back(op);
+    }
+    // A view of `op` with its letters in `order`.
+    auto permuted = [&](const Operand& op, const std::string& order) {
+        Value v = op.v;
+        v.shape.clear();
+        v.strides.clear();
+        for (char ch : order) {
+            const size_t at = op.letters.find(ch);
+            v.shape.push_back(op.v.shape[at]);
+            v.strides.push_back(op.v.strides[at]);
+        }
+        return v;
+    };
+    auto contains = [](const std::string& s, char ch) { return s.find(ch) != std::string::npos; };
+    auto sizesOf = [&](const std::string& letters) {
+        Shape sh;
+        for (char ch : letters) sh.push_back(size[ch]);
+        return sh;
+    };
+    auto product = [&](const std::string& letters) {
+        uint32_t n = 1;
+        for (char ch : letters) n *= size[ch];
+        return n;
+    };
+    const DML_TENSOR_DATA_TYPE type = c.OutType(0);
+    Value result;
+    std::string resultLetters;
+    if (inputs == 1) {
+        std::string kept, summed;
+        for (char ch : rhs) {
+            if (!contains(ops[0].letters, ch)) c.Fail(std::string("the output letter '") + ch + "' is in no operand.");
+            kept += ch;
+        }
+        for (char ch : ops[0].letters) {
+            if (!contains(rhs, ch)) summed += ch;
+        }
+        Value v = permuted(ops[0], kept + summed);
+        if (summed.empty()) {
+            result = v;
+        } else {
+            const size_t rank = std::max<size_t>(4, v.shape.size());
+            const size_t lead = rank - v.shape.size();
+            Shape reduced(lead, 1);
+            for (char ch : kept) reduced.push_back(size[ch]);
+            std::vector<uint32_t> axes;
+            for (size_t a = 0; a < summed.size(); ++a) {
+                reduced.push_back(1);
+                axes.push_back(static_cast<uint32_t>(lead + kept.size() + a));
+            }
+            auto* d = c.Make(DML_REDUCE_OPERATOR_DESC{});
+            d->Function = DML_REDUCE_FUNCTION_SUM;
+            d->InputTensor = c.InDescRank(v, rank);
+            d->OutputTensor = c.OutDesc(type, reduced);
+            d->AxisCount = static_cast<UINT>(axes.size());
+            d->Axes = c.Array(axes);
+            result = c.NodeOutput(c.Emit(DML_OPERATOR_REDUCE, d, {&v}), 0, type, c.OutOnnxType(0), sizesOf(kept));
+        }
+        resultLetters = kept;
+    } else {
+        const std::string& la = ops[0].letters;
+        const std::string& lb = ops[1].letters;
+        std::string batch, m, n, k;
+        for (char ch : rhs) {
+            const bool a = contains(la, ch), b = contains(lb, ch);
+            if (a && b) batch += ch;
+            else if (a) m += ch;
+            else if (b) n += ch;
+            else c.Fail(std::string("the output letter '") + ch + "' is in no operand.");
+        }
+        for (char ch : la) {
+            if (contains(rhs, ch)) continue;
+            if (!contains(lb, ch)) c.Fail(std::string("the letter '") + ch + "' is summed within one operand of two; that is not lowered yet.");
+            k += ch;
+        }
+        for (char ch : lb) {
+            if (!contains(rhs, ch) && !contains(la, ch)) c.Fail(std::string("the letter '") + ch + "' is summed within one operand of two; that is not lowered yet.");
+        }
+        const uint32_t bt = product(batch), mm = product(m), nn = product(n), kk = product(k);
+        Value a = c.Reshaped(c.Packed(permuted(ops[0], batch + m + k)), {bt, mm, kk});
+        Value b = c.Reshaped(c.Packed(permuted(ops[1], batch + k + n)), {bt, kk, nn});
+        auto* d = c.Make(DML_GEMM_OPERATOR_DESC{});
+        d->ATensor = c.InDescRank(a, 4);
+        d->BTensor = c.InDescRank(b, 4);
+        d->OutputTensor = c.OutDesc(type, {1, bt, mm, nn});
+        d->TransA = DML_MATRIX_TRANSFORM_NONE;
+        d->TransB = DML_MATRIX_TRANSFORM_NONE;
+        d->Alpha = 1.0f;
+        resultLetters = batch + m + n;
+        result = c.NodeOutput(c.Emit(DML_OPERATOR_GEMM, d, {&a, &b}), 0, type, c.OutOnnxType(0), sizesOf(resultLetters));
+    }
+    // The output's letter order as a view of the result.
+    Operand done{result, resultLetters};
+    c.SetOutput(0, permuted(done, rhs));
+}
+
 // A reduction over `axes` (of the ONNX input), keeping reduced dimensions as 1 in DirectML.
 void Reduce(NodeContext& c, DML_REDUCE_FUNCTION function, std::vector<int64_t> axes) {
     const Value& x = c.Input(0);
@@ -988,6 +1154,7 @@ void RegisterNnOps(OpTable& t) {
     t["LayerNormalization"] = LayerNorm;
     t["Gemm"] = Gemm;
     t["MatMul"] = MatMul;
+    t["Einsum"] = Einsum;
     t["MatMulInteger"] = [](NodeContext& c) { QuantizedMatMul(c, false); };
     t["QLinearMatMul"] = [](NodeContext& c) { QuantizedMatMul(c, true); };
     t["ConvInteger"] = [](NodeContext& c) { QuantizedConv(c, false); };

@@ -265,8 +265,9 @@ def write_error_models(folder):
         onnx.save(model, os.path.join(folder, name + ".onnx"))
 
     x = h.make_tensor_value_info("x", T.FLOAT, [2, 3])
-    save("unsupported_operator", [N("Einsum", ["x", "x"], ["y"], name="mystery", equation="ij,ij->i")], [x],
-         [h.make_tensor_value_info("y", T.FLOAT, [2])])
+    square = h.make_tensor_value_info("x", T.FLOAT, [3, 3])
+    save("unsupported_operator", [N("Det", ["x"], ["y"], name="mystery")], [square],
+         [h.make_tensor_value_info("y", T.FLOAT, [])])
     x4 = h.make_tensor_value_info("x", T.FLOAT, [1, 1, 4, 4])
     save("unsupported_attribute", [N("MaxPool", ["x"], ["y", "i"], name="pool_with_indices", kernel_shape=[2, 2],
                                      storage_order=1)],
@@ -324,6 +325,9 @@ case("gru_reverse_linear_before_reset",
      {"x": f32(4, 3, 2)}, ["y", "yh"], {"w": f32(1, 3 * H, 2), "r": f32(1, 3 * H, H), "b": f32(1, 6 * H)})
 case("maxpool_indices_padded", [N("MaxPool", ["x"], ["y", "i"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],
      {"x": f32(2, 3, 7, 6)}, ["y", "i"])
+case("einsum_contract_permute", [N("Einsum", ["a", "b"], ["y"], equation="ijk,jl->lik")],
+     {"a": f32(2, 3, 4), "b": f32(3, 5)}, ["y"], opset=12)
+case("einsum_sum_transpose", [N("Einsum", ["a"], ["y"], equation="ijk->kj")], {"a": f32(2, 3, 4)}, ["y"], opset=12)
 
 
 if __name__ == "__main__":
