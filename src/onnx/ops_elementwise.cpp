@@ -331,7 +331,14 @@ void PRelu(NodeContext& c) {
     Shape s, t;
     auto* d = c.Make(DML_ACTIVATION_PARAMETERIZED_RELU_OPERATOR_DESC{});
     d->InputTensor = c.InDescRank(x, rank);
-    c.Broadcast(slope, outR, &s, &t);
+    if (c.opset < 7 && slope.shape.size() == 1 && out.size() >= 2 && slope.shape[0] == out[1] && slope.shape[0] > 1) {
+        // Before opset 7 a 1-D slope holds one value per channel (dimension 1), not numpy broadcasting.
+        s = outR;
+        t.assign(rank, 0);
+        t[rank - out.size() + 1] = slope.strides[0];
+    } else {
+        c.Broadcast(slope, outR, &s, &t);
+    }
     d->SlopeTensor = c.InDesc(slope, s, t);
     d->OutputTensor = c.OutDesc(c.OutType(0), outR);
     c.EmitSingle(DML_OPERATOR_ACTIVATION_PARAMETERIZED_RELU, d, {&x, &slope});
