@@ -167,7 +167,14 @@ bool Value::IsPacked() const {
 NodeContext::NodeContext(Lowerer& l, const ::onnx::NodeProto& n, int64_t o) : node(n), opset(o), lowerer(l) {}
 
 std::string NodeContext::Origin() const {
-    std::string name = node.name().empty() ? (node.output_size() ? "making '" + node.output(0) + "'" : "(unnamed)")
+    std::string made;  // the first output the node makes (a leading optional output may be left out)
+    for (const auto& output : node.output()) {
+        if (!output.empty()) {
+            made = output;
+            break;
+        }
+    }
+    std::string name = node.name().empty() ? (!made.empty() ? "making '" + made + "'" : "(unnamed)")
                                            : "'" + node.name() + "'";
     return "node " + name + " (" + node.op_type() + ", opset " + std::to_string(opset) + ")";
 }

@@ -83,6 +83,7 @@ std::string NoDirectMlEquivalent(const fs::path& modelPath) {
         {"STFT", "Fourier transforms (DFT, STFT) have no DirectML operator"},
         {"MelWeightMatrix", "MelWeightMatrix has no DirectML operator"},
         {"Det", "determinants have no DirectML operator"},
+        {"Gradient", "automatic differentiation (Gradient) has no DirectML operator"},
         {"GridSample", "grid sampling has no DirectML operator"},
         {"NonMaxSuppression", "non-maximum suppression has no DirectML operator"},
         {"Unique", "Unique has no DirectML operator (and its output size depends on the values)"},

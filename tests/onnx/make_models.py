@@ -39,7 +39,7 @@ def case(name, nodes, inputs, outputs, initializers=(), opset=13, dims=None, inp
 def onnx_type(a):
     return {np.dtype(np.float32): T.FLOAT, np.dtype(np.int64): T.INT64, np.dtype(np.int32): T.INT32,
             np.dtype(bool): T.BOOL, np.dtype(np.float16): T.FLOAT16, np.dtype(np.uint8): T.UINT8,
-            np.dtype(np.int8): T.INT8}[a.dtype]
+            np.dtype(np.int8): T.INT8, np.dtype(np.float64): T.DOUBLE}[a.dtype]
 
 
 def write(name, nodes, inputs, outputs, inits, opset, dims, input_shapes, output_shapes):
@@ -328,6 +328,13 @@ case("maxpool_indices_padded", [N("MaxPool", ["x"], ["y", "i"], kernel_shape=[3,
 case("einsum_contract_permute", [N("Einsum", ["a", "b"], ["y"], equation="ijk,jl->lik")],
      {"a": f32(2, 3, 4), "b": f32(3, 5)}, ["y"], opset=12)
 case("einsum_sum_transpose", [N("Einsum", ["a"], ["y"], equation="ijk->kj")], {"a": f32(2, 3, 4)}, ["y"], opset=12)
+# Operators that run through ONNX's function bodies and through a narrower type.
+case("softmax_cross_entropy_weighted",
+     [N("SoftmaxCrossEntropyLoss", ["x", "t", "w"], ["loss", "logp"], reduction="mean", ignore_index=2)],
+     {"x": f32(4, 5, 3), "t": rng.randint(0, 5, size=(4, 3)).astype(np.int64)}, ["loss", "logp"], {"w": f32(5, low=0.5)})
+case("max_cumsum_float64", [N("Max", ["a", "b"], ["m"]), N("CumSum", ["m", "axis"], ["y"])],
+     {"a": rng.uniform(-4, 4, size=(3, 5)), "b": rng.uniform(-4, 4, size=(5,))}, ["y"],
+     {"axis": np.array(1, np.int64)}, opset=14)
 
 
 if __name__ == "__main__":
