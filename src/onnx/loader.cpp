@@ -30,7 +30,6 @@ void SetDims(::onnx::ValueInfoProto* info, const std::map<std::string, uint64_t>
     }
 }
 
-
 // The value's type as the graph knows it now (graph inputs, initializers, value infos, outputs).
 std::map<std::string, ::onnx::TypeProto> KnownTypes(const ::onnx::GraphProto& graph) {
     std::map<std::string, ::onnx::TypeProto> types;
