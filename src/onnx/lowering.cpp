@@ -716,10 +716,13 @@ LoweredGraph Lowerer::Run() {
             if (same) opset = import.version();
         }
         NodeContext context(*this, node, opset);
-        if (!node.domain().empty() && node.domain() != "ai.onnx") {
-            context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML.");
+        // Operators of other domains are in the table as "domain:Op" (the training optimizers).
+        const bool standard = node.domain().empty() || node.domain() == "ai.onnx";
+        auto it = Table().find(standard ? node.op_type() : node.domain() + ":" + node.op_type());
+        if (!standard && it == Table().end()) {
+            context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML" +
+                         (node.domain() == "ai.onnx.preview.training" ? " but Adam." : "."));
         }
-        auto it = Table().find(node.op_type());
         if (it == Table().end()) {
             context.Fail("FreeDML has no lowering for the ONNX operator " + node.op_type() +
                          " yet (dmlrun --list-onnx-operators lists those it has).");

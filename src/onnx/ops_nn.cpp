@@ -2,6 +2,7 @@
 // reductions.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -733,6 +734,84 @@ void Einsum(NodeContext& c) {
     c.SetOutput(0, permuted(done, rhs));
 }
 
+// Adam (ai.onnx.preview.training): one ADAM_OPTIMIZER per (X, G, V, H) group. ONNX's
+// norm_coefficient adds norm_coefficient * X to the gradient first and norm_coefficient_post scales
+// the result; the step T is read when the graph is built: T > 0 is DirectML's bias correction, and
+// T = 0 (none) runs DirectML's step 1 with the learning rate divided by its correction.
+void Adam(NodeContext& c) {
+    const size_t groups = (c.InputCount() - 2) / 4;
+    if (groups == 0 || c.InputCount() != 2 + 4 * groups) c.Fail("Adam takes R, T and groups of X, G, V and H.");
+    const double rate = c.HostFloats(0).at(0);
+    const int64_t step = c.HostInts(1).at(0);
+    if (step < 0) c.Fail("the step count T is negative.");
+    const float beta1 = c.Float("alpha", 0.9f), beta2 = c.Float("beta", 0.999f), epsilon = c.Float("epsilon", 1e-6f);
+    const float decay = c.Float("norm_coefficient", 0.0f), post = c.Float("norm_coefficient_post", 0.0f);
+    double learningRate = rate;
+    float stepValue = static_cast<float>(step);
+    if (step == 0) {
+        stepValue = 1.0f;
+        learningRate = rate * (1.0 - double(beta1)) / std::sqrt(1.0 - double(beta2));
+    }
+    for (size_t g = 0; g < groups; ++g) {
+        const Value& x = c.Input(2 + g);
+        const Value& grad = c.Input(2 + groups + g);
+        const Value& v = c.Input(2 + 2 * groups + g);
+        const Value& h = c.Input(2 + 3 * groups + g);
+        const DML_TENSOR_DATA_TYPE type = x.type;
+        if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) {
+            c.Fail(std::string("Adam of ") + DataTypeName(type) + " is not lowered (DirectML's ADAM_OPTIMIZER takes FLOAT32 or FLOAT16).");
+        }
+        const Shape flat = {1, 1, 1, static_cast<uint32_t>(x.ElementCount())};
+        auto packed = [&](const Value& value) { return c.Reshaped(c.Packed(value), flat); };
+        Value xp = packed(x), gp = packed(grad), vp = packed(v), hp = packed(h);
+        if (decay != 0.0f) {
+            // G + decay * X: a scaled identity and an add.
+            auto* scale = c.Make(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC{});
+            scale->InputTensor = c.InDescRank(xp, 4);
+            scale->OutputTensor = c.OutDesc(type, flat);
+            scale->ScaleBias = c.Make(DML_SCALE_BIAS{decay, 0.0f});
+            Value scaled = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_IDENTITY, scale, {&xp}, "(decay)"), 0, type, x.onnxType, flat);
+            auto* add = c.Make(DML_ELEMENT_WISE_ADD_OPERATOR_DESC{});
+            add->ATensor = c.InDescRank(gp, 4);
+            add->BTensor = c.InDescRank(scaled, 4);
+            add->OutputTensor = c.OutDesc(type, flat);
+            gp = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_ADD, add, {&gp, &scaled}, "(decay)"), 0, type, x.onnxType, flat);
+        }
+        std::vector<uint8_t> bytes(DataTypeSize(type));
+        if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+            std::memcpy(bytes.data(), &stepValue, 4);
+        } else {
+            c.Fail("Adam of FLOAT16 is not lowered yet (the step would be a FLOAT16 constant).");
+        }
+        Value t = c.HostValue(type, x.onnxType, {1, 1, 1, 1}, bytes);
+        auto* d = c.Make(DML_ADAM_OPTIMIZER_OPERATOR_DESC{});
+        d->InputParametersTensor = c.InDescRank(xp, 4);
+        d->InputFirstMomentTensor = c.InDescRank(vp, 4);
+        d->InputSecondMomentTensor = c.InDescRank(hp, 4);
+        d->GradientTensor = c.InDescRank(gp, 4);
+        d->TrainingStepTensor = c.InDescRank(t, 4);
+        d->OutputParametersTensor = c.OutDesc(type, flat);
+        d->OutputFirstMomentTensor = c.OutDesc(type, flat);
+        d->OutputSecondMomentTensor = c.OutDesc(type, flat);
+        d->LearningRate = static_cast<float>(learningRate);
+        d->Beta1 = beta1;
+        d->Beta2 = beta2;
+        d->Epsilon = epsilon;
+        const uint32_t node = c.Emit(DML_OPERATOR_ADAM_OPTIMIZER, d, {&xp, &vp, &hp, &gp, &t});
+        Value xNew = c.NodeOutput(node, 0, type, x.onnxType, flat);
+        if (post != 0.0f) {
+            auto* scale = c.Make(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC{});
+            scale->InputTensor = c.InDescRank(xNew, 4);
+            scale->OutputTensor = c.OutDesc(type, flat);
+            scale->ScaleBias = c.Make(DML_SCALE_BIAS{1.0f - post, 0.0f});
+            xNew = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_IDENTITY, scale, {&xNew}, "(post decay)"), 0, type, x.onnxType, flat);
+        }
+        c.SetOutput(g, c.Reshaped(xNew, x.shape));
+        c.SetOutput(groups + g, c.Reshaped(c.NodeOutput(node, 1, type, x.onnxType, flat), x.shape));
+        c.SetOutput(2 * groups + g, c.Reshaped(c.NodeOutput(node, 2, type, x.onnxType, flat), x.shape));
+    }
+}
+
 // A reduction over `axes` (of the ONNX input), keeping reduced dimensions as 1 in DirectML.
 void Reduce(NodeContext& c, DML_REDUCE_FUNCTION function, std::vector<int64_t> axes) {
     const Value& x = c.Input(0);
@@ -1144,6 +1223,7 @@ void RegisterNnOps(OpTable& t) {
     t["AveragePool"] = [](NodeContext& c) { Pool(c, false); };
     t["MaxUnpool"] = MaxUnpool;
     t["RoiAlign"] = RoiAlign;
+    t["ai.onnx.preview.training:Adam"] = Adam;
     t["RNN"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_RNN); };
     t["GRU"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_GRU); };
     t["LSTM"] = [](NodeContext& c) { Recurrent(c, DML_OPERATOR_LSTM); };
