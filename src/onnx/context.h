@@ -104,6 +104,7 @@ public:
     Value HostValue(DML_TENSOR_DATA_TYPE type, int32_t onnxType, const Shape& shape, std::vector<uint8_t> bytes);
 
     [[noreturn]] void Fail(const std::string& why) const;
+    std::string UpstreamGraphInput(const std::string& name) const;
     std::string Origin() const;
 
     Lowerer& lowerer;

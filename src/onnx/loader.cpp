@@ -2,13 +2,17 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <onnx/checker.h>
+#include <onnx/defs/function.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <set>
+
+#include "lowering.h"
 
 namespace freedml::onnx {
 
@@ -64,6 +68,87 @@ void SetInputShape(::onnx::ValueInfoProto* info, const std::vector<uint64_t>& gi
     }
     shape->clear_dim();
     for (uint64_t value : given) shape->add_dim()->set_dim_value(static_cast<int64_t>(value));
+}
+
+// The value's type as the graph knows it now (graph inputs, initializers, value infos, outputs).
+std::map<std::string, ::onnx::TypeProto> KnownTypes(const ::onnx::GraphProto& graph) {
+    std::map<std::string, ::onnx::TypeProto> types;
+    for (const auto& init : graph.initializer()) {
+        auto* tensor = types[init.name()].mutable_tensor_type();
+        tensor->set_elem_type(init.data_type());
+        auto* shape = tensor->mutable_shape();
+        for (int64_t d : init.dims()) shape->add_dim()->set_dim_value(d);
+    }
+    for (const auto* list : {&graph.input(), &graph.value_info(), &graph.output()}) {
+        for (const auto& info : *list) types[info.name()] = info.type();
+    }
+    return types;
+}
+
+// Operators of the default domain that the lowering has no entry for but ONNX defines as a function
+// of other operators (the loss functions, ...) are replaced by that body, as ONNX Runtime does for
+// operators its providers lack; bodies may hold such operators again, so this repeats. Returns
+// whether it changed the graph (shape inference must then run again).
+bool ExpandFunctions(::onnx::ModelProto* model, int64_t opset, int round) {
+    static const std::vector<std::string> lowered = SupportedOperators();
+    auto* graph = model->mutable_graph();
+    std::map<std::string, ::onnx::TypeProto> types;
+    ::onnx::GraphProto expanded;
+    bool changed = false;
+    int index = 0;
+    for (const auto& node : graph->node()) {
+        ++index;
+        const bool known = std::binary_search(lowered.begin(), lowered.end(), node.op_type());
+        const auto* schema = node.domain().empty() || node.domain() == "ai.onnx"
+                                 ? ::onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "")
+                                 : nullptr;
+        ::onnx::FunctionProto function;
+        bool built = false;
+        if (!known && schema) {
+            if (schema->HasFunction() && schema->GetFunction()) {
+                function = *schema->GetFunction();
+                built = true;
+            } else if (schema->HasContextDependentFunction()) {
+                if (types.empty()) types = KnownTypes(*graph);
+                std::vector<::onnx::TypeProto> inputTypes;
+                for (const auto& input : node.input()) {
+                    auto it = types.find(input);
+                    inputTypes.push_back(it == types.end() ? ::onnx::TypeProto() : it->second);
+                }
+                ::onnx::FunctionBodyBuildContextImpl context(node, inputTypes);
+                built = schema->BuildContextDependentFunction(context, function);
+            }
+        }
+        if (!built) {
+            *expanded.add_node() = node;
+            continue;
+        }
+        // A body attribute that refers to an attribute the node leaves unset takes the operator's
+        // default, or is left out so that the inner operator takes its own (ONNX 1.12's expansion
+        // would set it to zero).
+        std::set<std::string> given;
+        for (const auto& attribute : node.attribute()) given.insert(attribute.name());
+        for (auto& inner : *function.mutable_node()) {
+            auto* attributes = inner.mutable_attribute();
+            for (int a = attributes->size() - 1; a >= 0; --a) {
+                const std::string ref = attributes->Get(a).ref_attr_name();
+                if (ref.empty() || given.count(ref)) continue;
+                auto declared = schema->attributes().find(ref);
+                if (declared != schema->attributes().end() && declared->second.default_value.has_type()) {
+                    const std::string name = attributes->Get(a).name();
+                    *attributes->Mutable(a) = declared->second.default_value;
+                    attributes->Mutable(a)->set_name(name);
+                } else {
+                    attributes->DeleteSubrange(a, 1);
+                }
+            }
+        }
+        ::onnx::FunctionExpandHelper(node, function, expanded,
+                                     "f" + std::to_string(round) + "_" + std::to_string(index) + "_" + node.op_type() + "_");
+        changed = true;
+    }
+    if (changed) graph->mutable_node()->Swap(expanded.mutable_node());
+    return changed;
 }
 
 }  // namespace
@@ -178,11 +263,25 @@ LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& optio
         }
     }
 
-    try {
-        ::onnx::ShapeInferenceOptions inference(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
-        ::onnx::shape_inference::InferShapes(*model, ::onnx::OpSchemaRegistry::Instance(), inference);
-    } catch (const std::exception& error) {
-        throw LoadError(std::string("ONNX's shape inference refuses the model: ") + error.what());
+    auto infer = [&] {
+        try {
+            ::onnx::ShapeInferenceOptions inference(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
+            ::onnx::shape_inference::InferShapes(*model, ::onnx::OpSchemaRegistry::Instance(), inference);
+        } catch (const std::exception& error) {
+            throw LoadError(std::string("ONNX's shape inference refuses the model: ") + error.what());
+        }
+    };
+    infer();
+    // Function bodies are built from the inferred input types; a few rounds cover nested ones.
+    for (int round = 0; round < 4; ++round) {
+        bool changed = false;
+        try {
+            changed = ExpandFunctions(model.get(), loaded.opset, round);
+        } catch (const std::exception& error) {
+            throw LoadError(std::string("ONNX cannot expand a function operator of the model: ") + error.what());
+        }
+        if (!changed) break;
+        infer();
     }
     if (!refusal.empty()) {
         refusal = check();

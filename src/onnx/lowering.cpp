@@ -167,7 +167,14 @@ bool Value::IsPacked() const {
 NodeContext::NodeContext(Lowerer& l, const ::onnx::NodeProto& n, int64_t o) : node(n), opset(o), lowerer(l) {}
 
 std::string NodeContext::Origin() const {
-    std::string name = node.name().empty() ? (node.output_size() ? "making '" + node.output(0) + "'" : "(unnamed)")
+    std::string made;  // the first output the node makes (a leading optional output may be left out)
+    for (const auto& output : node.output()) {
+        if (!output.empty()) {
+            made = output;
+            break;
+        }
+    }
+    std::string name = node.name().empty() ? (!made.empty() ? "making '" + made + "'" : "(unnamed)")
                                            : "'" + node.name() + "'";
     return "node " + name + " (" + node.op_type() + ", opset " + std::to_string(opset) + ")";
 }
@@ -289,6 +296,36 @@ static double ReadElement(DML_TENSOR_DATA_TYPE type, const uint8_t* p) {
     }
 }
 
+// The first graph input (not an initializer, not given as a constant) that `name` is computed
+// from, or "": with its values known when the graph is built, the computation may fold.
+std::string NodeContext::UpstreamGraphInput(const std::string& name) const {
+    const auto& g = lowerer.model.proto->graph();
+    std::map<std::string, const ::onnx::NodeProto*> producer;
+    for (const auto& n : g.node()) {
+        for (const auto& output : n.output()) producer[output] = &n;
+    }
+    std::set<std::string> initializers, seen;
+    for (const auto& init : g.initializer()) initializers.insert(init.name());
+    std::vector<std::string> pending = {name};
+    while (!pending.empty()) {
+        std::string current = pending.back();
+        pending.pop_back();
+        if (current.empty() || !seen.insert(current).second) continue;
+        auto it = producer.find(current);
+        if (it == producer.end()) {
+            const bool given = lowerer.constants && lowerer.constants->count(current);
+            if (!initializers.count(current) && !given) {
+                for (const auto& input : g.input()) {
+                    if (input.name() == current) return current;
+                }
+            }
+            continue;
+        }
+        for (const auto& input : it->second->input()) pending.push_back(input);
+    }
+    return "";
+}
+
 std::vector<double> NodeContext::HostFloats(size_t i) {
     const Value& v = Input(i);
     if (!v.host && v.source == Value::Source::GraphInput) {
@@ -298,9 +335,10 @@ std::vector<double> NodeContext::HostFloats(size_t i) {
                             node.input(static_cast<int>(i)));
     }
     if (!v.host) {
-        Fail("input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) +
-             "') is computed on the device, but DirectML takes it as an attribute: it must be an initializer, a "
-             "Constant or shape arithmetic.");
+        throw LoweringError(Origin() + ": input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) +
+                                "') is computed on the device, but DirectML takes it as an attribute: it must be an "
+                                "initializer, a Constant or shape arithmetic.",
+                            UpstreamGraphInput(node.input(static_cast<int>(i))));
     }
     if (v.type == DML_TENSOR_DATA_TYPE_FLOAT16) Fail("a FLOAT16 constant is not read while lowering yet.");
     std::vector<double> out;
@@ -502,6 +540,78 @@ uint32_t Lowerer::ConstantNode(const Value& v) {
     return index;
 }
 
+// ONNX operators whose DirectML operators lack a data type ONNX allows for them: such a node runs
+// in the nearest type DirectML has, between casts (FLOAT64 in FLOAT32, INT64 in INT32), and
+// --dump-graph notes it.
+static bool NarrowType(const std::string& op, int32_t onnxType, int32_t* narrowed) {
+    static const std::set<std::string> noFloat64 = {"Add", "Sub", "Mul", "Div", "Sum", "Max", "Min",
+                                                    "Mod", "CumSum", "ReduceLogSumExp", "Einsum"};
+    if (onnxType == ::onnx::TensorProto::DOUBLE && noFloat64.count(op)) {
+        *narrowed = ::onnx::TensorProto::FLOAT;
+        return true;
+    }
+    if (onnxType == ::onnx::TensorProto::INT64 && op == "Pow") {
+        *narrowed = ::onnx::TensorProto::INT32;
+        return true;
+    }
+    return false;
+}
+
+static Value CastValue(NodeContext& c, const Value& v, int32_t onnxType) {
+    const DML_TENSOR_DATA_TYPE type = DmlType(onnxType);
+    const size_t rank = std::max<size_t>(4, v.shape.size());
+    Shape sizes(rank - v.shape.size(), 1);
+    sizes.insert(sizes.end(), v.shape.begin(), v.shape.end());
+    auto* d = c.Make(DML_CAST_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(v, rank);
+    d->OutputTensor = c.OutDesc(type, sizes);
+    const uint32_t node = c.Emit(DML_OPERATOR_CAST, d, {&v}, "(type)");
+    return c.NodeOutput(node, 0, type, onnxType, v.shape);
+}
+
+// Lowers `context`'s node, through NarrowType's casts where it names the node's data type.
+static void LowerNode(Lowerer& lowerer, NodeContext& context, const OpLowering& lower) {
+    const auto& node = context.node;
+    int32_t from = 0, to = 0;
+    for (int i = 0; i < node.input_size() && !to; ++i) {
+        auto it = lowerer.values.find(node.input(i));
+        if (it != lowerer.values.end() && NarrowType(node.op_type(), it->second.onnxType, &to)) from = it->second.onnxType;
+    }
+    if (!to) {
+        lower(context);
+        return;
+    }
+    const std::string suffix = std::string(" (as ") +
+                               ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(to)) + ")";
+    ::onnx::NodeProto inner = node;
+    if (inner.name().empty() && node.output_size()) inner.set_name("making '" + node.output(0) + "'");
+    for (int i = 0; i < node.input_size(); ++i) {
+        if (node.input(i).empty() || context.Input(i).onnxType != from) continue;
+        lowerer.values[node.input(i) + suffix] = CastValue(context, context.Input(i), to);
+        inner.set_input(i, node.input(i) + suffix);
+    }
+    std::vector<int> narrowed;
+    for (int i = 0; i < node.output_size(); ++i) {
+        if (node.output(i).empty() || context.OutOnnxType(i) != from) continue;
+        auto type = std::make_shared<::onnx::TypeProto>(*lowerer.types.at(node.output(i)));
+        type->mutable_tensor_type()->set_elem_type(to);
+        lowerer.types[node.output(i) + suffix] = lowerer.Keep(type);
+        inner.set_output(i, node.output(i) + suffix);
+        narrowed.push_back(i);
+    }
+    NodeContext innerContext(lowerer, inner, context.opset);
+    lower(innerContext);
+    for (int i : narrowed) {
+        auto it = lowerer.values.find(inner.output(i));
+        if (it == lowerer.values.end()) continue;
+        context.SetOutput(static_cast<size_t>(i), CastValue(context, it->second, from));
+    }
+    lowerer.graph.notes.push_back(context.Origin() + ": computed in " +
+                                  ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(to)) +
+                                  " (DirectML's operator has no " +
+                                  ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(from)) + ").");
+}
+
 static OpTable BuildTable() {
     OpTable table;
     RegisterNnOps(table);
@@ -606,15 +716,18 @@ LoweredGraph Lowerer::Run() {
             if (same) opset = import.version();
         }
         NodeContext context(*this, node, opset);
-        if (!node.domain().empty() && node.domain() != "ai.onnx") {
-            context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML.");
+        // Operators of other domains are in the table as "domain:Op" (the training optimizers).
+        const bool standard = node.domain().empty() || node.domain() == "ai.onnx";
+        auto it = Table().find(standard ? node.op_type() : node.domain() + ":" + node.op_type());
+        if (!standard && it == Table().end()) {
+            context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML" +
+                         (node.domain() == "ai.onnx.preview.training" ? " but Adam." : "."));
         }
-        auto it = Table().find(node.op_type());
         if (it == Table().end()) {
             context.Fail("FreeDML has no lowering for the ONNX operator " + node.op_type() +
                          " yet (dmlrun --list-onnx-operators lists those it has).");
         }
-        it->second(context);
+        LowerNode(*this, context, it->second);
         for (int i = 0; i < node.output_size(); ++i) {
             if (!node.output(i).empty() && !values.count(node.output(i))) {
                 context.Fail("its output " + std::to_string(i) + " ('" + node.output(i) + "') is not supported.");

@@ -186,10 +186,44 @@ void Clip(NodeContext& c) {
         if (c.HasInput(1)) lo = static_cast<float>(c.HostFloats(1).at(0));
         if (c.HasInput(2)) hi = static_cast<float>(c.HostFloats(2).at(0));
     }
-    if (c.OutType(0) != DML_TENSOR_DATA_TYPE_FLOAT32 && c.OutType(0) != DML_TENSOR_DATA_TYPE_FLOAT16) {
-        c.Fail("Clip of integers is not lowered yet (DML_OPERATOR_ELEMENT_WISE_CLIP1 would take integer bounds).");
-    }
     const Value& x = c.Input(0);
+    const DML_TENSOR_DATA_TYPE type = c.OutType(0);
+    if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) {
+        // Integers: CLIP1 takes bounds of the tensor's own type; an absent bound is the type's limit.
+        if (c.opset < 11) c.Fail("Clip of integers before opset 11 is not defined by ONNX.");
+        const uint32_t bits = 8 * DataTypeSize(type);
+        const bool isSigned = type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
+                              type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
+        if (!isSigned && type != DML_TENSOR_DATA_TYPE_UINT8 && type != DML_TENSOR_DATA_TYPE_UINT16 &&
+            type != DML_TENSOR_DATA_TYPE_UINT32 && type != DML_TENSOR_DATA_TYPE_UINT64) {
+            c.Fail(std::string("Clip of ") + DataTypeName(type) + " is not lowered.");
+        }
+        auto scalar = [&](size_t input, bool upper) {
+            DML_SCALAR_UNION u{};
+            if (c.HasInput(input)) {
+                const int64_t v = c.HostInts(input).at(0);
+                std::memcpy(u.Bytes, &v, bits / 8);  // little-endian: the low bytes are the narrower value
+            } else if (isSigned) {
+                const int64_t v = upper ? (bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1)
+                                        : (bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)));
+                std::memcpy(u.Bytes, &v, bits / 8);
+            } else {
+                const uint64_t v = upper ? (bits == 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1) : 0;
+                std::memcpy(u.Bytes, &v, bits / 8);
+            }
+            return u;
+        };
+        Shape out = c.OutShape(0);
+        const size_t rank = std::max<size_t>(4, out.size());
+        auto* d = c.Make(DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC{});
+        d->InputTensor = c.InDescRank(x, rank);
+        d->OutputTensor = c.OutDesc(type, Lead(out, rank));
+        d->MinMaxDataType = type;
+        d->Min = scalar(1, false);
+        d->Max = scalar(2, true);
+        c.EmitSingle(DML_OPERATOR_ELEMENT_WISE_CLIP1, d, {&x});
+        return;
+    }
     Shape out = c.OutShape(0);
     const size_t rank = std::max<size_t>(4, out.size());
     auto* d = c.Make(DML_ELEMENT_WISE_CLIP_OPERATOR_DESC{});
@@ -297,7 +331,14 @@ void PRelu(NodeContext& c) {
     Shape s, t;
     auto* d = c.Make(DML_ACTIVATION_PARAMETERIZED_RELU_OPERATOR_DESC{});
     d->InputTensor = c.InDescRank(x, rank);
-    c.Broadcast(slope, outR, &s, &t);
+    if (c.opset < 7 && slope.shape.size() == 1 && out.size() >= 2 && slope.shape[0] == out[1] && slope.shape[0] > 1) {
+        // Before opset 7 a 1-D slope holds one value per channel (dimension 1), not numpy broadcasting.
+        s = outR;
+        t.assign(rank, 0);
+        t[rank - out.size() + 1] = slope.strides[0];
+    } else {
+        c.Broadcast(slope, outR, &s, &t);
+    }
     d->SlopeTensor = c.InDesc(slope, s, t);
     d->OutputTensor = c.OutDesc(c.OutType(0), outR);
     c.EmitSingle(DML_OPERATOR_ACTIVATION_PARAMETERIZED_RELU, d, {&x, &slope});

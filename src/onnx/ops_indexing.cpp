@@ -198,6 +198,55 @@ void Trilu(NodeContext& c) {
     c.EmitSingle(DML_OPERATOR_DIAGONAL_MATRIX1, d, {&x});
 }
 
+// EyeLike: ones on diagonal k of a zero matrix of the input's shape (DIAGONAL_MATRIX1 without an
+// input), in `dtype` or the input's type.
+void EyeLike(NodeContext& c) {
+    const Value& x = c.Input(0);
+    if (x.shape.size() != 2) c.Fail("the input must have 2 dimensions.");
+    const DML_TENSOR_DATA_TYPE type = c.OutType(0);
+    const int64_t k = std::clamp<int64_t>(c.Int("k", 0), INT32_MIN + 2, INT32_MAX - 2);
+    DML_SCALAR_UNION one{};
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: one.Float32 = 1.0f; break;
+        case DML_TENSOR_DATA_TYPE_FLOAT64: one.Float64 = 1.0; break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: one.UInt16 = 0x3C00; break;  // 1.0 in binary16
+        default: one.Bytes[0] = 1; break;                                 // 1 of every integer type
+    }
+    auto* d = c.Make(DML_DIAGONAL_MATRIX1_OPERATOR_DESC{});
+    d->InputTensor = nullptr;
+    d->OutputTensor = c.OutDesc(type, Lead(c.OutShape(0), 4));
+    d->ValueDataType = type;
+    d->Value = one;
+    d->DiagonalFillBegin = static_cast<INT>(k);
+    d->DiagonalFillEnd = static_cast<INT>(k + 1);
+    c.EmitSingle(DML_OPERATOR_DIAGONAL_MATRIX1, d, {nullptr});
+}
+
+// ReverseSequence: REVERSE_SUBSEQUENCES along time_axis, one length per index of batch_axis (the
+// INT64 lengths read as UINT64, their non-negative values being the same bytes).
+void ReverseSequence(NodeContext& c) {
+    const Value& x = c.Input(0);
+    Value lengths = c.Input(1);
+    const size_t r = x.shape.size(), rank = RankOf(c, r), lead = rank - r;
+    if (r < 2) c.Fail("the input must have at least 2 dimensions.");
+    const uint32_t time = NodeContext::NormalizeAxis(c.Int("time_axis", 0), r, &c);
+    const uint32_t batch = NodeContext::NormalizeAxis(c.Int("batch_axis", 1), r, &c);
+    if (lengths.shape.size() != 1 || lengths.shape[0] != x.shape[batch]) {
+        c.Fail("sequence_lens has shape " + ShapeText(lengths.shape) + "; it must hold one length per batch entry.");
+    }
+    if (lengths.type == DML_TENSOR_DATA_TYPE_INT64) lengths.type = DML_TENSOR_DATA_TYPE_UINT64;
+    if (lengths.type == DML_TENSOR_DATA_TYPE_INT32) lengths.type = DML_TENSOR_DATA_TYPE_UINT32;
+    Shape sizes = Lead(x.shape, rank), strides(rank, 0);
+    sizes[lead + time] = 1;
+    strides[lead + batch] = lengths.strides[0];
+    auto* d = c.Make(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC{});
+    d->InputTensor = c.InDescRank(x, rank);
+    d->SequenceLengthsTensor = c.InDesc(lengths, sizes, strides);
+    d->OutputTensor = c.OutDesc(c.OutType(0), Lead(c.OutShape(0), rank));
+    d->Axis = static_cast<UINT>(lead + time);
+    c.EmitSingle(DML_OPERATOR_REVERSE_SUBSEQUENCES, d, {&x, &lengths});
+}
+
 }  // namespace
 
 void RegisterIndexingOps(OpTable& t) {
@@ -214,6 +263,8 @@ void RegisterIndexingOps(OpTable& t) {
     t["DepthToSpace"] = [](NodeContext& c) { DepthSpace(c, true); };
     t["SpaceToDepth"] = [](NodeContext& c) { DepthSpace(c, false); };
     t["OneHot"] = OneHot;
+    t["EyeLike"] = EyeLike;
+    t["ReverseSequence"] = ReverseSequence;
 }
 
 }  // namespace freedml::onnx

@@ -397,6 +397,9 @@ void Resize(NodeContext& c) {
             // InputX = (OutputX - OutputPixelOffset) / Scale - InputPixelOffset = (OutputX + 0.5) / Scale - 0.5
             inOffsets[d] = 0.5f;
             outOffsets[d] = -0.5f;
+        } else if (coords == "tf_half_pixel_for_nn") {
+            // InputX = (OutputX + 0.5) / Scale.
+            outOffsets[d] = -0.5f;
         } else if (coords != "asymmetric" && coords != "pytorch_half_pixel") {
             c.Fail("coordinate_transformation_mode '" + coords + "' is not lowered yet.");
         }
@@ -462,8 +465,12 @@ void RegisterShapeOps(OpTable& t) {
     for (const char* name : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) t[name] = ViewAs;
     t["Identity"] = [](NodeContext& c) { c.SetOutput(0, c.Input(0)); };
     t["Dropout"] = [](NodeContext& c) {
-        if (c.HasInput(2) && (!c.HasHost(2) || c.HostInts(2).at(0) != 0)) {
-            c.Fail("Dropout in training mode is random; only inference (training_mode false) is lowered.");
+        // Training mode drops elements at random, except with ratio 0, where it keeps them all as
+        // inference does.
+        const bool training = c.HasInput(2) && c.HostInts(2).at(0) != 0;
+        if (training && (!c.HasInput(1) || c.HostFloats(1).at(0) != 0.0)) {
+            c.Fail("Dropout in training mode with a ratio above 0 is random; it is lowered for inference (training_mode "
+                   "false) or ratio 0 only.");
         }
         c.SetOutput(0, c.Input(0));
         if (c.HasOutput(1)) {

@@ -38,7 +38,8 @@ def case(name, nodes, inputs, outputs, initializers=(), opset=13, dims=None, inp
 
 def onnx_type(a):
     return {np.dtype(np.float32): T.FLOAT, np.dtype(np.int64): T.INT64, np.dtype(np.int32): T.INT32,
-            np.dtype(bool): T.BOOL, np.dtype(np.float16): T.FLOAT16, np.dtype(np.uint8): T.UINT8}[a.dtype]
+            np.dtype(bool): T.BOOL, np.dtype(np.float16): T.FLOAT16, np.dtype(np.uint8): T.UINT8,
+            np.dtype(np.int8): T.INT8, np.dtype(np.float64): T.DOUBLE}[a.dtype]
 
 
 def write(name, nodes, inputs, outputs, inits, opset, dims, input_shapes, output_shapes):
@@ -264,10 +265,12 @@ def write_error_models(folder):
         onnx.save(model, os.path.join(folder, name + ".onnx"))
 
     x = h.make_tensor_value_info("x", T.FLOAT, [2, 3])
-    save("unsupported_operator", [N("Einsum", ["x", "x"], ["y"], name="mystery", equation="ij,ij->i")], [x],
-         [h.make_tensor_value_info("y", T.FLOAT, [2])])
+    square = h.make_tensor_value_info("x", T.FLOAT, [3, 3])
+    save("unsupported_operator", [N("Det", ["x"], ["y"], name="mystery")], [square],
+         [h.make_tensor_value_info("y", T.FLOAT, [])])
     x4 = h.make_tensor_value_info("x", T.FLOAT, [1, 1, 4, 4])
-    save("unsupported_attribute", [N("MaxPool", ["x"], ["y", "i"], name="pool_with_indices", kernel_shape=[2, 2])],
+    save("unsupported_attribute", [N("MaxPool", ["x"], ["y", "i"], name="pool_with_indices", kernel_shape=[2, 2],
+                                     storage_order=1)],
          [x4], [h.make_tensor_value_info("y", T.FLOAT, [1, 1, 3, 3]), h.make_tensor_value_info("i", T.INT64, [1, 1, 3, 3])])
     save("foreign_domain", [h.make_node("FusedThing", ["x"], ["y"], name="custom", domain="com.example")], [x],
          [h.make_tensor_value_info("y", T.FLOAT, [2, 3])], extra_opsets=[h.make_opsetid("com.example", 1)])
@@ -280,6 +283,58 @@ case("trilu_upper_lower", [N("Trilu", ["x", "k"], ["u"]), N("Trilu", ["x", "k"],
 case("dropout_inference_mask", [N("Dropout", ["x"], ["y", "m"])], {"x": f32(3, 4)}, ["y", "m"])
 case("quantize_dequantize", [N("QuantizeLinear", ["x", "s", "z"], ["q"]), N("DequantizeLinear", ["q", "s", "z"], ["y"])],
      {"x": f32(2, 3, 4, low=-2, high=2)}, ["q", "y"], {"s": np.array(0.02, np.float32), "z": np.array(3, np.uint8)})
+
+# Quantized operators with per-channel, per-column and per-row parameters (the backend suite has
+# only per-tensor ones).
+def u8(*shape):
+    return rng.randint(0, 256, size=shape).astype(np.uint8)
+
+
+def i8(*shape):
+    return rng.randint(-128, 128, size=shape).astype(np.int8)
+
+
+case("qlinearconv_per_channel",
+     [N("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"], pads=[1, 1, 1, 1], strides=[2, 2])],
+     {"x": u8(1, 3, 7, 7)}, ["y"],
+     {"xs": np.array(0.05, np.float32), "xz": np.array(120, np.uint8), "w": i8(4, 3, 3, 3),
+      "ws": np.array([0.01, 0.02, 0.005, 0.03], np.float32), "wz": np.zeros(4, np.int8),
+      "ys": np.array(0.5, np.float32), "yz": np.array(128, np.uint8),
+      "b": rng.randint(-500, 500, size=4).astype(np.int32)})
+case("convinteger_group", [N("ConvInteger", ["x", "w", "xz"], ["y"], group=2)],
+     {"x": u8(1, 4, 5, 5)}, ["y"], {"w": u8(6, 2, 2, 2), "xz": np.array(100, np.uint8)})
+case("qlinearmatmul_per_column", [N("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])],
+     {"a": u8(2, 3, 8)}, ["y"],
+     {"as": np.array(0.02, np.float32), "az": np.array(128, np.uint8), "b": i8(8, 5),
+      "bs": np.array([0.01, 0.02, 0.03, 0.015, 0.025], np.float32), "bz": np.zeros(5, np.int8),
+      "ys": np.array(0.3, np.float32), "yz": np.array(10, np.uint8)})
+case("matmulinteger_per_column", [N("MatMulInteger", ["a", "b", "az", "bz"], ["y"])],
+     {"a": u8(2, 4, 6)}, ["y"], {"b": u8(6, 3), "az": np.array(7, np.uint8), "bz": np.array([1, 200, 50], np.uint8)})
+case("dynamic_quantize_dequantize",
+     [N("DynamicQuantizeLinear", ["x"], ["q", "s", "z"]), N("DequantizeLinear", ["q", "s", "z"], ["y"])],
+     {"x": f32(3, 5, low=-3, high=2)}, ["q", "s", "z", "y"])
+
+# Recurrent operators beyond the backend suite's forward ones.
+H = 4
+case("lstm_bidirectional", [N("LSTM", ["x", "w", "r", "b", "", "h0", "c0"], ["y", "yh", "yc"], hidden_size=H,
+                              direction="bidirectional")],
+     {"x": f32(5, 2, 3)}, ["y", "yh", "yc"],
+     {"w": f32(2, 4 * H, 3), "r": f32(2, 4 * H, H), "b": f32(2, 8 * H), "h0": f32(2, 2, H), "c0": f32(2, 2, H)})
+case("gru_reverse_linear_before_reset",
+     [N("GRU", ["x", "w", "r", "b"], ["y", "yh"], hidden_size=H, direction="reverse", linear_before_reset=1)],
+     {"x": f32(4, 3, 2)}, ["y", "yh"], {"w": f32(1, 3 * H, 2), "r": f32(1, 3 * H, H), "b": f32(1, 6 * H)})
+case("maxpool_indices_padded", [N("MaxPool", ["x"], ["y", "i"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],
+     {"x": f32(2, 3, 7, 6)}, ["y", "i"])
+case("einsum_contract_permute", [N("Einsum", ["a", "b"], ["y"], equation="ijk,jl->lik")],
+     {"a": f32(2, 3, 4), "b": f32(3, 5)}, ["y"], opset=12)
+case("einsum_sum_transpose", [N("Einsum", ["a"], ["y"], equation="ijk->kj")], {"a": f32(2, 3, 4)}, ["y"], opset=12)
+# Operators that run through ONNX's function bodies and through a narrower type.
+case("softmax_cross_entropy_weighted",
+     [N("SoftmaxCrossEntropyLoss", ["x", "t", "w"], ["loss", "logp"], reduction="mean", ignore_index=2)],
+     {"x": f32(4, 5, 3), "t": rng.randint(0, 5, size=(4, 3)).astype(np.int64)}, ["loss", "logp"], {"w": f32(5, low=0.5)})
+case("max_cumsum_float64", [N("Max", ["a", "b"], ["m"]), N("CumSum", ["m", "axis"], ["y"])],
+     {"a": rng.uniform(-4, 4, size=(3, 5)), "b": rng.uniform(-4, 4, size=(5,))}, ["y"],
+     {"axis": np.array(1, np.int64)}, opset=14)
 
 
 if __name__ == "__main__":

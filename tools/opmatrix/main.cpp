@@ -148,7 +148,9 @@ std::string Generate(std::vector<std::string>* probeFailures) {
           "Every DirectML operator type through feature level 6.4, what DirectML allows for it, and what\n"
           "FreeDML runs. The FreeDML columns come from the code: an operator counts as run when its schema\n"
           "is implemented, and the data types are the ones its validation accepts (the generator asks the\n"
-          "validation with a small desc per data type), so this page cannot drift from the library.\n\n";
+          "validation with a small desc per data type), so this page cannot drift from the library.\n"
+          "How ONNX models lower to these operators, with ONNX's backend test suite case by case and its\n"
+          "pass counts, is on the sibling page [ONNX-BACKEND.md](ONNX-BACKEND.md).\n\n";
     md << "## Totals\n\n| | operators |\n| --- | ---: |\n";
     md << "| DirectML operator types | " << rows.size() << " |\n";
     md << "| run by FreeDML on the CPU | " << cpu << " |\n";
