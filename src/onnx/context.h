@@ -125,6 +125,7 @@ public:
     Lowerer(const LoadedModel& model, const std::map<std::string, TensorData>* constants);
     const std::map<std::string, TensorData>* constants;
     LoweredGraph Run();
+    void LowerNode(const ::onnx::NodeProto& node);
 
     LoweredGraph graph;
     std::map<std::string, Value> values;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -541,6 +542,31 @@ static Port MakePort(const std::string& name, const ::onnx::TypeProto& type, con
     return port;
 }
 
+void Lowerer::LowerNode(const ::onnx::NodeProto& node) {
+    int64_t opset = model.opset;
+    for (const auto& import : model.proto->opset_import()) {
+        const bool same = import.domain() == node.domain() ||
+                          (node.domain().empty() && import.domain() == "ai.onnx") ||
+                          (node.domain() == "ai.onnx" && import.domain().empty());
+        if (same) opset = import.version();
+    }
+    NodeContext context(*this, node, opset);
+    if (!node.domain().empty() && node.domain() != "ai.onnx") {
+        context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML.");
+    }
+    auto it = Table().find(node.op_type());
+    if (it == Table().end()) {
+        context.Fail("FreeDML has no lowering for the ONNX operator " + node.op_type() +
+                     " yet (dmlrun --list-onnx-operators lists those it has).");
+    }
+    it->second(context);
+    for (int i = 0; i < node.output_size(); ++i) {
+        if (!node.output(i).empty() && !values.count(node.output(i))) {
+            context.Fail("its output " + std::to_string(i) + " ('" + node.output(i) + "') is not supported.");
+        }
+    }
+}
+
 LoweredGraph Lowerer::Run() {
     const auto& g = model.proto->graph();
     for (const auto& info : g.input()) types[info.name()] = &info.type();
@@ -597,30 +623,27 @@ LoweredGraph Lowerer::Run() {
         graph.inputs.push_back(std::move(port));
     }
 
+    // A node whose output shape inference left unknown stops the lowering, but the nodes after it
+    // are still lowered where they can be, so that every value computable while lowering is known
+    // when LowerWithFolding folds them into constants (one round for all layers of a model, not
+    // one per layer).
+    std::optional<LoweringError> shapeError;
     for (const auto& node : g.node()) {
-        int64_t opset = model.opset;
-        for (const auto& import : model.proto->opset_import()) {
-            const bool same = import.domain() == node.domain() ||
-                              (node.domain().empty() && import.domain() == "ai.onnx") ||
-                              (node.domain() == "ai.onnx" && import.domain().empty());
-            if (same) opset = import.version();
-        }
-        NodeContext context(*this, node, opset);
-        if (!node.domain().empty() && node.domain() != "ai.onnx") {
-            context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML.");
-        }
-        auto it = Table().find(node.op_type());
-        if (it == Table().end()) {
-            context.Fail("FreeDML has no lowering for the ONNX operator " + node.op_type() +
-                         " yet (dmlrun --list-onnx-operators lists those it has).");
-        }
-        it->second(context);
-        for (int i = 0; i < node.output_size(); ++i) {
-            if (!node.output(i).empty() && !values.count(node.output(i))) {
-                context.Fail("its output " + std::to_string(i) + " ('" + node.output(i) + "') is not supported.");
+        if (shapeError) {
+            try {
+                LowerNode(node);
+            } catch (const std::exception&) {  // the first shape error is the one reported
             }
+            continue;
+        }
+        try {
+            LowerNode(node);
+        } catch (const LoweringError& error) {
+            if (!error.shapeUnknown) throw;
+            shapeError = error;
         }
     }
+    if (shapeError) throw *shapeError;
 
     ::onnx::NodeProto outputNode;
     outputNode.set_op_type("Identity");
@@ -663,13 +686,17 @@ LoweredGraph Lowerer::Run() {
 // become Constant nodes in a copy of the model, shape inference runs again, and lowering restarts.
 static LoweredGraph LowerWithFolding(const LoadedModel& model, const std::map<std::string, TensorData>* constants) {
     LoadedModel current = model;
+    bool owned = false;  // current.proto is this function's copy, changed in place from round to round
     for (int round = 0;; ++round) {
         Lowerer lowerer(current, constants);
         try {
             return lowerer.Run();
         } catch (const LoweringError& error) {
-            if (!error.shapeUnknown || round == 8) throw;
-            auto folded = std::make_shared<::onnx::ModelProto>(*current.proto);
+            // Each round folds at least one node (or stops); a model with many layers may need a
+            // round per layer where each layer's shapes hang on the previous one's.
+            if (!error.shapeUnknown || round == 64) throw;
+            // The model is copied once (its weights included), then changed in place.
+            auto folded = owned ? current.proto : std::make_shared<::onnx::ModelProto>(*current.proto);
             auto* graph = folded->mutable_graph();
             ::onnx::GraphProto rebuilt;
             bool changed = false;
@@ -715,6 +742,7 @@ static LoweredGraph LowerWithFolding(const LoadedModel& model, const std::map<st
                 throw error;
             }
             current.proto = folded;
+            owned = true;
         }
     }
 }
