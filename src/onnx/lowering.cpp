@@ -625,19 +625,34 @@ LoweredGraph Lowerer::Run() {
 
     // A node whose output shape inference left unknown stops the lowering, but the nodes after it
     // are still lowered where they can be, so that every value computable while lowering is known
-    // when LowerWithFolding folds them into constants (one round for all layers of a model, not
-    // one per layer).
+    // when LowerWithFolding folds them into constants (fewer rounds of folding and inference).
     std::optional<LoweringError> shapeError;
-    for (const auto& node : g.node()) {
+    // Attention patterns: their nodes wait for the last one, which lowers them together (or one by
+    // one where the fusion does not apply).
+    const std::map<int, AttentionPattern> attention = FindAttentionPatterns(g);
+    std::set<int> waiting;
+    for (const auto& [last, pattern] : attention) waiting.insert(pattern.nodes.begin(), pattern.nodes.end() - 1);
+    auto lower = [&](int i) {
+        if (waiting.count(i)) return;
+        auto it = attention.find(i);
+        std::string why;
+        if (it == attention.end()) {
+            LowerNode(g.node(i));
+        } else if (!LowerAttention(*this, it->second, &why)) {
+            for (int n : it->second.nodes) LowerNode(g.node(n));
+            graph.notes.push_back("attention ending at node '" + g.node(i).name() + "' lowered node by node: " + why + ".");
+        }
+    };
+    for (int i = 0; i < g.node_size(); ++i) {
         if (shapeError) {
             try {
-                LowerNode(node);
+                lower(i);
             } catch (const std::exception&) {  // the first shape error is the one reported
             }
             continue;
         }
         try {
-            LowerNode(node);
+            lower(i);
         } catch (const LoweringError& error) {
             if (!error.shapeUnknown) throw;
             shapeError = error;

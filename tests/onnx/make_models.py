@@ -281,6 +281,37 @@ case("dropout_inference_mask", [N("Dropout", ["x"], ["y", "m"])], {"x": f32(3, 4
 case("quantize_dequantize", [N("QuantizeLinear", ["x", "s", "z"], ["q"]), N("DequantizeLinear", ["q", "s", "z"], ["y"])],
      {"x": f32(2, 3, 4, low=-2, high=2)}, ["q", "y"], {"s": np.array(0.02, np.float32), "z": np.array(3, np.uint8)})
 
+# The same written as the exporters of BERT and GPT-2 do, which the lowering fuses into one
+# MULTIHEAD_ATTENTION (cli_test.py checks the fusion notes): a causal Where mask filling with
+# float32's lowest value, and a padding mask added to scores divided by sqrt(head size).
+B = 2
+lowest = np.array(np.finfo(np.float32).min, np.float32)
+heads_split = [N("MatMul", ["x", "wq"], ["q"]), N("MatMul", ["x", "wk"], ["k"]), N("MatMul", ["x", "wv"], ["v"]),
+               N("Reshape", ["q", "heads"], ["qh"]), N("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
+               N("Reshape", ["k", "heads"], ["kh"]), N("Transpose", ["kh"], ["kt"], perm=[0, 2, 3, 1]),
+               N("Reshape", ["v", "heads"], ["vh"]), N("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
+               N("MatMul", ["qt", "kt"], ["s"])]
+heads_join = [N("Softmax", ["sm"], ["p"], axis=-1), N("MatMul", ["p", "vt"], ["o"]),
+              N("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), N("Reshape", ["ot", "joined"], ["y"])]
+weights = {"wq": f32(E, E), "wk": f32(E, E), "wv": f32(E, E), "heads": np.array([B, S, H, E // H], np.int64),
+           "joined": np.array([B, S, E], np.int64)}
+case("attention_fused_causal", heads_split + [N("Mul", ["s", "scale"], ["ss"]), N("Where", ["mask", "ss", "lowest"], ["sm"])]
+     + heads_join, {"x": f32(B, S, E)}, ["y"],
+     dict(weights, scale=np.array(1 / np.sqrt(E // H), np.float32), mask=mask, lowest=lowest))
+padding = np.zeros((B, 1, 1, S), np.float32)
+padding[1, ..., 4:] = lowest
+case("attention_fused_padding", heads_split + [N("Div", ["s", "root"], ["ss"]), N("Add", ["ss", "pad"], ["sm"])] + heads_join,
+     {"x": f32(B, S, E), "pad": padding}, ["y"], dict(weights, root=np.array(np.sqrt(E // H), np.float32)))
+# A row whose keys are all masked: Where gives it equal scores (a uniform softmax); the operator's
+# added filter gives the same only where float rounding absorbs the scores into the filter, which
+# the lowering does not count on, so this one stays unfused.
+masked_row = mask.copy()
+masked_row[..., 2, :] = False
+case("attention_masked_row_unfused", heads_split + [N("Mul", ["s", "scale"], ["ss"]),
+                                                    N("Where", ["mask", "ss", "lowest"], ["sm"])] + heads_join,
+     {"x": f32(B, S, E)}, ["y"], dict(weights, scale=np.array(1 / np.sqrt(E // H), np.float32), mask=masked_row,
+                                      lowest=lowest))
+
 
 if __name__ == "__main__":
     if os.path.isdir(OUT):

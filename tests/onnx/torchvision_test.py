@@ -209,10 +209,21 @@ def main():
         for key, value in inputs.items():
             np.save(os.path.join(tmp, key + ".npy"), value)
             files += ["--input", "%s=%s" % (key, os.path.join(tmp, key + ".npy"))]
-        r = subprocess.run([args.dmlrun, path, "--adapter", args.adapter, "--quiet", "--output-dir", out] + files + dims,
-                           capture_output=True, text=True)
+        r = subprocess.run([args.dmlrun, path, "--adapter", args.adapter, "--quiet", "--dump-graph", "--output-dir", out]
+                           + files + dims, capture_output=True, text=True)
         if r.returncode != 0:
             print("dmlrun failed (exit %d):\n%s" % (r.returncode, r.stderr[-3000:]))
+            return 1
+        # Every layer's attention (matmul, scale, padding or causal mask, softmax, matmul) becomes
+        # one MULTIHEAD_ATTENTION node.
+        fused = r.stdout.count("note: attention fused into MULTIHEAD_ATTENTION")
+        # (gpt2_like builds its causal mask on the device, with Equal, so its values are not known
+        # while lowering and it stays unfused.)
+        want = {"bert_base": 12, "gpt2_small": 12, "bert_like": 2}.get(args.model, 0)
+        print("%d attention patterns fused into MULTIHEAD_ATTENTION" % fused)
+        if fused != want:
+            print("expected %d fused attention patterns; the graph's notes:\n%s" % (
+                want, "\n".join(line for line in r.stdout.splitlines() if "note:" in line)))
             return 1
         got = np.load(os.path.join(out, "output.npy"))
         if got.shape != expected.shape:
