@@ -133,6 +133,7 @@ std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& 
 // Emits the fused node and sets the last MatMul's output; false (with the reason, nothing emitted)
 // where the pattern must be lowered node by node.
 bool LowerAttention(Lowerer& lowerer, const AttentionPattern& pattern, std::string* why);
+void LowerContribMultiHeadAttention(NodeContext& c);
 
 // Tensor element type mapping.
 DML_TENSOR_DATA_TYPE DmlType(int32_t onnxType);

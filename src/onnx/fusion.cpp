@@ -1,4 +1,5 @@
-// Attention written out in an ONNX graph, lowered to one DirectML MULTIHEAD_ATTENTION node:
+// Attention written out in an ONNX graph (and ONNX Runtime's contrib MultiHeadAttention, at the
+// end), lowered to one DirectML MULTIHEAD_ATTENTION node:
 //     MatMul(Q, K^T) -> Div or Mul by a scalar -> [Add(mask) or Where(keep, ., fill)] -> Softmax(last)
 //     -> MatMul(., V)
 // with Casts to the same type allowed between them, and Q, K and V the head-split views exporters
@@ -280,6 +281,73 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     l.graph.notes.push_back("attention fused into MULTIHEAD_ATTENTION (node " + std::to_string(n) + ", " +
                             std::to_string(H) + " heads, scale " + buffer + note + "): " + names);
     return true;
+}
+
+// com.microsoft MultiHeadAttention (ONNX Runtime's contrib operator, which its DirectML provider
+// maps to this operator): separate 3-D query, key and value {batch, sequence, heads x size}, an
+// optional packed bias, a key_padding_mask of key lengths {batch} or of 0/1 {batch, keys}, and an
+// attention_bias; the packed, 4-D (pre-split) and past/present forms are not lowered.
+void LowerContribMultiHeadAttention(NodeContext& c) {
+    const Value& q = c.Input(0);
+    if (!c.HasInput(1) || !c.HasInput(2)) c.Fail("only separate query, key and value inputs are lowered (not packed ones).");
+    const Value& k = c.Input(1);
+    const Value& v = c.Input(2);
+    if (q.shape.size() != 3 || k.shape.size() != 3 || v.shape.size() != 3) {
+        c.Fail("only 3-D query, key and value {batch, sequence, heads x size} are lowered.");
+    }
+    for (size_t i = 6; i < c.InputCount(); ++i) {
+        if (c.HasInput(i)) c.Fail("past key and value inputs are not lowered.");
+    }
+    if (c.OutputCount() > 1 && (c.HasOutput(1) || c.HasOutput(2))) c.Fail("present key and value outputs are not lowered.");
+    if (c.Int("unidirectional", 0) != 0) c.Fail("unidirectional (causal) attention is not lowered.");
+    const uint32_t heads = static_cast<uint32_t>(c.Int("num_heads", 0));
+    if (heads == 0 || q.shape[2] % heads != 0 || v.shape[2] % heads != 0) {
+        c.Fail("num_heads must divide the query and value hidden sizes.");
+    }
+    const uint32_t B = q.shape[0], S = q.shape[1], T = k.shape[1];
+    const uint32_t D = q.shape[2] / heads, Dv = v.shape[2] / heads;
+    const DML_TENSOR_DATA_TYPE type = q.type;
+    auto* d = c.Make(DML_MULTIHEAD_ATTENTION_OPERATOR_DESC{});
+    std::vector<const Value*> inputs(11, nullptr);
+    d->QueryTensor = c.InDesc(q, q.shape, q.strides);
+    d->KeyTensor = c.InDesc(k, k.shape, k.strides);
+    d->ValueTensor = c.InDesc(v, v.shape, v.strides);
+    inputs[0] = &q, inputs[1] = &k, inputs[2] = &v;
+    if (c.HasInput(3)) {
+        const Value& bias = c.Input(3);
+        d->BiasTensor = c.InDesc(bias, bias.shape, bias.strides);
+        inputs[6] = &bias;
+    }
+    d->MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_NONE;
+    if (c.HasInput(4)) {
+        const Value& mask = c.Input(4);
+        if (mask.type != DML_TENSOR_DATA_TYPE_INT32) c.Fail("key_padding_mask must be INT32.");
+        if (mask.shape == Shape{B}) {
+            d->MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_LENGTH;
+            d->MaskTensor = c.InDesc(mask, mask.shape, mask.strides);
+        } else if (mask.shape == Shape{B, T}) {
+            d->MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN;
+            d->MaskTensor = c.InDesc(mask, {B, 1, 1, T}, {mask.strides[0], 0, 0, mask.strides[1]});
+        } else {
+            c.Fail("key_padding_mask " + ShapeText(mask.shape) + " is not lowered; {batch} key lengths and {batch, " +
+                   "keys} 0/1 masks are.");
+        }
+        inputs[7] = &mask;
+    }
+    if (c.HasInput(5)) {
+        const Value& bias = c.Input(5);
+        Shape sizes, strides;
+        c.Broadcast(bias, {B, heads, S, T}, &sizes, &strides);
+        d->RelativePositionBiasTensor = c.InDesc(bias, sizes, strides);
+        inputs[8] = &bias;
+    }
+    d->OutputTensor = c.OutDesc(type, {B, S, heads * Dv});
+    d->Scale = c.Has("scale") ? c.Float("scale", 1.0f) : static_cast<float>(1.0 / std::sqrt(double(D)));
+    d->MaskFilterValue = c.Float("mask_filter_value", -10000.0f);
+    d->HeadCount = heads;
+    const uint32_t n = c.Emit(DML_OPERATOR_MULTIHEAD_ATTENTION, d, inputs);
+    // Shape inference does not know contrib operators: the output's shape is computed here.
+    c.SetOutput(0, c.NodeOutput(n, 0, type, q.onnxType, {B, S, heads * Dv}));
 }
 
 }  // namespace freedml::onnx

@@ -520,6 +520,7 @@ static const OpTable& Table() {
 std::vector<std::string> SupportedOperators() {
     std::vector<std::string> names;
     for (const auto& [name, fn] : Table()) names.push_back(name);
+    names.push_back("com.microsoft.MultiHeadAttention");  // lowered in fusion.cpp
     return names;
 }
 
@@ -551,6 +552,10 @@ void Lowerer::LowerNode(const ::onnx::NodeProto& node) {
         if (same) opset = import.version();
     }
     NodeContext context(*this, node, opset);
+    if (node.domain() == "com.microsoft" && node.op_type() == "MultiHeadAttention") {
+        LowerContribMultiHeadAttention(context);
+        return;
+    }
     if (!node.domain().empty() && node.domain() != "ai.onnx") {
         context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML.");
     }
@@ -746,10 +751,29 @@ static LoweredGraph LowerWithFolding(const LoadedModel& model, const std::map<st
                     *rebuilt.add_node() = constant;
                 }
             }
-            if (!changed) throw;
+            // Outputs the lowering computed a shape for where shape inference has none (operators it
+            // does not know, such as com.microsoft ones) are declared, so that it can go on after them.
+            std::vector<::onnx::ValueInfoProto> declared;
+            for (const auto& [name, value] : lowerer.values) {
+                if (value.source != Value::Source::NodeOutput) continue;
+                auto known = lowerer.types.find(name);
+                if (known != lowerer.types.end() && known->second->has_tensor_type() &&
+                    known->second->tensor_type().has_shape()) {
+                    continue;
+                }
+                ::onnx::ValueInfoProto info;
+                info.set_name(name);
+                auto* tensor = info.mutable_type()->mutable_tensor_type();
+                tensor->set_elem_type(value.onnxType);
+                for (uint32_t d : value.shape) tensor->mutable_shape()->add_dim()->set_dim_value(d);
+                declared.push_back(std::move(info));
+                changed = true;
+            }
             graph->clear_node();
             for (const auto& node : rebuilt.node()) *graph->add_node() = node;
             graph->clear_value_info();  // inferred again from the constants
+            for (auto& info : declared) *graph->add_value_info() = std::move(info);
+            if (!changed) throw;
             try {
                 ::onnx::ShapeInferenceOptions inference(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
                 ::onnx::shape_inference::InferShapes(*folded, ::onnx::OpSchemaRegistry::Instance(), inference);

@@ -29,11 +29,12 @@ def f32(*shape, low=-1.0, high=1.0):
     return rng.uniform(low, high, size=shape).astype(np.float32)
 
 
-def case(name, nodes, inputs, outputs, initializers=(), opset=13, dims=None, input_shapes=None, output_shapes=None):
+def case(name, nodes, inputs, outputs, initializers=(), opset=13, dims=None, input_shapes=None, output_shapes=None,
+         extra_opsets=()):
     """inputs: {name: array}; outputs: [names]; initializers: {name: array}; output_shapes: for outputs
-    the Python package's shape inference cannot follow."""
+    the Python package's shape inference cannot follow; extra_opsets: other domains' opset imports."""
     CASES.append((name, nodes, inputs, outputs, dict(initializers), opset, dims or {}, input_shapes or {},
-                  output_shapes or {}))
+                  output_shapes or {}, list(extra_opsets)))
 
 
 def onnx_type(a):
@@ -41,14 +42,14 @@ def onnx_type(a):
             np.dtype(bool): T.BOOL, np.dtype(np.float16): T.FLOAT16, np.dtype(np.uint8): T.UINT8}[a.dtype]
 
 
-def write(name, nodes, inputs, outputs, inits, opset, dims, input_shapes, output_shapes):
+def write(name, nodes, inputs, outputs, inits, opset, dims, input_shapes, output_shapes, extra_opsets):
     graph_inputs = [h.make_tensor_value_info(k, onnx_type(v), input_shapes.get(k, list(v.shape)))
                     for k, v in inputs.items()]
     graph_outputs = [h.make_tensor_value_info(o, T.FLOAT, output_shapes[o]) if o in output_shapes
                      else h.make_tensor_value_info(o, T.UNDEFINED, None) for o in outputs]
     graph = h.make_graph(nodes, name, graph_inputs, graph_outputs,
                          [nh.from_array(v, k) for k, v in inits.items()])
-    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)] + extra_opsets)
     model.ir_version = 8
     # Output types from ONNX's own inference, so the model is complete.
     model = onnx.shape_inference.infer_shapes(model, strict_mode=True, data_prop=True)
@@ -312,6 +313,22 @@ case("attention_masked_row_unfused", heads_split + [N("Mul", ["s", "scale"], ["s
      {"x": f32(B, S, E)}, ["y"], dict(weights, scale=np.array(1 / np.sqrt(E // H), np.float32), mask=masked_row,
                                       lowest=lowest))
 
+# ONNX Runtime's contrib MultiHeadAttention (com.microsoft), lowered to MULTIHEAD_ATTENTION: with a
+# packed bias, a 0/1 key padding mask and an attention bias; and with key lengths as the mask.
+CONTRIB = [h.make_opsetid("com.microsoft", 1)]
+B, S, T_, H, D = 2, 5, 6, 2, 4
+pad01 = np.ones((B, T_), np.int32)
+pad01[1, 4:] = 0
+case("contrib_mha_bias_mask",
+     [h.make_node("MultiHeadAttention", ["q", "k", "v", "bias", "pad", "abias"], ["o"], domain="com.microsoft",
+                  num_heads=H), N("Relu", ["o"], ["y"])],
+     {"q": f32(B, S, H * D), "k": f32(B, T_, H * D), "v": f32(B, T_, H * D), "pad": pad01, "abias": f32(1, H, S, T_)},
+     ["y"], {"bias": f32(3 * H * D)}, output_shapes={"y": [B, S, H * D]}, extra_opsets=CONTRIB)
+case("contrib_mha_key_lengths",
+     [h.make_node("MultiHeadAttention", ["q", "k", "v", "", "lengths"], ["y"], domain="com.microsoft", num_heads=H,
+                  scale=0.3)],
+     {"q": f32(B, S, H * D), "k": f32(B, T_, H * D), "v": f32(B, T_, H * D), "lengths": np.array([6, 3], np.int32)},
+     ["y"], output_shapes={"y": [B, S, H * D]}, extra_opsets=CONTRIB)
 
 if __name__ == "__main__":
     if os.path.isdir(OUT):
