@@ -76,7 +76,8 @@ std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& 
         if (n < 0) continue;
         // The scale.
         const auto* node = &g.node(n);
-        if ((node->op_type() == "Div" && node->input(0) == current) || node->op_type() == "Mul") {
+        if (node->input_size() == 2 &&
+            ((node->op_type() == "Div" && node->input(0) == current) || node->op_type() == "Mul")) {
             p.scale = node->input(0) == current ? node->input(1) : node->input(0);
             p.scaleDivides = node->op_type() == "Div";
             advance();
@@ -102,7 +103,9 @@ std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& 
         p.softmaxNode = n;
         advance();
         while (n >= 0 && sameTypeCast(n)) advance();
-        if (n < 0 || g.node(n).op_type() != "MatMul" || g.node(n).input(0) != current) continue;
+        if (n < 0 || g.node(n).op_type() != "MatMul" || g.node(n).input_size() != 2 || g.node(n).input(0) != current) {
+            continue;
+        }
         p.value = g.node(n).input(1);
         p.nodes.push_back(n);
         found[n] = p;
@@ -133,6 +136,7 @@ bool ScalarOf(Lowerer& l, const std::map<std::string, int>& producers, const std
     const auto& node = l.model.proto->graph().node(it->second);
     const std::string& op = node.op_type();
     double a = 0, b = 0;
+    if (node.input_size() < 1) return false;
     if (op == "Cast" || op == "Identity" || op == "Sqrt") {
         if (!ScalarOf(l, producers, node.input(0), depth + 1, &a)) return false;
         *out = op == "Sqrt" ? std::sqrt(a) : a;
