@@ -371,6 +371,17 @@ for name, impl in (("seq-freedml.jsonl", "FreeDML"), ("seq-freedml-passive.jsonl
             seq_ms[(r["name"], impl)] = r["ms"]
 
 
+# onnx_models.py: real models through dmlrun model.onnx and ONNX Runtime's CPU provider, one JSON
+# object per case with both times (ms) and the largest output difference.
+model_rows = {}  # case: the JSON object
+for r in json_lines("onnx-models.jsonl"):
+    if r.get("bench") == "model":
+        model_rows[r["name"]] = r
+        if not r.get("skipped"):
+            add("onnx models", r["name"], "FLOAT32", "FreeDML", r["ms"], "ms", "", "onnx-models.jsonl")
+            add("onnx models", r["name"], "FLOAT32", "ONNX Runtime", r["reference_ms"], "ms", "", "onnx-models.jsonl")
+
+
 # training_bench.cpp and training_torch.py: one JSON object per line, steps/s of the same CNN step;
 # training_bench's train_op lines are its per-operator profile (each operator alone, ms).
 # The -passive files are the same pair under OMP_WAIT_POLICY=passive.
@@ -853,6 +864,31 @@ if seq_cases:
         w("References that ran: " + "; ".join(references) + ".")
     w("")
     commands_block("sequence")
+
+# Real models (issue 21)
+if model_rows:
+    w("## ONNX models")
+    w("")
+    w("Whole models through `dmlrun model.onnx` (the ONNX lowering, one DirectML graph) against ONNX Runtime's CPU")
+    w("provider running the same .onnx file on the same inputs with as many intra-op threads (`bench/onnx_models.py`):")
+    w("ResNet-50 and MobileNetV2 from torchvision's definitions, BERT-base (sequence 128) and GPT-2 small (a prompt")
+    w("of 128) from the transformers package's model classes, random weights, exported once at opset 14. Times are")
+    w("medians of whole-model runs (FreeDML's first run excluded, ONNX Runtime's first untimed); the ratio is ONNX")
+    w("Runtime's time over FreeDML's (above 1: FreeDML faster). Goal: at least 1.0x.")
+    w("")
+    w("| model | FreeDML ms | ONNX Runtime ms | FreeDML speed vs ONNX Runtime | largest difference (largest output magnitude) |")
+    w("| --- | ---: | ---: | ---: | ---: |")
+    for case, r in model_rows.items():
+        if r.get("skipped"):
+            w(f"| {case} | not run: {r.get('reason', '')} | | | |")
+            continue
+        rr = ratio(r["reference_ms"], r["ms"])
+        if rr is not None and rr < 0.8:
+            behind.append((f"{case} (ONNX model)", rr, "ONNX Runtime"))
+        w(f"| {case} | {fmt(r['ms'])} | {fmt(r['reference_ms'])} | {fmt(rr)} | "
+          f"{r['max_abs_diff']:.2g} ({fmt(r['scale'])}) |")
+    w("")
+    commands_block("onnx models")
 
 # Integer matrix multiplies
 int8_sizes = sorted({int(r["case"]) for r in rows if r["group"] == "int8"})

@@ -50,6 +50,11 @@ if [ "$install" = 1 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
+# The ONNX model benchmark exports BERT and GPT-2 from transformers (4.40 still runs on Debian's torch 1.13).
+if [ "$install" = 1 ] && ! "/usr/bin/python3" -c "import transformers" 2>/dev/null; then
+  say "installing transformers 4.40 for Debian's Python"
+  /usr/bin/python3 -m pip install -q --break-system-packages 'transformers==4.40.2' || say "transformers did not install"
+fi
 venv="$build/venv"
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import onnx, onnxruntime, numpy" 2>/dev/null; then
   if [ "$install" = 1 ]; then
@@ -69,7 +74,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFREEDML_BENCH=ON >/dev
 jobs=$(nproc)
 targets=()
 for target in dispatch_bench graph_bench dense_bench dense_bench_alone elementwise_bench operator_bench pooling_bench \
-              resample_bench data_movement_bench binding_bench binding_rules_bench sequence_bench training_bench; do
+              resample_bench data_movement_bench binding_bench binding_rules_bench sequence_bench training_bench dmlrun; do
   if cmake --build "$build" -j"$jobs" --target "$target" >"$build/build-$target.log" 2>&1; then
     targets+=("$target")
   else
@@ -189,6 +194,12 @@ run seq-torch.jsonl "$system_python" "$root/bench/sequence_torch.py" --device "$
     "${op_quick[@]}"
 if [ "$device" = cpu ]; then
   run seq-ort.jsonl "$venv/bin/python" "$root/bench/sequence_ort.py" --threads "$(nproc)" "${op_quick[@]}"
+fi
+# Real models through dmlrun model.onnx against ONNX Runtime's CPU provider on the same inputs (issue
+# 21): exported once with Debian's PyTorch (torchvision, transformers) into $build/onnx-models.
+if has dmlrun && [ "$device" = cpu ]; then
+  run onnx-models.jsonl "$venv/bin/python" "$root/bench/onnx_models.py" --dmlrun "$build/tools/dmlrun/dmlrun" \
+      --export-python "$system_python" --models-dir "$build/onnx-models" --threads "$(nproc)" "${op_quick[@]}"
 fi
 run torch.txt "$system_python" "$root/bench/references.py" --framework torch --device "$torch_device" \
     --what gemm,conv,dispatch --sizes "$sizes" --layers "$layers" "${common[@]}"

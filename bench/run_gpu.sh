@@ -4,9 +4,10 @@
 # (operator_bench.cpp beside operator_torch.py), attention, LSTM and the integer matrix multiplies
 # against FLOAT16 GEMM (sequence_bench.cpp --gpu beside sequence_torch.py), a CNN training step
 # (training_bench.cpp beside training_torch.py; its per-operator profile stays in training_bench.jsonl),
-# and compiled graphs on CUDA (graph_bench.cpp: fused graph, unfused graph and separate dispatches,
-# once with CUDA-graph replay and once without, FREEDML_CUDA_GRAPH=0), written to graph_cuda.txt as
-# RESULT lines.
+# whole ONNX models (ResNet-50, MobileNetV2, BERT-base, GPT-2 small through dmlrun beside the same
+# torch models in eager mode: bench/onnx_models.py), and compiled graphs on CUDA (graph_bench.cpp:
+# fused graph, unfused graph and separate dispatches, once with CUDA-graph replay and once without,
+# FREEDML_CUDA_GRAPH=0), written to graph_cuda.txt as RESULT lines.
 #   bench/run_gpu.sh [build-dir] [--quick]
 # Builds freedml_gpu_bench in the build directory (default build-gpu) when it is missing, runs it
 # on the first CUDA adapter and bench/cuda/torch_bench.py on the same GPU, and prints the table.
@@ -38,6 +39,13 @@ python3 "$root/bench/training_torch.py" --device cuda --optimizer "${optimizer:-
 "$build/bench/graph_bench" $quick | tee "$out/graph_cuda.txt"
 FREEDML_CUDA_GRAPH=0 "$build/bench/graph_bench" $quick | grep ',graph,' |
   sed 's/,compiled graph,/,compiled graph without CUDA graph,/' | tee -a "$out/graph_cuda.txt"
+# Real ONNX models through dmlrun on CUDA against the same torch models in eager mode on the same GPU
+# (bench/onnx_models.py; needs torch, torchvision and transformers, and a build with libonnx).
+if [ -x "$build/tools/dmlrun/dmlrun" ] || cmake --build "$build" --target dmlrun >/dev/null 2>&1; then
+  python3 "$root/bench/onnx_models.py" --dmlrun "$build/tools/dmlrun/dmlrun" --adapter cuda --reference torch \
+      --models-dir "$build/onnx-models" $quick --split "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" |
+    tee "$out/onnx_models.jsonl" || true
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 {  # the facts bench/report.py prints above the table
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -22,4 +22,21 @@ fi
 
 if [[ "${1:-}" == "--python" ]]; then
   python3 -m pip install --quiet numpy onnx onnxruntime
+  # The real-model tests (tests/onnx/torchvision_test.py) export torchvision's models and the
+  # transformers package's BERT and GPT-2 with Debian's PyTorch (1.13, in /usr/bin/python3);
+  # transformers 4.40 is a release that still runs on torch 1.13. Without them those tests skip.
+  torch_packages=(python3-torch python3-torchvision)
+  missing=()
+  for p in "${torch_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "Installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if ! /usr/bin/python3 -c "import transformers" 2>/dev/null; then
+    /usr/bin/python3 -m pip install --quiet --break-system-packages 'transformers==4.40.2'
+  fi
 fi

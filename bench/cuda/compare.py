@@ -54,5 +54,9 @@ for key, r in ours.items():
         if r["name"].startswith(("matmul_integer_", "qlinear_matmul_")) and own:
             line += f"   {own / r['ms']:.2f} of FreeDML's FLOAT16 GEMM speed"
         print(line)
+    elif r["bench"] == "model":
+        # Whole ONNX models (bench/onnx_models.py): dmlrun on CUDA against PyTorch eager on the same GPU.
+        p = t.get("ms", float("nan"))
+        print(f"{label + ' ms':34} {r['ms']:12.3f} {p:12.3f} {p / r['ms']:7.2f}")
     elif r["bench"] == "dispatch":
         print(f"{'dispatch overhead (us)':34} {r['us_per_dispatch']:12.2f} {t.get('us_per_dispatch', float('nan')):12.2f}")

@@ -118,6 +118,24 @@ void RegisterElementwiseOps(OpTable& table);
 void RegisterShapeOps(OpTable& table);
 void RegisterIndexingOps(OpTable& table);
 
+// Attention written out node by node (fusion.cpp): the nodes from MatMul(Q, K^T) to MatMul(., V),
+// lowered as one MULTIHEAD_ATTENTION where LowerAttention can prove it the same.
+struct AttentionPattern {
+    std::vector<int> nodes;  // graph node indices in order; the last is MatMul(., V)
+    int softmaxNode = -1;
+    std::string query, keyTransposed, value;  // {B,H,S,D}, {B,H,D,T}, {B,H,T,Dv}
+    std::string scale;                        // empty: no scaling
+    bool scaleDivides = false;
+    enum class Mask { None, Additive, Select } mask = Mask::None;
+    std::string maskInput, fill;  // Additive: the added tensor; Select: Where's condition and fill
+    bool keepWhereTrue = true;
+};
+std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& graph);
+// Emits the fused node and sets the last MatMul's output; false (with the reason, nothing emitted)
+// where the pattern must be lowered node by node.
+bool LowerAttention(Lowerer& lowerer, const AttentionPattern& pattern, std::string* why);
+void LowerContribMultiHeadAttention(NodeContext& c);
+
 // Tensor element type mapping.
 DML_TENSOR_DATA_TYPE DmlType(int32_t onnxType);
 
@@ -126,6 +144,7 @@ public:
     Lowerer(const LoadedModel& model, const std::map<std::string, TensorData>* constants);
     const std::map<std::string, TensorData>* constants;
     LoweredGraph Run();
+    void LowerNode(const ::onnx::NodeProto& node);
 
     LoweredGraph graph;
     std::map<std::string, Value> values;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -570,7 +571,7 @@ static Value CastValue(NodeContext& c, const Value& v, int32_t onnxType) {
 }
 
 // Lowers `context`'s node, through NarrowType's casts where it names the node's data type.
-static void LowerNode(Lowerer& lowerer, NodeContext& context, const OpLowering& lower) {
+static void LowerNodeNarrowed(Lowerer& lowerer, NodeContext& context, const OpLowering& lower) {
     const auto& node = context.node;
     int32_t from = 0, to = 0;
     for (int i = 0; i < node.input_size() && !to; ++i) {
@@ -629,6 +630,7 @@ static const OpTable& Table() {
 std::vector<std::string> SupportedOperators() {
     std::vector<std::string> names;
     for (const auto& [name, fn] : Table()) names.push_back(name);
+    names.push_back("com.microsoft.MultiHeadAttention");  // lowered in fusion.cpp
     return names;
 }
 
@@ -649,6 +651,38 @@ static Port MakePort(const std::string& name, const ::onnx::TypeProto& type, con
     }
     port.totalBytes = RoundUp4(port.elementCount * DataTypeSize(port.dataType));
     return port;
+}
+
+void Lowerer::LowerNode(const ::onnx::NodeProto& node) {
+    int64_t opset = model.opset;
+    for (const auto& import : model.proto->opset_import()) {
+        const bool same = import.domain() == node.domain() ||
+                          (node.domain().empty() && import.domain() == "ai.onnx") ||
+                          (node.domain() == "ai.onnx" && import.domain().empty());
+        if (same) opset = import.version();
+    }
+    NodeContext context(*this, node, opset);
+    if (node.domain() == "com.microsoft" && node.op_type() == "MultiHeadAttention") {
+        LowerContribMultiHeadAttention(context);
+        return;
+    }
+    // Operators of other domains are in the table as "domain:Op" (the training optimizers).
+    const bool standard = node.domain().empty() || node.domain() == "ai.onnx";
+    auto it = Table().find(standard ? node.op_type() : node.domain() + ":" + node.op_type());
+    if (!standard && it == Table().end()) {
+        context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML" +
+                     (node.domain() == "ai.onnx.preview.training" ? " but Adam." : "."));
+    }
+    if (it == Table().end()) {
+        context.Fail("FreeDML has no lowering for the ONNX operator " + node.op_type() +
+                     " yet (dmlrun --list-onnx-operators lists those it has).");
+    }
+    LowerNodeNarrowed(*this, context, it->second);
+    for (int i = 0; i < node.output_size(); ++i) {
+        if (!node.output(i).empty() && !values.count(node.output(i))) {
+            context.Fail("its output " + std::to_string(i) + " ('" + node.output(i) + "') is not supported.");
+        }
+    }
 }
 
 LoweredGraph Lowerer::Run() {
@@ -707,33 +741,42 @@ LoweredGraph Lowerer::Run() {
         graph.inputs.push_back(std::move(port));
     }
 
-    for (const auto& node : g.node()) {
-        int64_t opset = model.opset;
-        for (const auto& import : model.proto->opset_import()) {
-            const bool same = import.domain() == node.domain() ||
-                              (node.domain().empty() && import.domain() == "ai.onnx") ||
-                              (node.domain() == "ai.onnx" && import.domain().empty());
-            if (same) opset = import.version();
+    // A node whose output shape inference left unknown stops the lowering, but the nodes after it
+    // are still lowered where they can be, so that every value computable while lowering is known
+    // when LowerWithFolding folds them into constants (fewer rounds of folding and inference).
+    std::optional<LoweringError> shapeError;
+    // Attention patterns: their nodes wait for the last one, which lowers them together (or one by
+    // one where the fusion does not apply).
+    const std::map<int, AttentionPattern> attention = FindAttentionPatterns(g);
+    std::set<int> waiting;
+    for (const auto& [last, pattern] : attention) waiting.insert(pattern.nodes.begin(), pattern.nodes.end() - 1);
+    auto lower = [&](int i) {
+        if (waiting.count(i)) return;
+        auto it = attention.find(i);
+        std::string why;
+        if (it == attention.end()) {
+            LowerNode(g.node(i));
+        } else if (!LowerAttention(*this, it->second, &why)) {
+            for (int n : it->second.nodes) LowerNode(g.node(n));
+            graph.notes.push_back("attention ending at node '" + g.node(i).name() + "' lowered node by node: " + why + ".");
         }
-        NodeContext context(*this, node, opset);
-        // Operators of other domains are in the table as "domain:Op" (the training optimizers).
-        const bool standard = node.domain().empty() || node.domain() == "ai.onnx";
-        auto it = Table().find(standard ? node.op_type() : node.domain() + ":" + node.op_type());
-        if (!standard && it == Table().end()) {
-            context.Fail("operators of the domain '" + node.domain() + "' have no DirectML lowering in FreeDML" +
-                         (node.domain() == "ai.onnx.preview.training" ? " but Adam." : "."));
-        }
-        if (it == Table().end()) {
-            context.Fail("FreeDML has no lowering for the ONNX operator " + node.op_type() +
-                         " yet (dmlrun --list-onnx-operators lists those it has).");
-        }
-        LowerNode(*this, context, it->second);
-        for (int i = 0; i < node.output_size(); ++i) {
-            if (!node.output(i).empty() && !values.count(node.output(i))) {
-                context.Fail("its output " + std::to_string(i) + " ('" + node.output(i) + "') is not supported.");
+    };
+    for (int i = 0; i < g.node_size(); ++i) {
+        if (shapeError) {
+            try {
+                lower(i);
+            } catch (const std::exception&) {  // the first shape error is the one reported
             }
+            continue;
+        }
+        try {
+            lower(i);
+        } catch (const LoweringError& error) {
+            if (!error.shapeUnknown) throw;
+            shapeError = error;
         }
     }
+    if (shapeError) throw *shapeError;
 
     ::onnx::NodeProto outputNode;
     outputNode.set_op_type("Identity");
@@ -776,13 +819,17 @@ LoweredGraph Lowerer::Run() {
 // become Constant nodes in a copy of the model, shape inference runs again, and lowering restarts.
 static LoweredGraph LowerWithFolding(const LoadedModel& model, const std::map<std::string, TensorData>* constants) {
     LoadedModel current = model;
+    bool owned = false;  // current.proto is this function's copy, changed in place from round to round
     for (int round = 0;; ++round) {
         Lowerer lowerer(current, constants);
         try {
             return lowerer.Run();
         } catch (const LoweringError& error) {
-            if (!error.shapeUnknown || round == 8) throw;
-            auto folded = std::make_shared<::onnx::ModelProto>(*current.proto);
+            // Each round folds at least one node (or stops); a model with many layers may need a
+            // round per layer where each layer's shapes hang on the previous one's.
+            if (!error.shapeUnknown || round == 64) throw;
+            // The model is copied once (its weights included), then changed in place.
+            auto folded = owned ? current.proto : std::make_shared<::onnx::ModelProto>(*current.proto);
             auto* graph = folded->mutable_graph();
             ::onnx::GraphProto rebuilt;
             bool changed = false;
@@ -817,10 +864,29 @@ static LoweredGraph LowerWithFolding(const LoadedModel& model, const std::map<st
                     *rebuilt.add_node() = constant;
                 }
             }
-            if (!changed) throw;
+            // Outputs the lowering computed a shape for where shape inference has none (operators it
+            // does not know, such as com.microsoft ones) are declared, so that it can go on after them.
+            std::vector<::onnx::ValueInfoProto> declared;
+            for (const auto& [name, value] : lowerer.values) {
+                if (value.source != Value::Source::NodeOutput) continue;
+                auto known = lowerer.types.find(name);
+                if (known != lowerer.types.end() && known->second->has_tensor_type() &&
+                    known->second->tensor_type().has_shape()) {
+                    continue;
+                }
+                ::onnx::ValueInfoProto info;
+                info.set_name(name);
+                auto* tensor = info.mutable_type()->mutable_tensor_type();
+                tensor->set_elem_type(value.onnxType);
+                for (uint32_t d : value.shape) tensor->mutable_shape()->add_dim()->set_dim_value(d);
+                declared.push_back(std::move(info));
+                changed = true;
+            }
             graph->clear_node();
             for (const auto& node : rebuilt.node()) *graph->add_node() = node;
             graph->clear_value_info();  // inferred again from the constants
+            for (auto& info : declared) *graph->add_value_info() = std::move(info);
+            if (!changed) throw;
             try {
                 ::onnx::ShapeInferenceOptions inference(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
                 ::onnx::shape_inference::InferShapes(*folded, ::onnx::OpSchemaRegistry::Instance(), inference);
@@ -828,6 +894,7 @@ static LoweredGraph LowerWithFolding(const LoadedModel& model, const std::map<st
                 throw error;
             }
             current.proto = folded;
+            owned = true;
         }
     }
 }

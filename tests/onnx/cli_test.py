@@ -186,6 +186,27 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         print("--compare-ort not checked: the Python package onnxruntime is not installed")
 
+# Attention fusion: --dump-graph names the fused nodes, or why a pattern stayed node by node (the
+# outputs of these cases are checked against ONNX Runtime by run_case.py).
+fused = {
+    "attention_fused_causal": ("attention fused into MULTIHEAD_ATTENTION", "as a BOOLEAN mask, filter -3.40282e+38",
+                               "scale 0.353553"),
+    "attention_fused_padding": ("attention fused into MULTIHEAD_ATTENTION", "the additive mask 'pad' as RelativePositionBias",
+                                "scale 0.353553"),
+    "attention_masked_row_unfused": ("lowered node by node: a row of the Where mask masks every key",),
+    # A fill of -1e4 added to the scores is not the same as filling with it.
+    "attention": ("lowered node by node: the Where mask's fill value is not a scalar of at most -1e30",),
+}
+for name, needles in fused.items():
+    folder = CASES / name
+    r = run(folder / "model.onnx", "--dump-graph", "--quiet")
+    check("fusion " + name, r.returncode == 0, r.stderr)
+    for needle in needles:
+        check("fusion " + name, needle in r.stdout, "--dump-graph lacks %r" % needle)
+    multihead = r.stdout.count("DML_OPERATOR_MULTIHEAD_ATTENTION")
+    check("fusion " + name, multihead == (1 if "fused" in name and "unfused" not in name else 0),
+          "%d MULTIHEAD_ATTENTION nodes" % multihead)
+
 if failures:
     print("%d failed checks:" % len(failures))
     for f in failures:

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """A real model with random weights (its public architecture, no downloaded weights), exported to
 ONNX with torch.onnx, run through `dmlrun model.onnx` and compared with ONNX Runtime's CPU output
-for the same input, within FLOAT32 tolerances. Models: torchvision's resnet50 and mobilenet_v2, and
-two small transformers written here in plain torch: gpt2_like (GPT-2's decoder block: causal mask,
-fused QKV, tanh GELU, LayerNormalization at opset 17) and bert_like (a BERT-style encoder: erf GELU,
-layer norm decomposed at opset 13), both with symbolic batch and sequence dimensions.
+for the same input, within FLOAT32 tolerances. Models: torchvision's resnet50 and mobilenet_v2;
+bert_base and gpt2_small, the transformers package's BertModel and GPT2Model made from their
+default configurations (BERT-base: 12 layers, 768 wide, sequence 128 with a padding mask; GPT-2
+small: 12 layers, 768 wide, a prompt of 128 under GPT-2's causal mask); and two small transformers
+written here in plain torch: gpt2_like (GPT-2's decoder block: causal mask, fused QKV, tanh GELU,
+LayerNormalization at opset 17) and bert_like (a BERT-style encoder: erf GELU, layer norm
+decomposed at opset 13), both with symbolic batch and sequence dimensions.
 
     torchvision_test.py DMLRUN MODEL [--adapter NAME] [--batch N]
 
-torch and torchvision may live in another Python than this one (Debian's python3-torch and
-python3-torchvision in /usr/bin/python3, onnxruntime from PyPI elsewhere): the export runs in the
-first interpreter that has them. Exit status 77 (skipped, with the reason) when none has them or
-onnxruntime is missing.
+torch, torchvision and transformers may live in another Python than this one (Debian's
+python3-torch and python3-torchvision in /usr/bin/python3, onnxruntime from PyPI elsewhere): the
+export runs in the first interpreter that has what the model needs. Exit status 77 (skipped, with
+the reason) when none has them or onnxruntime is missing (scripts/install-deps.sh --python
+installs them).
 """
 import argparse
 import os
@@ -23,7 +27,7 @@ import tempfile
 import numpy as np
 
 EXPORT = r"""
-import math, sys, numpy as np, torch, torchvision
+import math, sys, numpy as np, torch
 name, path, batch = sys.argv[1], sys.argv[2], int(sys.argv[3])
 torch.manual_seed(21)
 nn = torch.nn
@@ -102,6 +106,40 @@ class Bert(nn.Module):
 # Debian's ONNX library cannot read: ask for the TorchScript exporter wherever it is a choice.
 import inspect
 legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+
+
+def randomize_norms(model):
+    # Default initialization makes every LayerNorm the identity; random scales and shifts test them.
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.LayerNorm):
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.1, 0.1)
+
+
+rng = np.random.RandomState(21)
+if name in ("bert_base", "gpt2_small"):
+    import transformers
+    # Sequence 128 from the public configurations (BertConfig() is BERT-base, GPT2Config() GPT-2
+    # small); symbolic batch and sequence dimensions, set back with dmlrun --dim.
+    ids = rng.randint(0, 30522 if name == "bert_base" else 50257, (batch, 128)).astype(np.int64)
+    if name == "bert_base":
+        model = transformers.BertModel(transformers.BertConfig(), add_pooling_layer=False).eval()
+        # Padding: even rows keep their first 100 tokens, odd rows all 128.
+        mask = np.ones((batch, 128), np.int64)
+        for r in range(0, batch, 2):
+            mask[r, 100:] = 0
+        inputs = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    else:
+        model = transformers.GPT2Model(transformers.GPT2Config(use_cache=False)).eval()
+        inputs = {"input_ids": ids}
+    randomize_norms(model)
+    torch.onnx.export(model, tuple(torch.from_numpy(v) for v in inputs.values()), path,
+                      input_names=list(inputs), output_names=["output"], opset_version=14,
+                      dynamic_axes={k: {0: "batch", 1: "sequence"} for k in inputs}, **legacy)
+    np.savez(path + ".inputs.npz", **inputs)
+    sys.exit(0)
+
 if name in ("gpt2_like", "bert_like"):
     model = (Gpt() if name == "gpt2_like" else Bert()).eval()
     x = torch.from_numpy(np.random.RandomState(21).randint(0, 100, (batch, 16)).astype(np.int64))
@@ -111,6 +149,7 @@ if name in ("gpt2_like", "bert_like"):
                       opset_version=17 if name == "gpt2_like" else 13,
                       dynamic_axes={"input": {0: "batch", 1: "sequence"}, "output": {0: "batch", 1: "sequence"}}, **legacy)
 else:
+    import torchvision
     model = getattr(torchvision.models, name)(weights=None).eval()
     # Random running statistics, so that batch normalization is not the identity.
     with torch.no_grad():
@@ -120,15 +159,15 @@ else:
                 m.running_var.uniform_(0.5, 1.5)
     x = torch.from_numpy(np.random.RandomState(21).uniform(-1, 1, (batch, 3, 224, 224)).astype(np.float32))
     torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"], opset_version=13, **legacy)
-np.save(path + ".input.npy", x.numpy())
+np.savez(path + ".inputs.npz", input=x.numpy())
 """
 
 
-def find_torch_python():
+def find_torch_python(modules):
     candidates = [sys.executable, "/usr/bin/python3", shutil.which("python3") or ""]
     for python in candidates:
         if python and os.path.exists(python):
-            r = subprocess.run([python, "-c", "import torch, torchvision"], capture_output=True)
+            r = subprocess.run([python, "-c", "import " + modules], capture_output=True)
             if r.returncode == 0:
                 return python
     return None
@@ -151,9 +190,14 @@ def main():
     except ImportError:
         print("skipped: the Python package onnxruntime is not installed (python3 -m pip install onnxruntime)")
         return 77
-    python = find_torch_python()
+    transformer = args.model in ("bert_base", "gpt2_small")
+    python = find_torch_python("torch, transformers" if transformer else "torch, torchvision")
     if not python:
-        print("skipped: no Python with torch and torchvision (Debian: apt-get install python3-torchvision)")
+        if transformer:
+            print("skipped: no Python with torch and transformers (scripts/install-deps.sh --python installs "
+                  "transformers 4.40 beside Debian's python3-torch)")
+        else:
+            print("skipped: no Python with torch and torchvision (Debian: apt-get install python3-torchvision)")
         return 77
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, args.model + ".onnx")
@@ -161,15 +205,31 @@ def main():
         if r.returncode != 0:
             print("the export failed:\n" + r.stderr[-3000:])
             return 1
-        x = np.load(path + ".input.npy")
+        inputs = dict(np.load(path + ".inputs.npz"))
         session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
-        expected = session.run(None, {"input": x})[0]
+        expected = session.run(None, inputs)[0]
         out = os.path.join(tmp, "out")
+        x = next(iter(inputs.values()))
         dims = ["--dim", "batch=%d" % x.shape[0], "--dim", "sequence=%d" % x.shape[1]] if x.ndim == 2 else []
-        r = subprocess.run([args.dmlrun, path, "--adapter", args.adapter, "--quiet", "--input", "input=" + path + ".input.npy",
-                            "--output-dir", out] + dims, capture_output=True, text=True)
+        files = []
+        for key, value in inputs.items():
+            np.save(os.path.join(tmp, key + ".npy"), value)
+            files += ["--input", "%s=%s" % (key, os.path.join(tmp, key + ".npy"))]
+        r = subprocess.run([args.dmlrun, path, "--adapter", args.adapter, "--quiet", "--dump-graph", "--output-dir", out]
+                           + files + dims, capture_output=True, text=True)
         if r.returncode != 0:
             print("dmlrun failed (exit %d):\n%s" % (r.returncode, r.stderr[-3000:]))
+            return 1
+        # Every layer's attention (matmul, scale, padding or causal mask, softmax, matmul) becomes
+        # one MULTIHEAD_ATTENTION node.
+        fused = r.stdout.count("note: attention fused into MULTIHEAD_ATTENTION")
+        # (gpt2_like builds its causal mask on the device, with Equal, so its values are not known
+        # while lowering and it stays unfused.)
+        want = {"bert_base": 12, "gpt2_small": 12, "bert_like": 2}.get(args.model, 0)
+        print("%d attention patterns fused into MULTIHEAD_ATTENTION" % fused)
+        if fused != want:
+            print("expected %d fused attention patterns; the graph's notes:\n%s" % (
+                want, "\n".join(line for line in r.stdout.splitlines() if "note:" in line)))
             return 1
         got = np.load(os.path.join(out, "output.npy"))
         if got.shape != expected.shape:
@@ -180,7 +240,7 @@ def main():
         diff = np.abs(got.astype(np.float64) - expected.astype(np.float64))
         worst = float(diff.max())
         print("%s batch %d on %s: max abs difference %.3g (output scale %.3g), same top-1: %s" % (
-            args.model, args.batch, args.adapter, worst, scale,
+            args.model, x.shape[0], args.adapter, worst, scale,
             bool((got.argmax(axis=-1) == expected.argmax(axis=-1)).all())))
         return 0 if worst <= 1e-4 + 1e-3 * scale else 1
 
