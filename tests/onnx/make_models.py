@@ -316,14 +316,14 @@ case("dynamic_quantize_dequantize",
      {"x": f32(3, 5, low=-3, high=2)}, ["q", "s", "z", "y"])
 
 # Recurrent operators beyond the backend suite's forward ones.
-H = 4
-case("lstm_bidirectional", [N("LSTM", ["x", "w", "r", "b", "", "h0", "c0"], ["y", "yh", "yc"], hidden_size=H,
+hidden = 4
+case("lstm_bidirectional", [N("LSTM", ["x", "w", "r", "b", "", "h0", "c0"], ["y", "yh", "yc"], hidden_size=hidden,
                               direction="bidirectional")],
      {"x": f32(5, 2, 3)}, ["y", "yh", "yc"],
-     {"w": f32(2, 4 * H, 3), "r": f32(2, 4 * H, H), "b": f32(2, 8 * H), "h0": f32(2, 2, H), "c0": f32(2, 2, H)})
+     {"w": f32(2, 4 * hidden, 3), "r": f32(2, 4 * hidden, hidden), "b": f32(2, 8 * hidden), "h0": f32(2, 2, hidden), "c0": f32(2, 2, hidden)})
 case("gru_reverse_linear_before_reset",
-     [N("GRU", ["x", "w", "r", "b"], ["y", "yh"], hidden_size=H, direction="reverse", linear_before_reset=1)],
-     {"x": f32(4, 3, 2)}, ["y", "yh"], {"w": f32(1, 3 * H, 2), "r": f32(1, 3 * H, H), "b": f32(1, 6 * H)})
+     [N("GRU", ["x", "w", "r", "b"], ["y", "yh"], hidden_size=hidden, direction="reverse", linear_before_reset=1)],
+     {"x": f32(4, 3, 2)}, ["y", "yh"], {"w": f32(1, 3 * hidden, 2), "r": f32(1, 3 * hidden, hidden), "b": f32(1, 6 * hidden)})
 case("maxpool_indices_padded", [N("MaxPool", ["x"], ["y", "i"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],
      {"x": f32(2, 3, 7, 6)}, ["y", "i"])
 case("einsum_contract_permute", [N("Einsum", ["a", "b"], ["y"], equation="ijk,jl->lik")],
