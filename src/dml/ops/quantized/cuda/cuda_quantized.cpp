@@ -150,6 +150,16 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
                a.batchStrides[0] % 16 == 0 && a.batchStrides[1] % 16 == 0 && A.RequiredOffsetAlignment() >= 16);
     if (!a.pack && M == 1) a.rowStride = K;
     b.pack = true;
+    // Word loads where the strides allow them (the bases are at least 16-byte aligned: bound
+    // tensors by DirectML's rule, owned copies by the persistent resource's).
+    for (auto [x, t] : {std::pair{&a, &A}, std::pair{&b, &B}}) {
+        const bool steps = x->batchStrides[0] % 4 == 0 && x->batchStrides[1] % 4 == 0 && t->RequiredOffsetAlignment() % 4 == 0;
+        if (steps && (x->depthStride == 1 || K == 1) && (x->rows == 1 || x->rowStride % 4 == 0)) {
+            x->words = 1;
+        } else if (steps && x->rowStride == 1 && (K == 1 || x->depthStride % 4 == 0)) {
+            x->words = 2;
+        }
+    }
     const uint32_t Kp = plan.paddedDepth;
     a.splits = b.splits = (Kp + quantized::kPackDepth - 1) / quantized::kPackDepth;
     auto blocksOf = [&](const quantized::Int8Operand& x) {
