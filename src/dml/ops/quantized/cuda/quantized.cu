@@ -170,7 +170,9 @@ __global__ void MatMulTiledKernel(MatMulPlan plan, Pointers in, void* out) {
 // INT8 (UINT8 with its top bit flipped: minus 128), rows contiguous along K and zero beyond K
 // (and in the padding rows), and writes the sums of those row pieces (partial sums, one per K tile). Loads run along the
 // operand's smaller stride (B is read across its rows and transposed through shared memory).
-__global__ void Int8PackKernel(Int8GemmPlan plan, const uint8_t* aSource, const uint8_t* bSource, std::byte* temp) {
+// (At most 64 registers: four blocks per multiprocessor; 134 unbounded left one.)
+__global__ void __launch_bounds__(kThreads, 4)
+    Int8PackKernel(Int8GemmPlan plan, const uint8_t* aSource, const uint8_t* bSource, std::byte* temp) {
     constexpr uint32_t kPitch = kPackDepth + 4;  // bytes: rows start 4-aligned, in different banks
     __shared__ __align__(16) int8_t tile[kPackRows * kPitch];
     const bool isB = blockIdx.x >= plan.a.blocks;
@@ -230,21 +232,24 @@ __global__ void Int8PackKernel(Int8GemmPlan plan, const uint8_t* aSource, const 
     } else {  // bytes, along the smaller stride
         const bool depthFast = (x.depthStride < 0 ? -x.depthStride : x.depthStride) <=
                                (x.rowStride < 0 ? -x.rowStride : x.rowStride);
-        constexpr uint32_t kPerThread = kPackRows * kPackDepth / kThreads;
-        uint8_t v[kPerThread];
+        // In rounds of 8 loads in flight (registers for more would cost occupancy).
+        constexpr uint32_t kPerThread = kPackRows * kPackDepth / kThreads, kRound = 8;
+        for (uint32_t j0 = 0; j0 < kPerThread; j0 += kRound) {
+            uint8_t v[kRound];
 #pragma unroll
-        for (uint32_t j = 0; j < kPerThread; ++j) {
-            const uint32_t i = threadIdx.x + j * kThreads;
-            const uint32_t r = depthFast ? i / kPackDepth : i % kPackRows;
-            const uint32_t k = depthFast ? i % kPackDepth : i / kPackRows;
-            v[j] = uint8_t(element(row0 + r, k0 + k));
-        }
+            for (uint32_t j = 0; j < kRound; ++j) {
+                const uint32_t i = threadIdx.x + (j0 + j) * kThreads;
+                const uint32_t r = depthFast ? i / kPackDepth : i % kPackRows;
+                const uint32_t k = depthFast ? i % kPackDepth : i / kPackRows;
+                v[j] = uint8_t(element(row0 + r, k0 + k));
+            }
 #pragma unroll
-        for (uint32_t j = 0; j < kPerThread; ++j) {
-            const uint32_t i = threadIdx.x + j * kThreads;
-            const uint32_t r = depthFast ? i / kPackDepth : i % kPackRows;
-            const uint32_t k = depthFast ? i % kPackDepth : i / kPackRows;
-            tile[r * kPitch + k] = int8_t(v[j]);
+            for (uint32_t j = 0; j < kRound; ++j) {
+                const uint32_t i = threadIdx.x + (j0 + j) * kThreads;
+                const uint32_t r = depthFast ? i / kPackDepth : i % kPackRows;
+                const uint32_t k = depthFast ? i % kPackDepth : i / kPackRows;
+                tile[r * kPitch + k] = int8_t(v[j]);
+            }
         }
     }
     __syncthreads();
@@ -286,7 +291,8 @@ __device__ __forceinline__ uint32_t OperandBatch(const Int8Operand& x, uint32_t 
 // is the batch), their rows' and columns' zero points, scales and sums gathered first.
 constexpr uint32_t kEpilogueRows = 32, kEpilogueColumns = 128;
 
-__global__ void Int8EpilogueKernel(Int8GemmPlan plan, Pointers in, const std::byte* temp, void* out) {
+__global__ void __launch_bounds__(kEpilogueColumns * 2, 4)
+    Int8EpilogueKernel(Int8GemmPlan plan, Pointers in, const std::byte* temp, void* out) {
     __shared__ uint32_t rowSum[kEpilogueRows], rowZero[kEpilogueRows], columnSum[kEpilogueColumns],
         columnZero[kEpilogueColumns];
     __shared__ float rowScale[kEpilogueRows], columnScale[kEpilogueColumns];
