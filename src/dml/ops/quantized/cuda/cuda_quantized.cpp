@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "dml/kernels/cuda/cuda_common.h"
+#include "dml/kernels/cuda/cuda_tuning.h"
 #include "dml/ops/quantized/cuda/quantized_plan.h"
 #include "dml/ops/quantized/quantized_conv_fields.h"
 
@@ -243,14 +244,48 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
                            CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES}) {
         cublasLtMatmulPreferenceSetAttribute(preference, attribute, &alignment, sizeof(alignment));
     }
-    cublasLtMatmulHeuristicResult_t result{};
+    // The heuristics' first few, timed once here on scratch buffers of these sizes where
+    // measuring is allowed (their ranking is an estimate; FREEDML_CUDNN_FIND=0 keeps the first).
+    constexpr int kCandidates = 6;
+    cublasLtMatmulHeuristicResult_t results[kCandidates] = {};
     int found = 0;
     const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(handle, op_, x1Layout_, x2Layout_, dLayout_, dLayout_,
-                                                                 preference, 1, &result, &found);
+                                                                 preference, kCandidates, results, &found);
     cublasLtMatmulPreferenceDestroy(preference);
-    if (!ok(status) || found == 0) return false;
-    algo_ = result.algo;
-    workspaceSize_ = result.workspaceSize;
+    if (!ok(status) || found <= 0) return false;
+    int chosen = 0;
+    if (found > 1 && MeasuringAllowed()) {
+        uint64_t workspaceLimit = 0;
+        for (int i = 0; i < found; ++i) workspaceLimit = std::max<uint64_t>(workspaceLimit, results[i].workspaceSize);
+        // Extents of one cublasLtMatmul call: X1 and X2 as their layouts describe them, D likewise.
+        const uint64_t x1Bytes = uint64_t(x1Stride) * uint64_t(count - 1) + bBatchBytes;
+        const uint64_t x2Bytes = uint64_t(x2Stride) * uint64_t(count - 1) + uint64_t(x2Ld) * (gemmRows - 1) + Kp;
+        const uint64_t dBytes = (uint64_t(dStride) * uint64_t(count - 1) + uint64_t(plan.productStride) * gemmRows) * 4;
+        TimingScratch scratch;
+        device.MakeCurrent();
+        if (scratch.Allocate({x1Bytes, x2Bytes, dBytes}, workspaceLimit)) {
+            const void* x1 = scratch.buffers[0];
+            const void* x2 = scratch.buffers[1];
+            void* d = scratch.buffers[2];
+            std::vector<CandidateLaunch> launches;
+            for (int i = 0; i < found; ++i) {
+                launches.push_back([&, i](cudaStream_t stream) {
+                    const uint64_t bytes = results[i].workspaceSize;
+                    const int32_t one = 1, zero = 0;
+                    return bytes <= scratch.workspaceBytes &&
+                           ok(cublasLtMatmul(handle, op_, &one, x1, x1Layout_, x2, x2Layout_, &zero, d, dLayout_, d,
+                                             dLayout_, &results[i].algo, bytes ? scratch.workspace : nullptr, bytes,
+                                             stream));
+                });
+            }
+            const std::string what = std::string(name_) + " " + A.Describe() + " x " + B.Describe() + " (cuBLASLt)";
+            const int fastest = FastestCandidate(launches, what.c_str());
+            if (fastest >= 0) chosen = fastest;
+        }
+        scratch.Release();
+    }
+    algo_ = results[chosen].algo;
+    workspaceSize_ = results[chosen].workspaceSize;
 
     // The temporary resource: [workspace][packed A][packed B][A sums][B sums][product], each
     // 256-byte aligned, plus slack to align the binding's base.
