@@ -101,6 +101,7 @@ private:
     uint32_t outerCount_ = 1;
     int64_t x1Outer_ = 0, x2Outer_ = 0, dOuter_ = 0;  // bytes per outer step
     uint64_t workspaceSize_ = 0, temporarySize_ = 0;
+    uint64_t sumsBegin_ = 0;  // the row sums' bytes in the temporary: [sumsBegin_, productOffset)
     cublasLtMatmulDesc_t op_ = nullptr;
     cublasLtMatrixLayout_t x1Layout_ = nullptr, x2Layout_ = nullptr, dLayout_ = nullptr;
     cublasLtMatmulAlgo_t algo_{};
@@ -298,12 +299,13 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
     temp = AlignUp(temp + bBatchBytes * b.batchSizes[0] * b.batchSizes[1]);
     if (a.sums) {
         a.sumOffset = temp;
-        temp = AlignUp(temp + uint64_t(a.batchSizes[0]) * a.batchSizes[1] * a.splits * M * 4);
+        temp = AlignUp(temp + uint64_t(a.batchSizes[0]) * a.batchSizes[1] * M * 4);
     }
     if (b.sums) {
         b.sumOffset = temp;
-        temp = AlignUp(temp + uint64_t(b.batchSizes[0]) * b.batchSizes[1] * b.splits * N * 4);
+        temp = AlignUp(temp + uint64_t(b.batchSizes[0]) * b.batchSizes[1] * N * 4);
     }
+    sumsBegin_ = a.sums ? a.sumOffset : b.sumOffset;
     plan.productOffset = temp;
     temp = AlignUp(temp + dBatch * batches * 4);
     temporarySize_ = temp + kAlign;
@@ -317,6 +319,12 @@ void Int8GemmKernel::Execute(const KernelBindings& b) {
     const void* in[quantized::kSlots] = {};
     for (size_t i = 0; i < slots_.size(); ++i) {
         if (slots_[i] >= 0 && size_t(slots_[i]) < b.inputs.size()) in[i] = b.inputs[size_t(slots_[i])];
+    }
+    // The packing kernel adds into the row sums.
+    if (plan_.a.sums || plan_.b.sums) {
+        const cudaError_t cleared =
+            cudaMemsetAsync(temp + sumsBegin_, 0, plan_.productOffset - sumsBegin_, launch.stream);
+        if (stream.Check(cleared, name_)) return;  // failed
     }
     if (stream.Check(quantized::LaunchInt8Pack(plan_, in[0], in[3], temp, launch), name_)) return;  // failed
     const std::byte* x1 = temp + plan_.b.packedOffset;

@@ -168,7 +168,7 @@ __global__ void MatMulTiledKernel(MatMulPlan plan, Pointers in, void* out) {
 
 // The cuBLASLt route's packing: one block copies kPackRows rows x kPackDepth of K of A or B as
 // INT8 (UINT8 with its top bit flipped: minus 128), rows contiguous along K and zero beyond K
-// (and in the padding rows), and writes the sums of those row pieces (partial sums, one per K tile). Loads run along the
+// (and in the padding rows), and adds the sums of those row pieces into the rows' sums. Loads run along the
 // operand's smaller stride (B is read across its rows and transposed through shared memory).
 // (At most 64 registers: four blocks per multiprocessor; 134 unbounded left one.)
 __global__ void __launch_bounds__(kThreads, 4)
@@ -270,7 +270,10 @@ __global__ void __launch_bounds__(kThreads, 4)
         }
         for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
         if (lane == 0 && x.sums && row < x.rows) {
-            reinterpret_cast<int32_t*>(temp + x.sumOffset)[(uint64_t(batch) * x.splits + split) * x.rows + row] = sum;
+            // Added into the row's total (zeroed before this kernel): exact in wrapping 32-bit
+            // arithmetic whatever the order, and the epilogue reads one value per row.
+            atomicAdd(reinterpret_cast<unsigned int*>(temp + x.sumOffset) + uint64_t(batch) * x.rows + row,
+                      uint32_t(sum));
         }
     }
 }
@@ -320,8 +323,7 @@ __global__ void __launch_bounds__(kEpilogueColumns * 2, 4)
         uint32_t sum = 0;
         if (plan.a.sums) {
             const int32_t* sums = reinterpret_cast<const int32_t*>(temp + plan.a.sumOffset);
-            const uint64_t at = uint64_t(OperandBatch(plan.a, i0, i1)) * plan.a.splits * m + m0 + t;
-            for (uint32_t s = 0; s < plan.a.splits; ++s) sum += uint32_t(sums[at + uint64_t(s) * m]);
+            sum = uint32_t(sums[uint64_t(OperandBatch(plan.a, i0, i1)) * m + m0 + t]);
         }
         rowSum[t] = sum;
     }
@@ -335,8 +337,7 @@ __global__ void __launch_bounds__(kEpilogueColumns * 2, 4)
         uint32_t sum = 0;
         if (plan.b.sums) {
             const int32_t* sums = reinterpret_cast<const int32_t*>(temp + plan.b.sumOffset);
-            const uint64_t at = uint64_t(OperandBatch(plan.b, i0, i1)) * plan.b.splits * n + n0 + t;
-            for (uint32_t s = 0; s < plan.b.splits; ++s) sum += uint32_t(sums[at + uint64_t(s) * n]);
+            sum = uint32_t(sums[uint64_t(OperandBatch(plan.b, i0, i1)) * n + n0 + t]);
         }
         columnSum[t] = sum;
     }

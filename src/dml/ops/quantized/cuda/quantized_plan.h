@@ -52,7 +52,7 @@ struct Int8Operand {
     // contiguous, other strides and the base multiples of 4); 2 four row-neighbours as one word
     // (rows contiguous: B as it usually is).
     uint8_t words = 0;
-    uint32_t splits = 1;                     // K tiles of the packing kernel: partial sums per row
+    uint32_t splits = 1;                     // K tiles of the packing kernel (each adds into the row sums)
     uint64_t packedOffset = 0, sumOffset = 0;  // bytes into the (aligned) temporary resource
     uint32_t blocks = 0;                       // packing blocks; 0 when neither copied nor summed
 };
