@@ -268,6 +268,10 @@ def gemm_route_cases():
                            True, True))
     cases.append(mmif_case("MMIF_gemm_no_zero_points_batched", "INT8", "INT8", "FLOAT32", [2, 24, 32], [2, 32, 48],
                            "tensor", False, False))
+    # K past one packing tile (256): the row and column sums come from several tiles, and K (300)
+    # is not a multiple of 16 either.
+    cases.append(mmi_case("MMI_gemm_UINT8_INT8_K300", "UINT8", "INT8", [1, 1, 20, 300], [1, 1, 300, 24], "axis"))
+    cases.append(qlmm_case("QLMM_gemm_K520_batched", "UINT8", "INT8", "UINT8", [2, 12, 520], [2, 520, 16], "axis"))
     return cases
 
 

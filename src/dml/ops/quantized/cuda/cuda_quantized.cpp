@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "dml/kernels/cuda/cuda_common.h"
+#include "dml/kernels/cuda/cuda_tuning.h"
 #include "dml/ops/quantized/cuda/quantized_plan.h"
 #include "dml/ops/quantized/quantized_conv_fields.h"
 
@@ -100,6 +101,7 @@ private:
     uint32_t outerCount_ = 1;
     int64_t x1Outer_ = 0, x2Outer_ = 0, dOuter_ = 0;  // bytes per outer step
     uint64_t workspaceSize_ = 0, temporarySize_ = 0;
+    uint64_t sumsBegin_ = 0;  // the row sums' bytes in the temporary: [sumsBegin_, productOffset)
     cublasLtMatmulDesc_t op_ = nullptr;
     cublasLtMatrixLayout_t x1Layout_ = nullptr, x2Layout_ = nullptr, dLayout_ = nullptr;
     cublasLtMatmulAlgo_t algo_{};
@@ -150,6 +152,16 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
                a.batchStrides[0] % 16 == 0 && a.batchStrides[1] % 16 == 0 && A.RequiredOffsetAlignment() >= 16);
     if (!a.pack && M == 1) a.rowStride = K;
     b.pack = true;
+    // Word loads where the strides allow them (the bases are at least 16-byte aligned: bound
+    // tensors by DirectML's rule, owned copies by the persistent resource's).
+    for (auto [x, t] : {std::pair{&a, &A}, std::pair{&b, &B}}) {
+        const bool steps = x->batchStrides[0] % 4 == 0 && x->batchStrides[1] % 4 == 0 && t->RequiredOffsetAlignment() % 4 == 0;
+        if (steps && (x->depthStride == 1 || K == 1) && (x->rows == 1 || x->rowStride % 4 == 0)) {
+            x->words = 1;
+        } else if (steps && x->rowStride == 1 && (K == 1 || x->depthStride % 4 == 0)) {
+            x->words = 2;
+        }
+    }
     const uint32_t Kp = plan.paddedDepth;
     a.splits = b.splits = (Kp + quantized::kPackDepth - 1) / quantized::kPackDepth;
     auto blocksOf = [&](const quantized::Int8Operand& x) {
@@ -233,14 +245,48 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
                            CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES}) {
         cublasLtMatmulPreferenceSetAttribute(preference, attribute, &alignment, sizeof(alignment));
     }
-    cublasLtMatmulHeuristicResult_t result{};
+    // The heuristics' first few, timed once here on scratch buffers of these sizes where
+    // measuring is allowed (their ranking is an estimate; FREEDML_CUDNN_FIND=0 keeps the first).
+    constexpr int kCandidates = 6;
+    cublasLtMatmulHeuristicResult_t results[kCandidates] = {};
     int found = 0;
     const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(handle, op_, x1Layout_, x2Layout_, dLayout_, dLayout_,
-                                                                 preference, 1, &result, &found);
+                                                                 preference, kCandidates, results, &found);
     cublasLtMatmulPreferenceDestroy(preference);
-    if (!ok(status) || found == 0) return false;
-    algo_ = result.algo;
-    workspaceSize_ = result.workspaceSize;
+    if (!ok(status) || found <= 0) return false;
+    int chosen = 0;
+    if (found > 1 && MeasuringAllowed()) {
+        uint64_t workspaceLimit = 0;
+        for (int i = 0; i < found; ++i) workspaceLimit = std::max<uint64_t>(workspaceLimit, results[i].workspaceSize);
+        // Extents of one cublasLtMatmul call: X1 and X2 as their layouts describe them, D likewise.
+        const uint64_t x1Bytes = uint64_t(x1Stride) * uint64_t(count - 1) + bBatchBytes;
+        const uint64_t x2Bytes = uint64_t(x2Stride) * uint64_t(count - 1) + uint64_t(x2Ld) * (gemmRows - 1) + Kp;
+        const uint64_t dBytes = (uint64_t(dStride) * uint64_t(count - 1) + uint64_t(plan.productStride) * gemmRows) * 4;
+        TimingScratch scratch;
+        device.MakeCurrent();
+        if (scratch.Allocate({x1Bytes, x2Bytes, dBytes}, workspaceLimit)) {
+            const void* x1 = scratch.buffers[0];
+            const void* x2 = scratch.buffers[1];
+            void* d = scratch.buffers[2];
+            std::vector<CandidateLaunch> launches;
+            for (int i = 0; i < found; ++i) {
+                launches.push_back([&, i](cudaStream_t stream) {
+                    const uint64_t bytes = results[i].workspaceSize;
+                    const int32_t one = 1, zero = 0;
+                    return bytes <= scratch.workspaceBytes &&
+                           ok(cublasLtMatmul(handle, op_, &one, x1, x1Layout_, x2, x2Layout_, &zero, d, dLayout_, d,
+                                             dLayout_, &results[i].algo, bytes ? scratch.workspace : nullptr, bytes,
+                                             stream));
+                });
+            }
+            const std::string what = std::string(name_) + " " + A.Describe() + " x " + B.Describe() + " (cuBLASLt)";
+            const int fastest = FastestCandidate(launches, what.c_str());
+            if (fastest >= 0) chosen = fastest;
+        }
+        scratch.Release();
+    }
+    algo_ = results[chosen].algo;
+    workspaceSize_ = results[chosen].workspaceSize;
 
     // The temporary resource: [workspace][packed A][packed B][A sums][B sums][product], each
     // 256-byte aligned, plus slack to align the binding's base.
@@ -253,12 +299,13 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
     temp = AlignUp(temp + bBatchBytes * b.batchSizes[0] * b.batchSizes[1]);
     if (a.sums) {
         a.sumOffset = temp;
-        temp = AlignUp(temp + uint64_t(a.batchSizes[0]) * a.batchSizes[1] * a.splits * M * 4);
+        temp = AlignUp(temp + uint64_t(a.batchSizes[0]) * a.batchSizes[1] * M * 4);
     }
     if (b.sums) {
         b.sumOffset = temp;
-        temp = AlignUp(temp + uint64_t(b.batchSizes[0]) * b.batchSizes[1] * b.splits * N * 4);
+        temp = AlignUp(temp + uint64_t(b.batchSizes[0]) * b.batchSizes[1] * N * 4);
     }
+    sumsBegin_ = a.sums ? a.sumOffset : b.sumOffset;
     plan.productOffset = temp;
     temp = AlignUp(temp + dBatch * batches * 4);
     temporarySize_ = temp + kAlign;
@@ -272,6 +319,12 @@ void Int8GemmKernel::Execute(const KernelBindings& b) {
     const void* in[quantized::kSlots] = {};
     for (size_t i = 0; i < slots_.size(); ++i) {
         if (slots_[i] >= 0 && size_t(slots_[i]) < b.inputs.size()) in[i] = b.inputs[size_t(slots_[i])];
+    }
+    // The packing kernel adds into the row sums.
+    if (plan_.a.sums || plan_.b.sums) {
+        const cudaError_t cleared =
+            cudaMemsetAsync(temp + sumsBegin_, 0, plan_.productOffset - sumsBegin_, launch.stream);
+        if (stream.Check(cleared, name_)) return;  // failed
     }
     if (stream.Check(quantized::LaunchInt8Pack(plan_, in[0], in[3], temp, launch), name_)) return;  // failed
     const std::byte* x1 = temp + plan_.b.packedOffset;

@@ -48,7 +48,11 @@ struct Int8Operand {
     uint32_t batchSizes[2] = {1, 1};
     int64_t batchStrides[2] = {};
     int64_t rowStride = 0, depthStride = 0;  // elements
-    uint32_t splits = 1;                     // K tiles of the packing kernel: partial sums per row
+    // How the packing kernel loads it: 0 byte by byte; 1 four K-neighbours as one word (K
+    // contiguous, other strides and the base multiples of 4); 2 four row-neighbours as one word
+    // (rows contiguous: B as it usually is).
+    uint8_t words = 0;
+    uint32_t splits = 1;                     // K tiles of the packing kernel (each adds into the row sums)
     uint64_t packedOffset = 0, sumOffset = 0;  // bytes into the (aligned) temporary resource
     uint32_t blocks = 0;                       // packing blocks; 0 when neither copied nor summed
 };
