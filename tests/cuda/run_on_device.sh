@@ -105,7 +105,7 @@ if [ "$what" = conformance ]; then
 fi
 if [ "$what" = onnx ]; then
   grep -E "ONNX" "$out/configure.log" | head -3
-  regex="${FREEDML_ONNX_TESTS:-^onnx\.(case|torchvision)\..*cuda}"
+  regex="${FREEDML_ONNX_TESTS:-^onnx\.(case|torchvision|dxdispatch)\..*cuda}"
   (cd $build && timeout $(( budget - ($(date +%s) - start) - 120 )) ctest -R "$regex" -j4 --timeout 400 \
       --output-on-failure > "$out/onnx.log" 2>&1)
   echo "onnx ctest rc=$?"; grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/onnx.log" | head -40
