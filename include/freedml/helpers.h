@@ -32,8 +32,8 @@ constexpr uint32_t kMaxTensorDimensions = 8;
 
 // Bytes of one element (S1): 1 for (U)INT8, 2 for FLOAT16 and (U)INT16, 4 for FLOAT32 and
 // (U)INT32, 8 for FLOAT64 and (U)INT64. 0 for UNKNOWN, for any value that is no data type, and
-// for the packed 4-bit types (two elements share a byte, so no whole-byte element size exists and
-// the seed's formula does not apply to them).
+// for the packed 4-bit types (two elements share a byte, so no whole-byte element size exists;
+// DMLCalcBufferTensorSize counts them in half bytes).
 constexpr UINT TensorElementSizeInBytes(DML_TENSOR_DATA_TYPE dataType) {
     switch (dataType) {
         case DML_TENSOR_DATA_TYPE_UINT8:
@@ -54,6 +54,16 @@ constexpr UINT TensorElementSizeInBytes(DML_TENSOR_DATA_TYPE dataType) {
         default:
             return 0;
     }
+}
+
+// INT4 and UINT4: two elements a byte, element i in byte i / 2 (the low nibble when i is even).
+constexpr bool IsPacked4Bit(DML_TENSOR_DATA_TYPE dataType) {
+#if DML_TARGET_VERSION >= 0x6300
+    return dataType == DML_TENSOR_DATA_TYPE_UINT4 || dataType == DML_TENSOR_DATA_TYPE_INT4;
+#else
+    (void)dataType;
+    return false;
+#endif
 }
 
 namespace detail {
@@ -80,7 +90,9 @@ constexpr bool CheckedAdd(uint64_t a, uint64_t b, uint64_t* result) {
 // to a multiple of 4, as DirectML wants every bound size DWORD-aligned.
 //
 // Unlike the seed, the arithmetic is 64-bit end to end (S3). Beyond the seed:
-//   - an unknown data type (or a 4-bit one) gives 0, as in the seed;
+//   - an unknown data type gives 0, as in the seed;
+//   - a 4-bit type (INT4, UINT4) packs two elements a byte: the elements up to one past the last
+//     take half a byte each, rounded up to whole bytes and then to a multiple of 4;
 //   - null `sizes` or a zero `dimensionCount` gives 0 (no tensor to measure; DirectML tensors have
 //     1 to 8 dimensions) and reads nothing;
 //   - a size of 0 anywhere gives 0: the tensor has no elements (the seed's `sizes[i] - 1` would
@@ -91,7 +103,8 @@ inline UINT64 DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, UINT dimens
                                       const UINT* sizes, const UINT* strides) {
     using freedml::detail::CheckedAdd;
     using freedml::detail::CheckedMultiply;
-    const uint64_t elementSize = freedml::TensorElementSizeInBytes(dataType);
+    const bool nibbles = freedml::IsPacked4Bit(dataType);
+    const uint64_t elementSize = nibbles ? 1 : freedml::TensorElementSizeInBytes(dataType);
     if (elementSize == 0 || sizes == nullptr || dimensionCount == 0) return 0;
     for (UINT i = 0; i < dimensionCount; ++i) {
         if (sizes[i] == 0) return 0;
@@ -114,6 +127,8 @@ inline UINT64 DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, UINT dimens
         fits = fits && CheckedAdd(lastIndex, 1, &elementSpan);
     }
     uint64_t bytes = 0;
+    // Half a byte per 4-bit element, a trailing odd one taking a whole byte.
+    if (nibbles && fits) elementSpan = elementSpan / 2 + elementSpan % 2;
     fits = fits && CheckedMultiply(elementSpan, elementSize, &bytes) && CheckedAdd(bytes, 3, &bytes);
     if (!fits) return freedml::kTensorSizeOverflow;
     return bytes & ~uint64_t(3);

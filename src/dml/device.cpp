@@ -145,9 +145,11 @@ HRESULT Device::CheckFeatureSupport(DML_FEATURE feature, UINT queryDataSize, con
                 const uint32_t type =
                     Raw(static_cast<const DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT*>(queryData)->DataType);
                 // Both backends' kernels (the CPU's and the CUDA plugin's) hold every 8-, 16-, 32- and
-                // 64-bit type in tensors; no operator takes the 4-bit ones (INT4, UINT4), and UNKNOWN
-                // or a value outside the enumeration is no type.
-                const bool supported = type >= DML_TENSOR_DATA_TYPE_FLOAT32 && type <= DML_TENSOR_DATA_TYPE_INT64;
+                // 64-bit type in tensors, and the 4-bit ones (INT4, UINT4) in QUANTIZE and DEQUANTIZE,
+                // the operators DirectML lists them for; UNKNOWN or a value outside the enumeration is
+                // no type.
+                const bool supported = (type >= DML_TENSOR_DATA_TYPE_FLOAT32 && type <= DML_TENSOR_DATA_TYPE_INT64) ||
+                                       type == DML_TENSOR_DATA_TYPE_UINT4 || type == DML_TENSOR_DATA_TYPE_INT4;
                 static_cast<DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT*>(supportData)->IsSupported = supported;
                 return S_OK;
             }

@@ -265,9 +265,6 @@ Status ValidateTensorDesc(const DML_TENSOR_DESC* desc, const TensorRequirements&
                rawDataType);
     const auto dataType = static_cast<DML_TENSOR_DATA_TYPE>(rawDataType);
     const uint32_t elementSize = ElementSizeInBytes(dataType);
-    INVALID_IF(TensorElementSizeInBytes(dataType) == 0,
-               "%s: DataType (%s) packs two elements per byte; FreeDML does not support 4-bit tensors yet.", name,
-               DataTypeName(dataType));
     const uint32_t flags = RawValue(buffer.Flags);
     const uint32_t knownFlags = DML_TENSOR_FLAG_OWNED_BY_DML;
     INVALID_IF((flags & ~knownFlags) != 0,

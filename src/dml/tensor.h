@@ -4,6 +4,7 @@
 #pragma once
 
 #include <DirectML.h>
+#include <freedml/helpers.h>  // IsPacked4Bit, DMLCalcBufferTensorSize
 
 #include <array>
 #include <cstddef>
@@ -39,8 +40,8 @@ struct TensorDesc {
     std::string Describe() const;
 };
 
-// 1, 2, 4 or 8; 0 for UNKNOWN. INT4/UINT4 report 1 (two elements share a byte; no FreeDML
-// operator accepts them yet).
+// 1, 2, 4 or 8; 0 for UNKNOWN. INT4/UINT4 report 1: two elements share a byte (element i in
+// byte i / 2, the low nibble when i is even), and a byte is the smallest unit of alignment.
 uint32_t ElementSizeInBytes(DML_TENSOR_DATA_TYPE dataType);
 const char* DataTypeName(DML_TENSOR_DATA_TYPE dataType);  // "FLOAT32"; "DML_TENSOR_DATA_TYPE(77)" if unknown
 

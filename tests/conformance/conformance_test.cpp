@@ -139,8 +139,24 @@ double Decode(DML_TENSOR_DATA_TYPE type, const unsigned char* in) {
     }
 }
 
+// Element `index` of a 4-bit tensor: byte index / 2, the low nibble when index is even; INT4
+// sign-extends.
+int Nibble(DML_TENSOR_DATA_TYPE type, const std::vector<unsigned char>& bytes, uint64_t index) {
+    const int nibble = (index & 1) ? bytes[index / 2] >> 4 : bytes[index / 2] & 0xF;
+    return type == DML_TENSOR_DATA_TYPE_INT4 && nibble >= 8 ? nibble - 16 : nibble;
+}
+
+// Element offsets (not bytes) of a tensor's elements in logical (row-major) order.
+std::vector<uint64_t> ElementIndices(const DML_BUFFER_TENSOR_DESC& tensor);
+
 // Byte offsets of a tensor's elements in logical (row-major) order.
 std::vector<uint64_t> ElementOffsets(const DML_BUFFER_TENSOR_DESC& tensor) {
+    std::vector<uint64_t> offsets = ElementIndices(tensor);
+    for (auto& offset : offsets) offset *= ElementSize(tensor.DataType);
+    return offsets;
+}
+
+std::vector<uint64_t> ElementIndices(const DML_BUFFER_TENSOR_DESC& tensor) {
     const UINT rank = tensor.DimensionCount;
     std::vector<UINT> strides(rank);
     if (tensor.Strides) {
@@ -160,7 +176,7 @@ std::vector<uint64_t> ElementOffsets(const DML_BUFFER_TENSOR_DESC& tensor) {
     for (uint64_t i = 0; i < count; ++i) {
         uint64_t offset = 0;
         for (UINT d = 0; d < rank; ++d) offset += uint64_t(index[d]) * strides[d];
-        offsets.push_back(offset * ElementSize(tensor.DataType));
+        offsets.push_back(offset);
         for (UINT d = rank; d-- > 0;) {
             if (++index[d] < tensor.Sizes[d]) break;
             index[d] = 0;
@@ -261,7 +277,13 @@ void ConformanceCase::TestBody() {
                          DML_BUFFER_BINDING** binding) {
         const UINT64 bytes = tensor.TotalTensorSizeInBytes;
         std::vector<unsigned char> data(bytes, kSentinel);
-        if (values) {
+        if (values && freedml::IsPacked4Bit(tensor.DataType)) {
+            // A 4-bit input lists the bytes of its buffer, packed by the generator.
+            const uint64_t reach = DMLCalcBufferTensorSize(tensor.DataType, tensor.DimensionCount, tensor.Sizes,
+                                                           tensor.Strides);
+            ASSERT_GE(values->size() + 3, reach) << name << ": too few bytes for the elements its strides reach";
+            for (size_t i = 0; i < values->size() && i < bytes; ++i) data[i] = (*values)[i].get<uint8_t>();
+        } else if (values) {
             const uint32_t size = ElementSize(tensor.DataType);
             const uint64_t reach = DMLCalcBufferTensorSize(tensor.DataType, tensor.DimensionCount, tensor.Sizes,
                                                            tensor.Strides);
@@ -340,6 +362,29 @@ void ConformanceCase::TestBody() {
         const double ulps = expectation.is_object() ? expectation.value("ulps", 0.0) : 0.0;
         const double absolute = expectation.is_object() ? expectation.value("absolute", 0.0) : 0.0;
         auto bytes = Readback(resource, tensor->TotalTensorSizeInBytes);
+        if (freedml::IsPacked4Bit(tensor->DataType)) {
+            // Elements compare as integers; every nibble no element covers keeps the sentinel's.
+            const auto indices = ElementIndices(*tensor);
+            ASSERT_EQ(indices.size(), expected.size()) << resultNames[r] << ": the case lists the wrong number of values";
+            std::vector<bool> coveredNibble(bytes.size() * 2, false);
+            int failures = 0;
+            for (size_t i = 0; i < indices.size(); ++i) {
+                coveredNibble[indices[i]] = true;
+                const int actual = Nibble(tensor->DataType, bytes, indices[i]);
+                if (actual != expected[i].get<int>() && failures++ < 10) {
+                    ADD_FAILURE() << resultNames[r] << "[" << i << "] is " << actual << ", expected " << expected[i].dump();
+                }
+            }
+            const std::vector<unsigned char> sentinel(1, kSentinel);
+            for (size_t n = 0; n < coveredNibble.size(); ++n) {
+                if (!coveredNibble[n] && Nibble(DML_TENSOR_DATA_TYPE_UINT4, bytes, n) !=
+                                             Nibble(DML_TENSOR_DATA_TYPE_UINT4, sentinel, n & 1)) {
+                    ADD_FAILURE() << resultNames[r] << ": nibble " << n << " outside the tensor's elements was written (D4)";
+                    break;
+                }
+            }
+            continue;
+        }
         auto offsets = ElementOffsets(*tensor);
         ASSERT_EQ(offsets.size(), expected.size()) << resultNames[r] << ": the case lists the wrong number of values";
         std::vector<bool> covered(bytes.size(), false);

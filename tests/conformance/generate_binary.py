@@ -589,6 +589,141 @@ def quantization_cases():
     return cases
 
 
+# ---- 4-bit QUANTIZE and DEQUANTIZE ---------------------------------------------------------------
+# INT4 (-8..7) and UINT4 (0..15) pack two elements a byte: element i of the buffer in byte i // 2,
+# the low nibble when i is even. A 4-bit input is listed as the bytes of its buffer, packed here.
+
+RANGE4 = {"INT4": (-8, 7), "UINT4": (0, 15)}
+rng4 = np.random.default_rng(20261126)  # its own stream: the cases above keep their values
+
+
+def pack4(elements):
+    """Bytes of a 4-bit buffer holding `elements` (memory order), padded to a multiple of 4."""
+    nibbles = [int(e) & 0xF for e in elements]
+    if len(nibbles) % 2:
+        nibbles.append(0)
+    packed = [nibbles[k] | (nibbles[k + 1] << 4) for k in range(0, len(nibbles), 2)]
+    return packed + [0] * (-len(packed) % 4)
+
+
+def strided_memory(values_rowmajor, sizes, strides, fill=0):
+    """The memory-order elements of a tensor of `sizes` and `strides` holding `values_rowmajor`."""
+    index = np.indices(sizes).reshape(len(sizes), -1).T
+    offsets = index @ np.array(strides)
+    memory = [fill] * (int(offsets.max()) + 1)
+    for o, v in zip(offsets, np.asarray(values_rowmajor).ravel()):
+        memory[int(o)] = v
+    return memory
+
+
+def expand_blocks(v, sizes):
+    """A scale or zero point of sizes dividing SHAPE, spread over SHAPE (each element a block)."""
+    v = np.asarray(v).reshape(sizes)
+    for d, (n, b) in enumerate(zip(SHAPE, sizes)):
+        v = np.repeat(v, n // b, axis=d)
+    return v.ravel()
+
+
+def quantize4_expected(x, scale, zero_point, out_dtype):
+    lo, hi = RANGE4[out_dtype]
+    out = []
+    for v, sc, z in zip(x, scale, zero_point):
+        with np.errstate(all="ignore"):
+            q = F32(F32(v) / F32(sc))
+        if np.isnan(q):
+            out.append(int(z))
+            continue
+        out.append(int(min(max(float(np.rint(q)) + int(z), lo), hi)))
+    return out
+
+
+def quantize4_case(name, in_dtype, out_dtype, x, scale, scale_sizes, zp=None, out_strides=None):
+    scale = np.asarray(scale, NP[in_dtype])
+    scale_full = expand_blocks(scale, scale_sizes)
+    zp_full = expand_blocks(zp, scale_sizes) if zp is not None else np.zeros(COUNT, np.int64)
+    expected = quantize4_expected(x, scale_full, zp_full, out_dtype)
+    op = {"type": "DML_OPERATOR_QUANTIZE", "InputTensor": tensor(in_dtype, SHAPE),
+          "QuantizationType": "DML_QUANTIZATION_TYPE_SCALE_ZERO_POINT" if zp is not None
+          else "DML_QUANTIZATION_TYPE_SCALE",
+          "QuantizationTensorCount": 2 if zp is not None else 1,
+          "QuantizationTensors": [tensor(in_dtype, scale_sizes)] + ([tensor(out_dtype, scale_sizes)] if zp is not None
+                                                                    else []),
+          "OutputTensor": tensor(out_dtype, SHAPE, out_strides)}
+    inputs = {"InputTensor": values(x, in_dtype)}
+    inputs["QuantizationTensors"] = [values(scale, in_dtype), pack4(np.ravel(zp))] if zp is not None \
+        else values(scale, in_dtype)
+    return {"name": name, "operator": op, "inputs": inputs, "outputs": {"OutputTensor": {"values": expected}}}
+
+
+def dequantize4_case(name, in_dtype, out_dtype, x, scale, scale_sizes, zp=None, in_strides=None):
+    """x: the logical (row-major) elements; with in_strides they are laid out through those."""
+    scale = np.asarray(scale, NP[out_dtype])
+    scale_full = expand_blocks(scale, scale_sizes).astype(F32)
+    zp_full = expand_blocks(zp, scale_sizes) if zp is not None else np.zeros(COUNT, np.int64)
+    diff = np.array([int(v) - int(z) for v, z in zip(x, zp_full)], dtype=np.int64)
+    expected = (diff.astype(F32) * scale_full).astype(F32).astype(NP[out_dtype])
+    memory = strided_memory(x, SHAPE, in_strides) if in_strides else list(x)
+    op = {"type": "DML_OPERATOR_DEQUANTIZE", "InputTensor": tensor(in_dtype, SHAPE, in_strides),
+          "QuantizationType": "DML_QUANTIZATION_TYPE_SCALE_ZERO_POINT" if zp is not None
+          else "DML_QUANTIZATION_TYPE_SCALE",
+          "QuantizationTensorCount": 2 if zp is not None else 1,
+          "QuantizationTensors": [tensor(out_dtype, scale_sizes)] + ([tensor(in_dtype, scale_sizes)] if zp is not None
+                                                                     else []),
+          "OutputTensor": tensor(out_dtype, SHAPE)}
+    inputs = {"InputTensor": pack4(memory)}
+    inputs["QuantizationTensors"] = [values(scale, out_dtype), pack4(np.ravel(zp))] if zp is not None \
+        else values(scale, out_dtype)
+    return {"name": name, "operator": op, "inputs": inputs,
+            "outputs": {"OutputTensor": {"values": values(expected, out_dtype)}}}
+
+
+def quantization4_cases():
+    cases = []
+    one = (1, 1, 1)
+    for in_dtype in FLOATS:
+        # Ties at +-0.5, +-2.5, +-3.5 (half to even), +-0, +-inf, NaN (to the zero point), values
+        # far past -8..7 and 0..15 (saturation), then random ones.
+        for out_dtype in ("INT4", "UINT4"):
+            x = quantize_inputs(in_dtype)
+            zp = np.array([-2 if out_dtype == "INT4" else 3])
+            cases.append(quantize4_case(f"QUANTIZE_{in_dtype}_to_{out_dtype}_scale_zero_point", in_dtype, out_dtype,
+                                        x, [0.5], one, zp))
+            cases.append(quantize4_case(f"QUANTIZE_{in_dtype}_to_{out_dtype}_scale", in_dtype, out_dtype, x, [0.5],
+                                        one))
+    x = quantize_inputs("FLOAT32")
+    # Per axis (scales along axis 1) and blocked (sizes (2, 2, 1): two elements of axis 1 a block).
+    cases.append(quantize4_case("QUANTIZE_FLOAT32_to_UINT4_per_axis", "FLOAT32", "UINT4", x,
+                                [0.25, 0.5, 1.0, 3.0], (1, 4, 1), np.array([0, 4, 8, 15])))
+    blocked = (2, 2, 1)  # blocks of 2 along axis 1, one scale per batch: 4 scales
+    cases.append(quantize4_case("QUANTIZE_FLOAT32_to_INT4_blocked", "FLOAT32", "INT4", x,
+                                [0.25, 0.5, 1.0, 2.0], blocked, np.array([-8, -1, 0, 7])))
+    cases.append(quantize4_case("QUANTIZE_FLOAT16_to_UINT4_blocked_scale_only", "FLOAT16", "UINT4",
+                                quantize_inputs("FLOAT16"), [0.5, 1.0], (2, 1, 1)))
+    # A strided output: odd strides put neighbouring elements in one byte's two nibbles out of
+    # order, and the elements the strides skip must keep the buffer's bytes.
+    cases.append(quantize4_case("QUANTIZE_FLOAT32_to_INT4_strided_output", "FLOAT32", "INT4", x, [0.5], one,
+                                np.array([1]), out_strides=(1, 2, 9)))
+    for in_dtype in ("INT4", "UINT4"):
+        lo, hi = RANGE4[in_dtype]
+        for out_dtype in FLOATS:
+            x = list(range(lo, hi + 1)) + list(rng4.integers(lo, hi + 1, COUNT - (hi - lo + 1)))
+            zp = np.array([rng4.integers(lo, hi + 1)])
+            scale = [0.0625 if out_dtype == "FLOAT16" else 1.0e-3]
+            cases.append(dequantize4_case(f"DEQUANTIZE_{in_dtype}_to_{out_dtype}_scale_zero_point", in_dtype,
+                                          out_dtype, x, scale, one, zp))
+            cases.append(dequantize4_case(f"DEQUANTIZE_{in_dtype}_to_{out_dtype}_scale", in_dtype, out_dtype, x,
+                                          [0.75], one))
+    x = list(rng4.integers(-8, 8, COUNT))
+    cases.append(dequantize4_case("DEQUANTIZE_INT4_to_FLOAT32_per_axis", "INT4", "FLOAT32", x,
+                                  [0.1, 0.2, 0.3, 0.4], (1, 4, 1), np.array([-8, 0, 3, 7])))
+    cases.append(dequantize4_case("DEQUANTIZE_INT4_to_FLOAT32_blocked", "INT4", "FLOAT32", x,
+                                  [0.5, 0.25, 2.0, 4.0], (2, 2, 1), np.array([1, -1, 0, 5])))
+    x = list(rng4.integers(0, 16, COUNT))
+    cases.append(dequantize4_case("DEQUANTIZE_UINT4_to_FLOAT16_strided_input", "UINT4", "FLOAT16", x, [0.5], one,
+                                  np.array([8]), in_strides=(1, 2, 9)))
+    return cases
+
+
 def write(group, cases):
     path = pathlib.Path(__file__).parent / "cases" / f"binary_{group}.json"
     lines = ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases)
@@ -602,3 +737,4 @@ write("logical", logical_cases())
 write("pow", pow_cases())
 write("layouts", layout_cases())
 write("quantization", quantization_cases())
+write("quantization_4bit", quantization4_cases())

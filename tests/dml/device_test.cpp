@@ -92,7 +92,7 @@ TEST_F(DmlTest, CheckFeatureSupportTensorDataTypes) {
                   S_OK);
         EXPECT_TRUE(data.IsSupported) << type;
     }
-    DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{DML_TENSOR_DATA_TYPE_UINT4};
+    DML_FEATURE_QUERY_TENSOR_DATA_TYPE_SUPPORT query{DML_TENSOR_DATA_TYPE_UNKNOWN};
     DML_FEATURE_DATA_TENSOR_DATA_TYPE_SUPPORT data{TRUE};
     ASSERT_EQ(dml->CheckFeatureSupport(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT, sizeof(query), &query, sizeof(data), &data),
               S_OK);
@@ -103,8 +103,8 @@ TEST_F(DmlTest, CheckFeatureSupportTensorDataTypes) {
 }
 
 // Every DML_TENSOR_DATA_TYPE, answered for this device's adapter: the CPU's and the CUDA plugin's
-// kernels both hold the 8- to 64-bit types; the 4-bit ones, UNKNOWN and values outside the
-// enumeration are unsupported (still S_OK: the query is well formed).
+// kernels both hold the 8- to 64-bit types and the 4-bit ones (QUANTIZE and DEQUANTIZE take
+// those); UNKNOWN and values outside the enumeration are unsupported (still S_OK: the query is well formed).
 TEST_F(DmlTest, CheckFeatureSupportEveryTensorDataType) {
     // The type is held as its integer: a value outside the enumeration may not be loaded as the enum.
     const struct {
@@ -117,7 +117,7 @@ TEST_F(DmlTest, CheckFeatureSupportEveryTensorDataType) {
         {DML_TENSOR_DATA_TYPE_INT32, true},    {DML_TENSOR_DATA_TYPE_INT16, true},
         {DML_TENSOR_DATA_TYPE_INT8, true},     {DML_TENSOR_DATA_TYPE_FLOAT64, true},
         {DML_TENSOR_DATA_TYPE_UINT64, true},   {DML_TENSOR_DATA_TYPE_INT64, true},
-        {DML_TENSOR_DATA_TYPE_UINT4, false},   {DML_TENSOR_DATA_TYPE_INT4, false},
+        {DML_TENSOR_DATA_TYPE_UINT4, true},    {DML_TENSOR_DATA_TYPE_INT4, true},
         {99, false},
     };
     for (const auto& row : table) {

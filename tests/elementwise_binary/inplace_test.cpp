@@ -186,6 +186,34 @@ TEST_F(DmlTest, IfRefusesWrongTypesAndSizes) {
     refused({&u8.desc, &i4.desc, &i4.desc, &i4.desc}, {"ATensor", "INT4", "4-bit"});
 }
 
+// 4-bit tensors: QUANTIZE and DEQUANTIZE take them (blocked scales included, each size dividing the
+// output's); an operator DirectML does not list them for refuses them, naming the tensor and type.
+TEST_F(DmlTest, FourBitTensorsOnlyInQuantization) {
+    Tensor x(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 6}), q(DML_TENSOR_DATA_TYPE_INT4, {2, 6});
+    Tensor blocks(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3}), uneven(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
+    auto quantize = [&](Tensor& scale) {
+        DML_QUANTIZE_OPERATOR_DESC desc{&x.desc, DML_QUANTIZATION_TYPE_SCALE, 1, &scale.desc, &q.desc};
+        DML_OPERATOR_DESC opDesc{DML_OPERATOR_QUANTIZE, &desc};
+        ComPtr<IDMLOperator> op;
+        const HRESULT hr = dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op));
+        return hr;
+    };
+    EXPECT_EQ(quantize(blocks), S_OK) << Messages();
+    EXPECT_EQ(quantize(uneven), E_INVALIDARG);
+    EXPECT_NE(Messages().find("divisor"), std::string::npos) << Messages();
+    ClearMessages();
+
+    Tensor u4(DML_TENSOR_DATA_TYPE_UINT4, {2, 6});
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{&u4.desc, &u4.desc, nullptr};
+    DML_OPERATOR_DESC opDesc{DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
+    ComPtr<IDMLOperator> op;
+    EXPECT_EQ(dml->CreateOperator(&opDesc, IID_PPV_ARGS(&op)), E_INVALIDARG);
+    EXPECT_FALSE(op);
+    for (const char* word : {"InputTensor", "UINT4", "QUANTIZE and DEQUANTIZE only"}) {
+        EXPECT_NE(Messages().find(word), std::string::npos) << word << ": " << Messages();
+    }
+}
+
 // Comparisons are not in-place operators: an output bound to exactly input A's region is refused
 // (H2) and nothing runs.
 TEST_F(DmlTest, ComparisonDoesNotRunInPlace) {

@@ -60,7 +60,26 @@ TEST(HelpersS1, UnknownTypeGivesZero) {
     EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UNKNOWN, 2, sizes, nullptr), 0u);
     EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UNKNOWN, 2, sizes, strides), 0u);
     EXPECT_EQ(DMLCalcBufferTensorSize(kNotAType, 2, sizes, nullptr), 0u);
-    EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT4, 2, sizes, nullptr), 0u);
+}
+
+// The 4-bit types pack two elements a byte: the span in elements, halved and rounded up to a
+// whole byte, then to a multiple of 4.
+TEST(HelpersS2, FourBitTypesCountHalfBytes) {
+    const UINT sizes[] = {2, 3};
+    EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT4, 2, sizes, nullptr), 4u);  // 6 nibbles: 3 bytes
+    const UINT nine[] = {9};
+    EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UINT4, 1, nine, nullptr), 8u);  // 9 nibbles: 5 bytes
+    const UINT sixteen[] = {2, 8};
+    EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UINT4, 2, sixteen, nullptr), 8u);  // 16 nibbles: 8 bytes
+    // Strides {20, 1}: the last element is index 27, so 28 nibbles, 14 bytes, 16 rounded.
+    const UINT strides[] = {20, 1};
+    EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT4, 2, sixteen, strides), 16u);
+    // Broadcast: one element, one byte, 4 rounded.
+    const UINT zero[] = {0, 0};
+    EXPECT_EQ(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT4, 2, sixteen, zero), 4u);
+    EXPECT_TRUE(freedml::IsPacked4Bit(DML_TENSOR_DATA_TYPE_INT4));
+    EXPECT_TRUE(freedml::IsPacked4Bit(DML_TENSOR_DATA_TYPE_UINT4));
+    EXPECT_FALSE(freedml::IsPacked4Bit(DML_TENSOR_DATA_TYPE_UINT8));
 }
 
 // ------------------------------------------------------------------------------------------------

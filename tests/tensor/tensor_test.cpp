@@ -96,8 +96,11 @@ TEST(TensorDescShape, DataType) {
     StoreRaw(&bogus.buffer.DataType, 77);
     EXPECT_INVALID(ValidateTensorDesc(&bogus.desc, Input(), DML_FEATURE_LEVEL_6_4, nullptr),
                    "ATensor: DataType (77) is not a DML_TENSOR_DATA_TYPE.");
-    Tensor nibbles{DML_TENSOR_DATA_TYPE_UINT4, {2}, {}, 4};
-    EXPECT_INVALID(Validate(nibbles), "DataType (UINT4) packs two elements per byte");
+    // Two 4-bit elements a byte: 9 UINT4 elements take 5 bytes, rounded up to 8 (T2).
+    Tensor nibbles{DML_TENSOR_DATA_TYPE_UINT4, {9}, {}, 4};
+    EXPECT_INVALID(Validate(nibbles), "TotalTensorSizeInBytes (4) is smaller than the 8 bytes");
+    Tensor nibbles8{DML_TENSOR_DATA_TYPE_INT4, {9}, {}, 8};
+    EXPECT_TRUE(Validate(nibbles8).ok());
     for (auto type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_UINT32,
                       DML_TENSOR_DATA_TYPE_UINT16, DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_INT32,
                       DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_FLOAT64,

@@ -40,8 +40,9 @@ constexpr Profile kShapes[] = {
 struct FieldOverride {
     const char* op;
     const char* field;
-    std::array<UINT, 4> sizes;  // tensors
+    std::array<UINT, 5> sizes;  // tensors: four sizes, or five where the fifth is not 0
     uint32_t value;             // count fields
+    UINT Rank() const { return sizes[4] ? 5 : 4; }
 };
 constexpr FieldOverride kOverrides[] = {
     {"RNN", "BiasTensor", {1, 1, 1, 2}, 0},
@@ -60,7 +61,44 @@ constexpr FieldOverride kOverrides[] = {
     {"ROI_ALIGN1", "ROITensor", {1, 1, 1, 4}, 0},
     {"ROI_ALIGN_GRAD", "ROITensor", {1, 1, 1, 4}, 0},
     {"ROI_ALIGN_GRAD", "OutputROIGradientTensor", {1, 1, 1, 4}, 0},
+    // Attention with batch, sequences, heads and head size 1: stacked tensors hold 2 or 3 of them
+    // along their fourth of five dimensions; the bias is query, key and value biases in a row.
+    {"MULTIHEAD_ATTENTION", "StackedQueryKeyTensor", {1, 1, 1, 2, 1}, 0},
+    {"MULTIHEAD_ATTENTION", "StackedKeyValueTensor", {1, 1, 1, 2, 1}, 0},
+    {"MULTIHEAD_ATTENTION", "StackedQueryKeyValueTensor", {1, 1, 1, 3, 1}, 0},
+    {"MULTIHEAD_ATTENTION", "BiasTensor", {1, 1, 1, 3}, 0},
+    {"MULTIHEAD_ATTENTION", "OutputPresentKeyTensor", {1, 1, 2, 1}, 0},  // past and new key: 2
+    {"MULTIHEAD_ATTENTION", "OutputPresentValueTensor", {1, 1, 2, 1}, 0},
+    {"MULTIHEAD_ATTENTION1", "StackedQueryKeyTensor", {1, 1, 1, 2, 1}, 0},
+    {"MULTIHEAD_ATTENTION1", "StackedKeyValueTensor", {1, 1, 1, 2, 1}, 0},
+    {"MULTIHEAD_ATTENTION1", "StackedQueryKeyValueTensor", {1, 1, 1, 3, 1}, 0},
+    {"MULTIHEAD_ATTENTION1", "BiasTensor", {1, 1, 1, 3}, 0},
+    {"MULTIHEAD_ATTENTION1", "OutputPresentKeyTensor", {1, 1, 2, 1}, 0},
+    {"MULTIHEAD_ATTENTION1", "OutputPresentValueTensor", {1, 1, 2, 1}, 0},
 };
+
+// Operators whose optional tensors exclude one another (attention's separate and stacked query,
+// key and value; past key and value with the present outputs; a mask only with a mask type):
+// where a desc with every tensor fails, the probe starts from each of these sets of optional
+// tensors (the others left out) and then adds the others back one at a time. Operators not
+// listed start from no optional tensor at all.
+struct PresentSet {
+    const char* op;
+    std::array<const char*, 8> fields;  // null: fewer
+};
+#define FREEDML_ATTENTION_SETS(OP)                                                                             \
+    {OP, {"QueryTensor", "KeyTensor", "ValueTensor"}}, {OP, {"StackedQueryKeyValueTensor"}},                 \
+        {OP, {"StackedQueryKeyTensor", "ValueTensor"}}, {OP, {"QueryTensor", "StackedKeyValueTensor"}},      \
+        {OP, {"QueryTensor", "KeyTensor", "ValueTensor", "MaskTensor"}},                                      \
+        {OP, {"QueryTensor", "KeyTensor", "ValueTensor", "PastKeyTensor", "PastValueTensor",                  \
+              "OutputPresentKeyTensor", "OutputPresentValueTensor", "PastSequenceLengthsTensor"}},             \
+        {OP, {"QueryTensor", "KeyTensor", "ValueTensor", "PastKeyTensor", "PastValueTensor",                  \
+              "OutputPresentKeyTensor", "OutputPresentValueTensor"}}
+constexpr PresentSet kPresentSets[] = {
+    FREEDML_ATTENTION_SETS("MULTIHEAD_ATTENTION"),
+    FREEDML_ATTENTION_SETS("MULTIHEAD_ATTENTION1"),
+};
+#undef FREEDML_ATTENTION_SETS
 const FieldOverride* FindOverride(const OperatorSchema& schema, const char* field) {
     for (const auto& o : kOverrides) {
         if (std::strcmp(o.op, schema.name) == 0 && std::strcmp(o.field, field) == 0) return &o;
@@ -112,15 +150,20 @@ public:
         bool isOutput;
     };
 
-    ProbeDesc(const OperatorSchema& schema, const Profile& profile) : schema_(schema), profile_(profile) {
+    // `absent`: optional tensor fields left null.
+    ProbeDesc(const OperatorSchema& schema, const Profile& profile, std::vector<const FieldSchema*> absent = {})
+        : schema_(schema), profile_(profile), absent_(std::move(absent)) {
         for (const auto& field : schema.fields) {
-            if (!IsTensorKind(field.kind)) continue;
+            if (!IsTensorKind(field.kind) || IsAbsent(field)) continue;
             const bool isArray = field.kind == FieldKind::InputTensorArray || field.kind == FieldKind::OutputTensorArray;
             const uint32_t count = isArray ? profile.tensorArrayCount : 1;
             for (uint32_t i = 0; i < count; ++i) slots_.push_back({&field, IsOutputKind(field.kind)});
         }
     }
     const std::vector<Slot>& Slots() const { return slots_; }
+    bool IsAbsent(const FieldSchema& field) const {
+        return std::find(absent_.begin(), absent_.end(), &field) != absent_.end();
+    }
 
     Status Validate(const std::vector<DML_TENSOR_DATA_TYPE>& types) {
         buffers_.clear();
@@ -182,6 +225,7 @@ public:
             switch (field.kind) {
                 case FieldKind::InputTensor:
                 case FieldKind::OutputTensor:
+                    if (IsAbsent(field)) break;  // null
                     Store<const DML_TENSOR_DESC*>(desc, field.offset,
                                                   MakeTensors(&types[slot], 1, FindOverride(schema_, field.name)));
                     slot += 1;
@@ -235,12 +279,13 @@ private:
             auto& buffer = buffers_.emplace_back();
             buffer.DataType = types[i];
             buffer.Flags = DML_TENSOR_FLAG_NONE;
-            buffer.DimensionCount = 4;
+            buffer.DimensionCount = sizes ? sizes->Rank() : 4;
             buffer.Sizes = sizes ? sizes->sizes.data() : sizes_;
             buffer.Strides = nullptr;
             // every element of any type, rounded up (T2)
-            const uint64_t elements =
-                sizes ? uint64_t(sizes->sizes[0]) * sizes->sizes[1] * sizes->sizes[2] * sizes->sizes[3] : profile_.lastSize;
+            const uint64_t elements = sizes ? uint64_t(sizes->sizes[0]) * sizes->sizes[1] * sizes->sizes[2] *
+                                                  sizes->sizes[3] * std::max<UINT>(sizes->sizes[4], 1)
+                                            : profile_.lastSize;
             buffer.TotalTensorSizeInBytes = std::max<UINT64>(16, elements * 8);
             buffer.GuaranteedBaseOffsetAlignment = 0;
             tensor = DML_TENSOR_DESC{DML_TENSOR_TYPE_BUFFER, &buffer};
@@ -253,6 +298,7 @@ private:
 
     const OperatorSchema& schema_;
     Profile profile_;
+    std::vector<const FieldSchema*> absent_;
     UINT sizes_[4] = {1, 1, 1, profile_.lastSize};
     std::vector<Slot> slots_;
     std::deque<DML_BUFFER_TENSOR_DESC> buffers_;
@@ -327,24 +373,75 @@ ProbeResult ProbeDataTypes(const OperatorSchema& schema) {
     // Each enum choice may open other types (a quantization type that adds a zero point, a reduce
     // function that takes integers), so the union runs over every choice; within one, the first
     // shape profile that validates is enough.
+    // Validates one assignment; on success records its types and returns true.
+    auto tryTypes = [&](ProbeDesc& probe, const std::vector<DML_TENSOR_DATA_TYPE>& types) {
+        Status status = probe.Validate(types);
+        if (!status.ok()) {
+            if (!result.ok) result.failure = status.message();
+            return false;
+        }
+        for (size_t i = 0; i < types.size(); ++i) {
+            for (auto& tensor : result.tensors) {
+                if (tensor.name == probe.Slots()[i].field->name) tensor.accepted |= DataTypeBit(types[i]);
+            }
+        }
+        return true;
+    };
+    std::vector<const FieldSchema*> optional;  // single optional tensors
+    for (const auto& field : schema.fields) {
+        if (field.optional && (field.kind == FieldKind::InputTensor || field.kind == FieldKind::OutputTensor)) {
+            optional.push_back(&field);
+        }
+    }
+    // Starting sets of absent optional tensors for the second pass.
+    std::vector<std::vector<const FieldSchema*>> starts;
+    for (const auto& set : kPresentSets) {
+        if (std::strcmp(set.op, schema.name) != 0) continue;
+        std::vector<const FieldSchema*> absent;
+        for (const FieldSchema* field : optional) {
+            if (std::none_of(set.fields.begin(), set.fields.end(),
+                             [&](const char* name) { return name && std::strcmp(name, field->name) == 0; })) {
+                absent.push_back(field);
+            }
+        }
+        starts.push_back(absent);
+    }
+    if (starts.empty() && !optional.empty()) starts.push_back(optional);
+
     for (size_t choice = 0; choice < choices; ++choice) {
         for (Profile profile : kShapes) {
             profile.enumIndex = choice;
             ProbeDesc probe(schema, profile);
             bool any = false;
             ForEachAssignment(probe.Slots().size(), [&](const std::vector<DML_TENSOR_DATA_TYPE>& types) {
-                Status status = probe.Validate(types);
-                if (!status.ok()) {
-                    if (!result.ok) result.failure = status.message();
-                    return;
-                }
-                any = true;
-                for (size_t i = 0; i < types.size(); ++i) {
-                    for (auto& tensor : result.tensors) {
-                        if (tensor.name == probe.Slots()[i].field->name) tensor.accepted |= DataTypeBit(types[i]);
+                any |= tryTypes(probe, types);
+            });
+            const bool firstPass = any;
+            // Nothing with every tensor given (optional tensors that exclude one another, or more
+            // distinct types than the assignments mix): start from fewer optional tensors, then give
+            // each left-out one back, with every type, beside a few of the assignments that passed.
+            for (size_t start = 0; !firstPass && start < starts.size(); ++start) {
+                ProbeDesc base(schema, profile, starts[start]);
+                std::vector<std::vector<DML_TENSOR_DATA_TYPE>> passed;
+                ForEachAssignment(base.Slots().size(), [&](const std::vector<DML_TENSOR_DATA_TYPE>& types) {
+                    if (tryTypes(base, types) && passed.size() < 64) passed.push_back(types);
+                });
+                any |= !passed.empty();
+                for (const FieldSchema* added : starts[start]) {
+                    std::vector<const FieldSchema*> absent = starts[start];
+                    absent.erase(std::find(absent.begin(), absent.end(), added));
+                    ProbeDesc plus(schema, profile, absent);
+                    for (const auto& types : passed) {
+                        for (DML_TENSOR_DATA_TYPE type : AllTypes()) {
+                            // The base's types in slot order, `type` for the added tensor.
+                            std::vector<DML_TENSOR_DATA_TYPE> more;
+                            size_t next = 0;
+                            for (const auto& slot : plus.Slots()) more.push_back(slot.field == added ? type : types[next++]);
+                            tryTypes(plus, more);
+                        }
                     }
                 }
-            });
+            }
             if (any) {
                 result.ok = true;
                 result.failure.clear();

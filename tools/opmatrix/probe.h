@@ -1,7 +1,8 @@
 // Which tensor data types an operator schema accepts, found by asking its own validation: the
 // probe builds small descs (every tensor {1,1,1,1}, or {1,1,1,n} where only that validates, plain
 // attribute values) with different data type assignments and keeps, per tensor, every type that
-// appears in an assignment that passes ValidateOperatorDesc. Nothing here restates a schema's type
+// appears in an assignment that passes ValidateOperatorDesc. Where no desc with every tensor
+// validates, it starts from fewer optional tensors and gives the others back one at a time. Nothing here restates a schema's type
 // rules, so OPERATORS.md follows the code as it changes.
 #pragma once
 

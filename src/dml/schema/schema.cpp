@@ -336,6 +336,10 @@ Status ValidateOperatorDesc(const OwnedOperatorDesc& owned, DML_FEATURE_LEVEL fe
         requirements.name = names.back().c_str();
         requirements.isOutput = isOutput;
         FREEDML_TRY(ValidateTensorDesc(tensor, requirements, featureLevel, &validated));
+        INVALID_IF(IsPacked4Bit(validated.dataType) && !schema.accepts4BitTensors,
+                   "%s: DataType (%s) packs two elements per byte; DML_OPERATOR_%s does not take 4-bit tensors "
+                   "(DirectML lists INT4 and UINT4 for QUANTIZE and DEQUANTIZE only).",
+                   name.c_str(), DataTypeName(validated.dataType), schema.name);
         list.emplace_back(validated);
         return {};
     };

@@ -95,6 +95,9 @@ struct OperatorSchema {
     std::vector<FieldSchema> fields;
     bool supportsInPlaceExecution = false;  // H2 (DirectMLSchema's IN_PLACE_EXECUTION flag)
     bool canBeFusedActivation = false;      // may appear as another operator's FusedActivation
+    // Whether its tensors may be INT4 or UINT4 (QUANTIZE and DEQUANTIZE); every other operator
+    // refuses 4-bit tensors before its own rules run.
+    bool accepts4BitTensors = false;
     // Shape and attribute rules beyond T1-T4 (null: none). Runs after every tensor was validated.
     Status (*validate)(const OperatorArgs& args) = nullptr;
 };

@@ -2,8 +2,8 @@
 // POW, ATAN_YX, DIFFERENCE_SQUARE, MODULUS_*), bitwise, logical, comparison, and the quantization
 // operators (QUANTIZE_LINEAR, DEQUANTIZE_LINEAR, QUANTIZED_LINEAR_ADD, QUANTIZE, DEQUANTIZE), and
 // ELEMENT_WISE_IF, which selects between two inputs of these types.
-// Data types are those of each reference page's table for the highest feature level; the 4-bit
-// types of QUANTIZE / DEQUANTIZE are not run yet and are refused with a message.
+// Data types are those of each reference page's table for the highest feature level; QUANTIZE and
+// DEQUANTIZE are the only operators that take the 4-bit types (two elements a byte).
 #include <algorithm>
 
 #include "dml/schema/families.h"
@@ -37,6 +37,8 @@ constexpr Types kPow = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT
 constexpr Types kQuantizeInputs = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
                                    DML_TENSOR_DATA_TYPE_INT32};
 constexpr Types kQuantized8 = {DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_UINT8};
+constexpr Types kQuantized8And4 = {DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_INT4,
+                                   DML_TENSOR_DATA_TYPE_UINT4};
 constexpr Types kDequantizeInputs = {DML_TENSOR_DATA_TYPE_INT32,  DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_DATA_TYPE_INT8,
                                      DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_UINT16, DML_TENSOR_DATA_TYPE_UINT8};
 
@@ -86,14 +88,23 @@ Status ValidatePow(const OperatorArgs& args) {
 
 // Quantization scale and zero-point tensors: the output's rank, and each size 1 or the output's
 // (the single-value form QUANTIZED_LINEAR_ADD documents, and per-axis forms, broadcast by strides).
-Status ValidateBroadcastable(const OperatorArgs& args, size_t input) {
+// QUANTIZE and DEQUANTIZE (`blocked`) also take blocked quantization: a size that divides the
+// output's, each of its elements then covering output size / its size consecutive indices.
+Status ValidateBroadcastable(const OperatorArgs& args, size_t input, bool blocked = false) {
     if (!args.inputs[input]) return {};
     const TensorDesc &tensor = *args.inputs[input], &output = *args.outputs[0];
     bool ok = tensor.rank == output.rank;
-    for (uint32_t d = 0; ok && d < tensor.rank; ++d) ok = tensor.sizes[d] == 1 || tensor.sizes[d] == output.sizes[d];
-    INVALID_IF(!ok,
+    for (uint32_t d = 0; ok && d < tensor.rank; ++d) {
+        ok = tensor.sizes[d] == 1 || tensor.sizes[d] == output.sizes[d] ||
+             (blocked && output.sizes[d] % tensor.sizes[d] == 0);
+    }
+    INVALID_IF(!ok && !blocked,
                "%s has sizes %s; against OutputTensor %s it must have the same DimensionCount and each size 1 or "
-               "equal (FreeDML does not run block-wise quantization yet).",
+               "equal.",
+               args.inputNames[input].c_str(), SizesToString(tensor).c_str(), SizesToString(output).c_str());
+    INVALID_IF(!ok,
+               "%s has sizes %s; against OutputTensor %s it must have the same DimensionCount and each size 1, "
+               "equal, or a divisor of the output's (a block of elements per value).",
                args.inputNames[input].c_str(), SizesToString(tensor).c_str(), SizesToString(output).c_str());
     return {};
 }
@@ -106,7 +117,8 @@ Status ValidateZeroPointRequired(const OperatorArgs& args, size_t input) {
 }
 
 // Input, Scale, ZeroPoint (optional), Output: shapes and types of QUANTIZE_LINEAR.
-Status ValidateQuantizeTensors(const OperatorArgs& args, size_t zeroPointIndex, Types outputTypes) {
+Status ValidateQuantizeTensors(const OperatorArgs& args, size_t zeroPointIndex, Types outputTypes,
+                               bool blocked = false) {
     const TensorDesc &input = *args.inputs[0], &scale = *args.inputs[1], &output = *args.outputs[0];
     FREEDML_TRY(CheckType(args, input, args.inputNames[0], kQuantizeInputs));
     if (input.dataType == DML_TENSOR_DATA_TYPE_INT32) {
@@ -125,11 +137,12 @@ Status ValidateQuantizeTensors(const OperatorArgs& args, size_t zeroPointIndex, 
                    !std::equal(input.sizes.begin(), input.sizes.begin() + input.rank, output.sizes.begin()),
                "%s has sizes %s, but %s has %s; they must match.", args.inputNames[0].c_str(),
                SizesToString(input).c_str(), args.outputNames[0].c_str(), SizesToString(output).c_str());
-    for (size_t i = 1; i < args.inputs.size(); ++i) FREEDML_TRY(ValidateBroadcastable(args, i));
+    for (size_t i = 1; i < args.inputs.size(); ++i) FREEDML_TRY(ValidateBroadcastable(args, i, blocked));
     return {};
 }
 
-Status ValidateDequantizeTensors(const OperatorArgs& args, size_t zeroPointIndex, Types inputTypes) {
+Status ValidateDequantizeTensors(const OperatorArgs& args, size_t zeroPointIndex, Types inputTypes,
+                                 bool blocked = false) {
     const TensorDesc &input = *args.inputs[0], &scale = *args.inputs[1], &output = *args.outputs[0];
     FREEDML_TRY(CheckType(args, input, args.inputNames[0], inputTypes));
     FREEDML_TRY(CheckType(args, scale, args.inputNames[1], kFloat));
@@ -142,7 +155,7 @@ Status ValidateDequantizeTensors(const OperatorArgs& args, size_t zeroPointIndex
                    !std::equal(input.sizes.begin(), input.sizes.begin() + input.rank, output.sizes.begin()),
                "%s has sizes %s, but %s has %s; they must match.", args.inputNames[0].c_str(),
                SizesToString(input).c_str(), args.outputNames[0].c_str(), SizesToString(output).c_str());
-    for (size_t i = 1; i < args.inputs.size(); ++i) FREEDML_TRY(ValidateBroadcastable(args, i));
+    for (size_t i = 1; i < args.inputs.size(); ++i) FREEDML_TRY(ValidateBroadcastable(args, i, blocked));
     return {};
 }
 
@@ -171,13 +184,13 @@ Status ValidateQuantize(const OperatorArgs& args) {
     const auto& desc = args.As<DML_QUANTIZE_OPERATOR_DESC>();
     FREEDML_TRY(ValidateQuantizationCount(args, desc.QuantizationType, desc.QuantizationTensorCount));
     FREEDML_TRY(CheckType(args, *args.inputs[0], args.inputNames[0], kFloat));
-    return ValidateQuantizeTensors(args, 2, kQuantized8);
+    return ValidateQuantizeTensors(args, 2, kQuantized8And4, true);
 }
 
 Status ValidateDequantize(const OperatorArgs& args) {
     const auto& desc = args.As<DML_DEQUANTIZE_OPERATOR_DESC>();
     FREEDML_TRY(ValidateQuantizationCount(args, desc.QuantizationType, desc.QuantizationTensorCount));
-    return ValidateDequantizeTensors(args, 2, kQuantized8);
+    return ValidateDequantizeTensors(args, 2, kQuantized8And4, true);
 }
 
 // A, AScale, AZeroPoint?, B, BScale, BZeroPoint?, OutputScale, OutputZeroPoint?, Output.
@@ -331,6 +344,7 @@ const OperatorSchema kQuantize{
                DML_FIELD(DML_QUANTIZE_OPERATOR_DESC, QuantizationTensors, InputTensorArray,
                          .countField = "QuantizationTensorCount"),
                DML_FIELD(DML_QUANTIZE_OPERATOR_DESC, OutputTensor, OutputTensor)},
+    .accepts4BitTensors = true,
     .validate = ValidateQuantize,
 };
 
@@ -345,6 +359,7 @@ const OperatorSchema kDequantize{
                DML_FIELD(DML_DEQUANTIZE_OPERATOR_DESC, QuantizationTensors, InputTensorArray,
                          .countField = "QuantizationTensorCount"),
                DML_FIELD(DML_DEQUANTIZE_OPERATOR_DESC, OutputTensor, OutputTensor)},
+    .accepts4BitTensors = true,
     .validate = ValidateDequantize,
 };
 

@@ -1,6 +1,7 @@
 #include "dml/ops/elementwise_binary/cpu/binary_kernels.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -766,6 +767,14 @@ FREEDML_INLINE Q QuantizeValue(float value, int32_t zeroPoint) {
     return Q(int32_t(shifted < lo ? lo : (shifted > hi ? hi : shifted)));
 }
 
+// QuantizeValue for any integer range [lo, hi] (the 4-bit types' -8..7 and 0..15).
+FREEDML_INLINE int32_t QuantizeToRange(float value, int32_t zeroPoint, int32_t lo, int32_t hi) {
+    const float r = std::nearbyint(value);
+    if (r != r) return zeroPoint;
+    const float shifted = r + float(zeroPoint);
+    return int32_t(shifted < float(lo) ? float(lo) : (shifted > float(hi) ? float(hi) : shifted));
+}
+
 int32_t LoadZeroPoint(DML_TENSOR_DATA_TYPE type, const std::byte* p) {
     switch (type) {
         case DML_TENSOR_DATA_TYPE_INT8: return Load<int8_t>(p);
@@ -826,6 +835,98 @@ LoopPlan<N> PlanOver(const TensorDesc& output, const std::array<const TensorDesc
     return MakeLoopPlan<N>(output.sizes.data(), output.rank, stridePointers, ElementSizes(tensors));
 }
 
+// ---- 4-bit and blocked quantization, by element index ----
+
+// Element `index` (in elements from `base`) of a quantized tensor: 4-bit ones hold element i in
+// byte i / 2, the low nibble when i is even; INT4 sign-extends its nibble.
+int64_t LoadQuantizedAt(DML_TENSOR_DATA_TYPE type, const std::byte* base, uint64_t index) {
+    if (IsPacked4Bit(type)) {
+        const auto byte = static_cast<uint8_t>(base[index / 2]);
+        const int32_t nibble = (index & 1) ? byte >> 4 : byte & 0xF;
+        return type == DML_TENSOR_DATA_TYPE_INT4 ? (nibble ^ 8) - 8 : nibble;
+    }
+    return LoadQuantized(type, base + index * ElementSizeInBytes(type));
+}
+
+// Writes a 4-bit element, leaving the other nibble of its byte as it is. Two elements of one byte
+// may be written by different threads, so the byte is changed atomically.
+void StoreNibble(std::byte* base, uint64_t index, int32_t value) {
+    std::atomic_ref<unsigned char> byte(*reinterpret_cast<unsigned char*>(base + index / 2));
+    const unsigned shift = (index & 1) ? 4 : 0;
+    const auto keep = static_cast<unsigned char>(~(0xFu << shift));
+    const auto bits = static_cast<unsigned char>((unsigned(value) & 0xFu) << shift);
+    unsigned char old = byte.load(std::memory_order_relaxed);
+    while (!byte.compare_exchange_weak(old, static_cast<unsigned char>((old & keep) | bits),
+                                       std::memory_order_relaxed)) {
+    }
+}
+
+void StoreQuantizedAt(DML_TENSOR_DATA_TYPE type, std::byte* base, uint64_t index, float value, int32_t zeroPoint) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_INT4: StoreNibble(base, index, QuantizeToRange(value, zeroPoint, -8, 7)); break;
+        case DML_TENSOR_DATA_TYPE_UINT4: StoreNibble(base, index, QuantizeToRange(value, zeroPoint, 0, 15)); break;
+        default: StoreQuantized(type, base + index, value, zeroPoint); break;  // INT8, UINT8
+    }
+}
+
+float LoadFloatAt(DML_TENSOR_DATA_TYPE type, const std::byte* base, uint64_t index) {
+    return LoadAsFloat(type, base + index * ElementSizeInBytes(type));
+}
+
+// Whether a scale or zero point has a size other than 1 and the output's (a block of elements).
+bool IsBlocked(const TensorDesc& tensor, const TensorDesc& output) {
+    for (uint32_t d = 0; d < output.rank; ++d) {
+        if (tensor.sizes[d] != 1 && tensor.sizes[d] != output.sizes[d]) return true;
+    }
+    return false;
+}
+
+QuantizeIndexPlan MakeIndexPlan(const TensorDesc& output, const std::array<const TensorDesc*, 4>& tensors) {
+    QuantizeIndexPlan plan;
+    plan.rank = output.rank;
+    plan.sizes = output.sizes;
+    plan.count = output.ElementCount();
+    for (size_t k = 0; k < tensors.size(); ++k) {
+        for (uint32_t d = 0; d < output.rank; ++d) {
+            if (!tensors[k]) {  // absent zero point: always its one zero element
+                plan.strides[k][d] = 0;
+                plan.blocks[k][d] = 1;
+                continue;
+            }
+            plan.strides[k][d] = tensors[k]->strides[d];
+            plan.blocks[k][d] = output.sizes[d] / tensors[k]->sizes[d];  // validation: it divides
+        }
+    }
+    return plan;
+}
+
+// Calls visit(offsets) for the output elements [begin, end) in row-major order, with each
+// operand's element offset.
+template <class Visit>
+void ForEachIndexed(const QuantizeIndexPlan& plan, uint64_t begin, uint64_t end, Visit&& visit) {
+    std::array<uint32_t, kMaxTensorRank> index{};
+    uint64_t rest = begin;
+    for (uint32_t d = plan.rank; d-- > 0;) {
+        index[d] = uint32_t(rest % plan.sizes[d]);
+        rest /= plan.sizes[d];
+    }
+    for (uint64_t i = begin; i < end; ++i) {
+        std::array<uint64_t, 4> offsets{};
+        for (size_t k = 0; k < 4; ++k) {
+            for (uint32_t d = 0; d < plan.rank; ++d) {
+                offsets[k] += uint64_t(index[d] / plan.blocks[k][d]) * plan.strides[k][d];
+            }
+        }
+        visit(offsets);
+        for (uint32_t d = plan.rank; d-- > 0;) {
+            if (++index[d] < plan.sizes[d]) break;
+            index[d] = 0;
+        }
+    }
+}
+
+constexpr uint64_t kIndexedChunk = 4096;
+
 }  // namespace
 
 Status QuantizeKernel::Create(const QuantizeParams& params) {
@@ -835,11 +936,17 @@ Status QuantizeKernel::Create(const QuantizeParams& params) {
                "Quantizing reads FLOAT32, FLOAT16 or INT32, not %s.", DataTypeName(in));
     INVALID_IF(scale != DML_TENSOR_DATA_TYPE_FLOAT32 && scale != DML_TENSOR_DATA_TYPE_FLOAT16,
                "A quantization scale is FLOAT32 or FLOAT16, not %s.", DataTypeName(scale));
-    INVALID_IF(out != DML_TENSOR_DATA_TYPE_INT8 && out != DML_TENSOR_DATA_TYPE_UINT8,
-               "Quantizing writes INT8 or UINT8 on the CPU, not %s.", DataTypeName(out));
+    INVALID_IF(out != DML_TENSOR_DATA_TYPE_INT8 && out != DML_TENSOR_DATA_TYPE_UINT8 && !IsPacked4Bit(out),
+               "Quantizing writes INT8, UINT8, INT4 or UINT4 on the CPU, not %s.", DataTypeName(out));
     params_ = params;
-    plan_ = PlanOver<4>(params_.output, {&params_.output, &params_.input, &params_.scale,
-                                         params_.zeroPoint ? &*params_.zeroPoint : nullptr});
+    const TensorDesc* zeroPoint = params_.zeroPoint ? &*params_.zeroPoint : nullptr;
+    byIndex_ = IsPacked4Bit(out) || IsBlocked(params_.scale, params_.output) ||
+               (zeroPoint && IsBlocked(*zeroPoint, params_.output));
+    if (byIndex_) {
+        indexPlan_ = MakeIndexPlan(params_.output, {&params_.output, &params_.input, &params_.scale, zeroPoint});
+    } else {
+        plan_ = PlanOver<4>(params_.output, {&params_.output, &params_.input, &params_.scale, zeroPoint});
+    }
     return Status::Ok();
 }
 
@@ -848,6 +955,15 @@ void QuantizeKernel::Execute(ThreadPool* threads, TensorView input, TensorView s
     const auto inType = params_.input.dataType, scaleType = params_.scale.dataType, outType = params_.output.dataType;
     const auto zpType = params_.zeroPoint ? params_.zeroPoint->dataType : DML_TENSOR_DATA_TYPE_UINT8;
     std::byte* zp = zeroPoint.data ? zeroPoint.data : const_cast<std::byte*>(kZeroes);
+    if (byIndex_) {
+        ParallelFor(threads, indexPlan_.count, kIndexedChunk, [&](uint64_t begin, uint64_t end) {
+            ForEachIndexed(indexPlan_, begin, end, [&](const std::array<uint64_t, 4>& at) {
+                const float v = LoadFloatAt(inType, input.data, at[1]) / LoadFloatAt(scaleType, scale.data, at[2]);
+                StoreQuantizedAt(outType, output.data, at[0], v, int32_t(LoadQuantizedAt(zpType, zp, at[3])));
+            });
+        });
+        return;
+    }
     ParallelLoop(threads, plan_, {output.data, input.data, scale.data, zp},
                  [&](const std::array<std::byte*, 4>& p, uint64_t n, const std::array<int64_t, 4>& s) {
                      std::byte* o = p[0];
@@ -861,14 +977,20 @@ void QuantizeKernel::Execute(ThreadPool* threads, TensorView input, TensorView s
 
 Status DequantizeKernel::Create(const QuantizeParams& params) {
     const auto in = params.input.dataType, out = params.output.dataType, scale = params.scale.dataType;
-    INVALID_IF(!LoadQuantizedSupported(in), "Dequantizing reads 8-, 16- or 32-bit integers, not %s.",
-               DataTypeName(in));
+    INVALID_IF(!LoadQuantizedSupported(in) && !IsPacked4Bit(in),
+               "Dequantizing reads 4-, 8-, 16- or 32-bit integers, not %s.", DataTypeName(in));
     INVALID_IF(out != scale || (out != DML_TENSOR_DATA_TYPE_FLOAT32 && out != DML_TENSOR_DATA_TYPE_FLOAT16),
                "Dequantizing writes the scale's type, FLOAT32 or FLOAT16 (scale %s, output %s).", DataTypeName(scale),
                DataTypeName(out));
     params_ = params;
-    plan_ = PlanOver<4>(params_.output, {&params_.output, &params_.input, &params_.scale,
-                                         params_.zeroPoint ? &*params_.zeroPoint : nullptr});
+    const TensorDesc* zeroPoint = params_.zeroPoint ? &*params_.zeroPoint : nullptr;
+    byIndex_ = IsPacked4Bit(in) || IsBlocked(params_.scale, params_.output) ||
+               (zeroPoint && IsBlocked(*zeroPoint, params_.output));
+    if (byIndex_) {
+        indexPlan_ = MakeIndexPlan(params_.output, {&params_.output, &params_.input, &params_.scale, zeroPoint});
+    } else {
+        plan_ = PlanOver<4>(params_.output, {&params_.output, &params_.input, &params_.scale, zeroPoint});
+    }
     return Status::Ok();
 }
 
@@ -877,6 +999,21 @@ void DequantizeKernel::Execute(ThreadPool* threads, TensorView input, TensorView
     const auto inType = params_.input.dataType, outType = params_.output.dataType;
     const auto zpType = params_.zeroPoint ? params_.zeroPoint->dataType : DML_TENSOR_DATA_TYPE_UINT8;
     std::byte* zp = zeroPoint.data ? zeroPoint.data : const_cast<std::byte*>(kZeroes);
+    if (byIndex_) {
+        ParallelFor(threads, indexPlan_.count, kIndexedChunk, [&](uint64_t begin, uint64_t end) {
+            ForEachIndexed(indexPlan_, begin, end, [&](const std::array<uint64_t, 4>& at) {
+                const float difference =
+                    float(LoadQuantizedAt(inType, input.data, at[1]) - LoadQuantizedAt(zpType, zp, at[3]));
+                const float v = difference * LoadFloatAt(outType, scale.data, at[2]);
+                std::byte* o = output.data + at[0] * ElementSizeInBytes(outType);
+                if (outType == DML_TENSOR_DATA_TYPE_FLOAT32)
+                    Store<float>(o, v);
+                else
+                    Store<uint16_t>(o, FloatToHalf(v));
+            });
+        });
+        return;
+    }
     ParallelLoop(threads, plan_, {output.data, input.data, scale.data, zp},
                  [&](const std::array<std::byte*, 4>& p, uint64_t n, const std::array<int64_t, 4>& s) {
                      std::byte* o = p[0];

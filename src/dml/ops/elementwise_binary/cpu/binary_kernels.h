@@ -93,6 +93,19 @@ struct QuantizeParams {
     TensorDesc output;
 };
 
+// Where a tensor is 4-bit (INT4, UINT4: two elements a byte) or a scale or zero point is blocked
+// (a size that divides the output's, neither 1 nor equal to it), QUANTIZE and DEQUANTIZE walk the
+// elements by index instead of through a byte-stride loop plan.
+struct QuantizeIndexPlan {
+    uint32_t rank = 0;
+    std::array<uint32_t, kMaxTensorRank> sizes{};
+    // Per operand (output, input, scale, zero point): element strides, and how many output
+    // indices share one of its elements along each dimension (1: none; the size: broadcast).
+    std::array<std::array<uint32_t, kMaxTensorRank>, 4> strides{};
+    std::array<std::array<uint32_t, kMaxTensorRank>, 4> blocks{};
+    uint64_t count = 0;
+};
+
 class QuantizeKernel {
 public:
     Status Create(const QuantizeParams& params);
@@ -102,6 +115,8 @@ public:
 private:
     QuantizeParams params_;
     LoopPlan<4> plan_;  // output, input, scale, zero point
+    bool byIndex_ = false;
+    QuantizeIndexPlan indexPlan_;
 };
 
 // DEQUANTIZE_LINEAR and DEQUANTIZE: out = (x - zeroPoint) * scale.
@@ -114,6 +129,8 @@ public:
 private:
     QuantizeParams params_;
     LoopPlan<4> plan_;
+    bool byIndex_ = false;
+    QuantizeIndexPlan indexPlan_;
 };
 
 // QUANTIZED_LINEAR_ADD: dequantize A and B, add, quantize to the output's scale and zero point.

@@ -592,6 +592,93 @@ cudaError_t LaunchDequantize(const EwPlan<4>& plan, ElementType input, ElementTy
     });
 }
 
+namespace {
+
+__device__ __forceinline__ int32_t QuantizeToRange(float value, int32_t zeroPoint, int32_t lo, int32_t hi) {
+    const float r = rintf(value);
+    if (r != r) return zeroPoint;
+    const float shifted = __fadd_rn(r, float(zeroPoint));
+    return int32_t(shifted < float(lo) ? float(lo) : (shifted > float(hi) ? float(hi) : shifted));
+}
+
+__device__ __forceinline__ int32_t LoadQuantizedAt(QuantizedType type, const uint8_t* base, uint64_t index) {
+    switch (type) {
+        case QuantizedType::I8: return reinterpret_cast<const int8_t*>(base)[index];
+        case QuantizedType::U8: return base[index];
+        default: {
+            const uint8_t byte = base[index / 2];
+            const int32_t nibble = (index & 1) ? byte >> 4 : byte & 0xF;
+            return type == QuantizedType::I4 ? (nibble ^ 8) - 8 : nibble;
+        }
+    }
+}
+
+// Writes one nibble and leaves its neighbour: another thread may write the other element of the
+// byte, so the aligned word holding it changes through one compare-and-swap loop.
+__device__ __forceinline__ void StoreNibble(uint8_t* base, uint64_t index, int32_t value) {
+    uint8_t* byte = base + index / 2;
+    const uintptr_t address = reinterpret_cast<uintptr_t>(byte);
+    auto* word = reinterpret_cast<unsigned int*>(address & ~uintptr_t(3));
+    const unsigned shift = unsigned(address & 3) * 8 + ((index & 1) ? 4 : 0);
+    const unsigned keep = ~(0xFu << shift), bits = (unsigned(value) & 0xFu) << shift;
+    unsigned old = *word, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(word, assumed, (assumed & keep) | bits);
+    } while (old != assumed);
+}
+
+template <class F>
+__global__ void __launch_bounds__(kThreads)
+QuantizeIndexedKernel(QuantizeIndexPlan plan, bool dequantize, QuantizedType quantized, void* out, const void* in,
+                      const void* scaleData, const void* zeroPoint) {
+    for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < plan.count;
+         i += uint64_t(gridDim.x) * blockDim.x) {
+        uint64_t at[4] = {0, 0, 0, 0};
+        uint64_t rest = i;
+        for (int d = plan.rank - 1; d >= 0; --d) {
+            const uint32_t index = uint32_t(rest % plan.sizes[d]);
+            rest /= plan.sizes[d];
+            for (int k = 0; k < 4; ++k) at[k] += uint64_t(index / plan.blocks[k][d]) * plan.strides[k][d];
+        }
+        const int32_t zero =
+            zeroPoint ? LoadQuantizedAt(quantized, static_cast<const uint8_t*>(zeroPoint), at[3]) : 0;
+        const float scale = float(static_cast<const F*>(scaleData)[at[2]]);
+        if (dequantize) {
+            const int32_t x = LoadQuantizedAt(quantized, static_cast<const uint8_t*>(in), at[1]);
+            static_cast<F*>(out)[at[0]] = F(__fmul_rn(float(x - zero), scale));
+            continue;
+        }
+        const float v = __fdiv_rn(float(static_cast<const F*>(in)[at[1]]), scale);
+        auto* o = static_cast<uint8_t*>(out);
+        switch (quantized) {
+            case QuantizedType::I8: reinterpret_cast<int8_t*>(o)[at[0]] = int8_t(QuantizeToRange(v, zero, -128, 127)); break;
+            case QuantizedType::U8: o[at[0]] = uint8_t(QuantizeToRange(v, zero, 0, 255)); break;
+            case QuantizedType::I4: StoreNibble(o, at[0], QuantizeToRange(v, zero, -8, 7)); break;
+            case QuantizedType::U4: StoreNibble(o, at[0], QuantizeToRange(v, zero, 0, 15)); break;
+        }
+    }
+}
+
+}  // namespace
+
+cudaError_t LaunchQuantizeIndexed(const QuantizeIndexPlan& plan, bool dequantize, ElementType floatType,
+                                  QuantizedType quantized, void* out, const void* in, const void* scaleData,
+                                  const void* zeroPoint, LaunchTarget launch) {
+    if (plan.count == 0) return cudaSuccess;
+    const int blocks = launch.Blocks(plan.count, kThreads);
+    if (floatType == ElementType::F32) {
+        QuantizeIndexedKernel<float><<<blocks, kThreads, 0, launch.stream>>>(plan, dequantize, quantized, out, in,
+                                                                             scaleData, zeroPoint);
+    } else if (floatType == ElementType::F16) {
+        QuantizeIndexedKernel<__half><<<blocks, kThreads, 0, launch.stream>>>(plan, dequantize, quantized, out, in,
+                                                                              scaleData, zeroPoint);
+    } else {
+        return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 cudaError_t LaunchQuantizedAdd(const EwPlan<9>& plan, ElementType a, ElementType b, ElementType output, void* out,
                                const void* const (&in)[8], LaunchTarget launch) {
     constexpr int kZeroPointAt[3] = {2, 5, 7};

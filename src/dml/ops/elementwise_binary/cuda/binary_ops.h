@@ -43,6 +43,24 @@ cudaError_t LaunchQuantize(const EwPlan<4>& plan, ElementType input, ElementType
 // integer type of 8 to 32 bits.
 cudaError_t LaunchDequantize(const EwPlan<4>& plan, ElementType input, ElementType output, void* out, const void* in,
                              const void* scaleData, const void* zeroPoint, LaunchTarget launch);
+// QUANTIZE and DEQUANTIZE where a tensor is 4-bit or a scale or zero point is blocked: walked by
+// element index. 4-bit tensors hold element i in byte i / 2, the low nibble when i is even.
+enum class QuantizedType : uint8_t { I8, U8, I4, U4 };
+struct QuantizeIndexPlan {
+    int rank = 0;
+    uint32_t sizes[kMaxDims] = {};
+    // Per operand (output, input, scale, zero point): element strides, and how many consecutive
+    // output indices share one of its elements along each dimension.
+    uint32_t strides[4][kMaxDims] = {};
+    uint32_t blocks[4][kMaxDims] = {};
+    uint64_t count = 0;
+};
+// Quantizing: in and scale of `floatType` (F32 or F16), out and the zero point (null: none) of
+// `quantized`. Dequantizing: in and the zero point of `quantized`, scale and out of `floatType`.
+cudaError_t LaunchQuantizeIndexed(const QuantizeIndexPlan& plan, bool dequantize, ElementType floatType,
+                                  QuantizedType quantized, void* out, const void* in, const void* scaleData,
+                                  const void* zeroPoint, LaunchTarget launch);
+
 // QUANTIZED_LINEAR_ADD: A and B (I8/U8) dequantized with their F32 scales and zero points, added,
 // quantized with the output's. `in`: a, aScale, aZeroPoint, b, bScale, bZeroPoint, outputScale,
 // outputZeroPoint (zero points may be null). Plan operands: output, then `in` in order.

@@ -138,12 +138,65 @@ Status CreatePow(const OperatorArgs& args, std::unique_ptr<Kernel>* out) {
     return {};
 }
 
+bool IsBlocked(const std::optional<TensorDesc>& tensor, const TensorDesc& output) {
+    if (!tensor) return false;
+    for (uint32_t d = 0; d < output.rank; ++d) {
+        if (tensor->sizes[d] != 1 && tensor->sizes[d] != output.sizes[d]) return true;
+    }
+    return false;
+}
+
+// QUANTIZE and DEQUANTIZE with a 4-bit tensor or a blocked scale or zero point, by element index.
+Status CreateQuantizeIndexed(const OperatorArgs& args, bool dequantize, const std::optional<TensorDesc>& zeroPoint,
+                             std::unique_ptr<Kernel>* out) {
+    const TensorDesc &input = *args.inputs[0], &scale = *args.inputs[1], &output = *args.outputs[0];
+    const TensorDesc& quantizedTensor = dequantize ? input : output;
+    const TensorDesc& floatTensor = dequantize ? output : input;
+    QuantizedType quantized;
+    switch (quantizedTensor.dataType) {
+        case DML_TENSOR_DATA_TYPE_INT8: quantized = QuantizedType::I8; break;
+        case DML_TENSOR_DATA_TYPE_UINT8: quantized = QuantizedType::U8; break;
+        case DML_TENSOR_DATA_TYPE_INT4: quantized = QuantizedType::I4; break;
+        case DML_TENSOR_DATA_TYPE_UINT4: quantized = QuantizedType::U4; break;
+        default:
+            return NoKernel("DML_OPERATOR_%s runs INT8, UINT8, INT4 and UINT4 on CUDA, not %s.", args.schema.name,
+                            DataTypeName(quantizedTensor.dataType));
+    }
+    INVALID_IF(!dml::IsFloat16Or32(floatTensor.dataType) || scale.dataType != floatTensor.dataType ||
+                   (zeroPoint && zeroPoint->dataType != quantizedTensor.dataType),
+               "DML_OPERATOR_%s on CUDA takes a FLOAT32 or FLOAT16 side with a scale of its type and a zero point "
+               "of the quantized side's type (float side %s, scale %s).",
+               args.schema.name, DataTypeName(floatTensor.dataType), DataTypeName(scale.dataType));
+    QuantizeIndexPlan plan;
+    plan.rank = int(output.rank);
+    plan.count = output.ElementCount();
+    const TensorDesc* operands[4] = {&output, &input, &scale, zeroPoint ? &*zeroPoint : nullptr};
+    for (uint32_t d = 0; d < output.rank; ++d) {
+        plan.sizes[d] = output.sizes[d];
+        for (int k = 0; k < 4; ++k) {
+            plan.strides[k][d] = operands[k] ? operands[k]->strides[d] : 0;
+            plan.blocks[k][d] = operands[k] ? output.sizes[d] / operands[k]->sizes[d] : 1;  // validation: divides
+        }
+    }
+    const ElementType floatType =
+        floatTensor.dataType == DML_TENSOR_DATA_TYPE_FLOAT32 ? ElementType::F32 : ElementType::F16;
+    *out = MakeLaunchKernel(args.schema.name, [=](const KernelBindings& k, LaunchTarget launch) {
+        return LaunchQuantizeIndexed(plan, dequantize, floatType, quantized, k.outputs[0], k.inputs[0], k.inputs[1],
+                                     InputAt(k, 2), launch);
+    });
+    return {};
+}
+
 // ELEMENT_WISE_QUANTIZE_LINEAR and QUANTIZE bind alike: input, scale, then the zero point if any
 // (QUANTIZE's QuantizationTensors follow its input); DEQUANTIZE_LINEAR and DEQUANTIZE too.
 Status CreateQuantize(const OperatorArgs& args, bool dequantize, std::unique_ptr<Kernel>* out) {
     const TensorDesc &input = *args.inputs[0], &scale = *args.inputs[1], &output = *args.outputs[0];
     static const std::optional<TensorDesc> kAbsent;
     const std::optional<TensorDesc>& zeroPoint = args.inputs.size() > 2 ? args.inputs[2] : kAbsent;
+    if (IsPacked4Bit(input.dataType) || IsPacked4Bit(output.dataType) || IsBlocked(args.inputs[1], output) ||
+        IsBlocked(zeroPoint, output)) {
+        return CreateQuantizeIndexed(args, dequantize, zeroPoint, out);
+    }
     ElementType inputType, scaleType, outputType;
     FREEDML_TRY(TypeOf(args, input, args.inputNames[0], dequantize ? kDequantizeInputs : kQuantizeInputs, &inputType));
     FREEDML_TRY(TypeOf(args, scale, args.inputNames[1], kScales, &scaleType));
