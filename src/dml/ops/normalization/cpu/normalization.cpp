@@ -429,6 +429,35 @@ private:
     cpu::FusedActivation act_;
 };
 
+// GivenStatistics reduces nothing, so its row (the plan's last dimension) may span every trailing
+// dimension that each operand walks as one: batch normalization's H x W plane of a packed NCHW
+// tensor becomes one row of H * W (its statistics broadcast, stride 0, along both) instead of H
+// rows of W, each paying a row's setup. Rows stop growing at kMaxMergedRow elements, so that
+// groups remain to spread over the threads and the row buffers stay in cache.
+void MergeGivenRows(NormPlan& p) {
+    constexpr uint64_t kMaxMergedRow = uint64_t(1) << 14;
+    if (p.mode != NormMode::GivenStatistics || p.rank < 2 || p.rank - p.groupRank != 1) return;
+    while (p.rank >= 2) {
+        const int outer = p.rank - 2, inner = p.rank - 1;
+        const uint64_t merged = uint64_t(p.sizes[outer]) * p.sizes[inner];
+        if (merged > kMaxMergedRow && p.sizes[outer] != 1) break;
+        bool joined = true;
+        for (int o = 0; o < kNormOperands; ++o) {
+            if (!p.has[o] || p.sizes[outer] == 1) continue;  // a dimension of 1 is never walked
+            joined = joined && p.strides[o][outer] == p.strides[o][inner] * int64_t(p.sizes[inner]);
+        }
+        if (!joined) break;
+        p.groups /= std::max<uint64_t>(1, p.sizes[outer]);
+        p.groupSize = merged;
+        p.sizes[outer] = uint32_t(merged);
+        for (int o = 0; o < kNormOperands; ++o) p.strides[o][outer] = p.strides[o][inner];
+        p.sizes[inner] = 0;
+        for (int o = 0; o < kNormOperands; ++o) p.strides[o][inner] = 0;
+        --p.rank;
+        --p.groupRank;
+    }
+}
+
 }  // namespace
 
 namespace cpu {
@@ -439,6 +468,7 @@ Status CreateCpuNormalization(const KernelContext&, const OperatorArgs& args, st
     FREEDML_TRY(BuildNormPlan(args, &plan, &fused));
     FusedActivation act;
     FREEDML_TRY(DecodeFusedActivation(fused, &act));
+    MergeGivenRows(plan);
     *kernel = std::make_unique<NormalizationKernel>(args.schema.type, plan, act);
     return {};
 }
