@@ -6,7 +6,9 @@
 // AVX2+FMA; EXP, LOG, TANH and ERF a third time for AVX-512) and picked once per process by what
 // the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF vectorize through vector_math.h, shared with the
 // activations. FLOAT16 and strided FLOAT32 rows go
-// through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once.
+// through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once;
+// packed FLOAT16 rows of EXP, LOG, TANH and ERF convert inside the row's loop instead
+// (half_rows.h), the same arithmetic in one pass.
 // Integer rows are typed loops with a packed branch the compiler vectorizes. Broadcast and
 // strided views run through LoopPlan (no index arithmetic per element), large tensors are split
 // over the thread pool.
