@@ -1,8 +1,9 @@
 // CPU kernel of the normalization family (norm_plan.h has the formulas). Groups run in parallel;
 // within a group the mean and the variance take two passes over the reduced elements, summed in
 // double, so that neither a large mean nor FLOAT16 storage loses precision. A group that is one
-// row (layer normalization, LP along one axis, batch normalization's inner dimension) runs on
-// packed float copies of its rows; other groups walk their elements through the strides.
+// row (layer normalization, LP along one axis, batch normalization's trailing dimensions joined by
+// MergeGivenRows) runs on packed float copies of its rows; other groups walk their elements
+// through the strides.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
