@@ -16,6 +16,13 @@
 // For FreeDML the oneDNN primitives that ran are captured from oneDNN's verbose output (the note
 // of each FreeDML result names them; none means FreeDML's own reference kernel ran).
 //
+// OpenMP's wait policy: this binary links oneDNN itself (for the references), so GNU OpenMP starts
+// with the process and reads its wait policy before FreeDML could choose one. In a user's process
+// without OpenMP of its own, FreeDML's loader chooses the passive policy (dnnl_lazy.cpp); to measure
+// what that user gets, dense_bench starts itself again under OMP_WAIT_POLICY=passive unless the
+// caller chose a policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT set), and the oneDNN references run under
+// the same policy. dense_bench_alone (no oneDNN of its own) needs no such step.
+//
 // Prints RESULT lines; value = GFLOP/s. Usage:
 //   dense_bench [--gemm] [--conv] [--peak] [--int8] [--sizes 64,128,...] [--layers FILE] [--rounds R]
 //               [--sample-seconds S] [--fp16-max-seconds T] [--no-onednn] [--suffix TEXT]
@@ -572,6 +579,17 @@ std::vector<uint32_t> ParseList(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef FREEDML_BENCH_HAVE_DNNL
+    if (!std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT")) {
+        setenv("OMP_WAIT_POLICY", "passive", 1);
+        execv("/proc/self/exe", argv);
+        std::perror("dense_bench: cannot start itself again under OMP_WAIT_POLICY=passive");
+        return 1;
+    }
+    std::fprintf(stderr, "dense_bench: OpenMP wait policy from OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n",
+                 std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(unset)",
+                 std::getenv("GOMP_SPINCOUNT") ? std::getenv("GOMP_SPINCOUNT") : "(unset)");
+#endif
     bool gemm = false, conv = false, peak = false, int8 = false;
     std::vector<uint32_t> sizes{64, 128, 256, 512, 1024, 2048};
     std::string layersPath = FREEDML_BENCH_RESNET50_LAYERS;

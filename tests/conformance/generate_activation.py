@@ -162,6 +162,11 @@ case["outputs"]["OutputTensor"]["absolute"] = 1e-6  # Alpha * x rounds before th
 cases.append(case)
 cases.append(unary_case("ELU", "FLOAT32", {"Alpha": 1.0}, x, suffix="_alpha1"))
 cases.append(unary_case("SWISH", "FLOAT32", {"SigmoidInputScale": 1.0}, x, suffix="_scale1"))
+# Packed FLOAT16 rows long enough for the chunks that convert inside the loop (four of 64 and a
+# tail); evenly spaced values, so that the random inputs of the cases below stay as they were.
+x = np.linspace(-12.0, 12.0, 261).astype(np.float16)
+for name in ("SIGMOID", "TANH", "GELU"):
+    cases.append(unary_case(name, "FLOAT16", UNARY[name][0], x, suffix="_long_row"))
 write("unary", cases)
 
 # ---- integer RELU and SHRINK, PARAMETERIZED_RELU, RELU_GRAD ----------------------------------------

@@ -503,6 +503,12 @@ with np.errstate(all="ignore"):
     unary_case("unary_layout", "EXP_FLOAT32_long_row", "ELEMENT_WISE_EXP", "FLOAT32", x, rounded(np.exp(f64(x)), "FLOAT32"), 4)
     unary_case("unary_layout", "FLOOR_FLOAT16_long_row", "ELEMENT_WISE_FLOOR", "FLOAT16", x.astype(np.float16),
                np.floor(x.astype(np.float16)))
+    # FLOAT16 rows of the transcendental functions through the chunks that convert inside the loop
+    # (four chunks of 64 and a tail).
+    h = x.astype(np.float16)
+    unary_case("unary_layout", "EXP_FLOAT16_long_row", "ELEMENT_WISE_EXP", "FLOAT16", h, rounded(np.exp(f64(h)), "FLOAT16"), 1)
+    unary_case("unary_layout", "TANH_FLOAT16_long_row", "ELEMENT_WISE_TANH", "FLOAT16", h,
+               rounded(np.tanh(f64(h)), "FLOAT16"), 1)
 
 
 # CLIP_GRAD on the 64-bit integers (listed from feature level 5.0); after every other case so that

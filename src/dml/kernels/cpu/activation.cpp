@@ -13,6 +13,7 @@
 
 #include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/half_rows.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/vector_math.h"
 
@@ -109,6 +110,17 @@ template <bool kHalf>
                                                              size_t n) {
     ActivationBody<kHalf>(a, in, out, n);
 }
+
+// FLOAT16 rows with the conversions in the loop (half_rows.h), computed as ActivationBody<true>.
+[[gnu::flatten]] FREEDML_TARGET_AVX512 void ActivationHalvesAvx512(const FusedActivation& a, const uint16_t* in,
+                                                                  uint16_t* out, size_t n) {
+    MapHalvesAvx512(in, out, n, [&](float* v, size_t m) { ActivationBody<true>(a, v, v, m); });
+}
+
+[[gnu::flatten]] FREEDML_TARGET_AVX2_FMA_F16C void ActivationHalvesAvx2(const FusedActivation& a, const uint16_t* in,
+                                                                       uint16_t* out, size_t n) {
+    MapHalvesAvx2(in, out, n, [&](float* v, size_t m) { ActivationBody<true>(a, v, v, m); });
+}
 #endif
 
 template <bool kHalf>
@@ -135,6 +147,21 @@ void ApplyActivation(const FusedActivation& a, const float* in, float* out, size
 void ApplyActivation(const FusedActivation& a, float* v, size_t n) { ApplyActivation(a, v, v, n); }
 
 void ApplyActivationForHalf(const FusedActivation& a, float* v, size_t n) { ApplyActivationRow<true>(a, v, v, n); }
+
+bool ApplyActivationToHalves(const FusedActivation& a, const uint16_t* in, uint16_t* out, size_t n) {
+#ifdef FREEDML_CPU_X86_64
+    if (HasF16c() && UseAvx512()) {
+        ActivationHalvesAvx512(a, in, out, n);
+        return true;
+    }
+    if (HasF16c() && UseAvx2Fma()) {
+        ActivationHalvesAvx2(a, in, out, n);
+        return true;
+    }
+#endif
+    (void)a, (void)in, (void)out, (void)n;
+    return false;
+}
 
 void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
     if (activation.IsNone()) return;

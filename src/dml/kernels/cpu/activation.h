@@ -7,6 +7,7 @@
 #include <DirectML.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "common/thread_pool.h"
 #include "common/status.h"
@@ -31,6 +32,11 @@ void ApplyActivation(const FusedActivation& activation, float* values, size_t co
 // In place over `count` packed floats that are then rounded to FLOAT16: SIGMOID, TANH and GELU
 // through their cheaper forms for FLOAT16 results (vector_math.h), the others as above.
 void ApplyActivationForHalf(const FusedActivation& activation, float* values, size_t count);
+
+// out[i] = activation(in[i]) over `count` packed FLOAT16 elements, computed as
+// ApplyActivationForHalf computes them, in one pass with the conversions inside the loop; false
+// (nothing written) where the CPU lacks the conversion instructions. `out` may be `in`.
+bool ApplyActivationToHalves(const FusedActivation& activation, const uint16_t* in, uint16_t* out, size_t count);
 
 // In place over a FLOAT32 or FLOAT16 tensor of any strides (the pass that follows a oneDNN
 // primitive when oneDNN cannot express the activation as a post-op), spread over `threads`.

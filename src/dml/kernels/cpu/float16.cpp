@@ -53,6 +53,11 @@ __attribute__((target("avx512f,avx,f16c"))) void FloatToHalfAvx512(const float* 
     FloatToHalfF16c(in + i, out + i, count - i);
 }
 
+#endif
+
+}  // namespace
+
+#ifdef FREEDML_X86
 // CPUID leaf 1: F16C (ECX bit 29) and AVX (bit 28), usable only when the OS saves the YMM
 // state (OSXSAVE, bit 27, and XCR0 bits 1 and 2).
 bool HasF16c() {
@@ -67,9 +72,9 @@ bool HasF16c() {
     }();
     return has;
 }
+#else
+bool HasF16c() { return false; }
 #endif
-
-}  // namespace
 
 void ConvertHalfToFloat(const uint16_t* in, float* out, size_t count) {
 #ifdef FREEDML_X86

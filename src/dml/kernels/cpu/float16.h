@@ -17,6 +17,9 @@ namespace freedml::dml::cpu {
 using ::freedml::FloatToHalf;
 using ::freedml::HalfToFloat;
 
+// Whether the CPU (and the OS) can run F16C's conversions (vcvtph2ps, vcvtps2ph).
+bool HasF16c();
+
 // Bulk conversions of `count` packed elements.
 void ConvertHalfToFloat(const uint16_t* in, float* out, size_t count);
 void ConvertFloatToHalf(const float* in, uint16_t* out, size_t count);

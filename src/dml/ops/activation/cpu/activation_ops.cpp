@@ -122,6 +122,11 @@ public:
                     cpu::ApplyActivation(f, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
                     return;
                 }
+                if (type == DML_TENSOR_DATA_TYPE_FLOAT16 && s[0] == 2 && s[1] == 2 &&
+                    cpu::ApplyActivationToHalves(f, reinterpret_cast<const uint16_t*>(p[1]),
+                                                 reinterpret_cast<uint16_t*>(p[0]), n)) {
+                    return;
+                }
                 float block[kBlock];
                 for (uint64_t i = 0; i < n; i += kBlock) {
                     const size_t m = size_t(std::min<uint64_t>(kBlock, n - i));

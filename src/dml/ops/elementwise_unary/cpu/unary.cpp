@@ -6,7 +6,9 @@
 // AVX2+FMA; EXP, LOG, TANH and ERF a third time for AVX-512) and picked once per process by what
 // the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF vectorize through vector_math.h, shared with the
 // activations. FLOAT16 and strided FLOAT32 rows go
-// through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once.
+// through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once;
+// packed FLOAT16 rows of EXP, LOG, TANH and ERF convert inside the row's loop instead
+// (half_rows.h), the same arithmetic in one pass.
 // Integer rows are typed loops with a packed branch the compiler vectorizes. Broadcast and
 // strided views run through LoopPlan (no index arithmetic per element), large tensors are split
 // over the thread pool.
@@ -22,6 +24,7 @@
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/half_rows.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/vector_math.h"
@@ -164,6 +167,46 @@ FloatRowFn PickFloatRow(bool scaleBias) {
     return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
 }
 
+// Packed FLOAT16 rows with the conversions inside the loop (half_rows.h), where the CPU has them;
+// null otherwise (the FLOAT16 blocks of RunFloat then serve).
+using HalfRowFn = void (*)(const uint16_t* in, uint16_t* out, size_t n, const FloatParams& params);
+
+#ifdef FREEDML_CPU_X86_64
+template <class F, bool kScaleBias>
+FREEDML_TARGET_AVX512 void MapHalvesAvx512Row(const uint16_t* in, uint16_t* out, size_t n, const FloatParams& params) {
+    MapHalvesAvx512(in, out, n, [&](float* v, size_t m) { MapFloats<F, kScaleBias>(v, v, m, params); });
+}
+
+template <class F, bool kScaleBias>
+FREEDML_TARGET_AVX2_FMA_F16C void MapHalvesAvx2Row(const uint16_t* in, uint16_t* out, size_t n,
+                                                   const FloatParams& params) {
+    MapHalvesAvx2(in, out, n, [&](float* v, size_t m) { MapFloats<F, kScaleBias>(v, v, m, params); });
+}
+#endif
+
+template <class F>
+HalfRowFn PickHalfRow(bool scaleBias) {
+#ifdef FREEDML_CPU_X86_64
+    if (HasF16c() && UseAvx512()) return scaleBias ? MapHalvesAvx512Row<F, true> : MapHalvesAvx512Row<F, false>;
+    if (HasF16c() && UseAvx2Fma()) return scaleBias ? MapHalvesAvx2Row<F, true> : MapHalvesAvx2Row<F, false>;
+#endif
+    (void)scaleBias;
+    return nullptr;
+}
+
+// The fused FLOAT16 rows of the transcendental functions, whose FLOAT16 figures the block path's
+// extra passes held back (issue 22); the others keep the blocks.
+HalfRowFn HalfRowFor(UnaryFloatOp op, bool scaleBias) {
+    using Op = UnaryFloatOp;
+    switch (op) {
+        case Op::Exp: return PickHalfRow<FExpH>(scaleBias);
+        case Op::Tanh: return PickHalfRow<FTanhH>(scaleBias);
+        case Op::Erf: return PickHalfRow<FErfH>(scaleBias);
+        case Op::Log: return PickHalfRow<FLog>(scaleBias);
+        default: return nullptr;
+    }
+}
+
 // `half`: the results are rounded to FLOAT16, which the cheaper forms of EXP, TANH and ERF serve.
 FloatRowFn FloatRowFor(UnaryFloatOp op, bool scaleBias, bool half) {
     using Op = UnaryFloatOp;
@@ -296,6 +339,7 @@ private:
     LoopPlan<1> plan1_;  // output (FILL)
     FloatParams floatParams_;
     FloatRowFn floatRow_ = nullptr;
+    HalfRowFn halfRow_ = nullptr;  // packed FLOAT16 to FLOAT16, where the CPU has the conversions
     uint32_t mode_ = 0;                   // ROUND's or IS_INFINITY's
     DML_SCALAR_UNION lo_{}, hi_{};        // bounds in the tensor's type (integer CLIP, THRESHOLD, CLIP_GRAD)
     DML_SCALAR_UNION start_{}, delta_{};  // FILL_VALUE_*
@@ -401,6 +445,7 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
         UnaryFloatOp op;
         if (UnaryFloatOpOf(type_, mode_, &op)) {
             floatRow_ = FloatRowFor(op, scaleBias != nullptr, outType_ == DML_TENSOR_DATA_TYPE_FLOAT16);
+            if (outType_ == DML_TENSOR_DATA_TYPE_FLOAT16) halfRow_ = HalfRowFor(op, scaleBias != nullptr);
         }
     }
     hasIntegerOp_ = UnaryIntegerOpOf(type_, &integerOp_);
@@ -437,12 +482,17 @@ void UnaryKernel::Execute(const KernelBindings& bindings) {
 void UnaryKernel::RunFloat(ThreadPool* threads, const Ptrs2& bases) const {
     const DML_TENSOR_DATA_TYPE type = outType_;
     const FloatRowFn row = floatRow_;
+    const HalfRowFn halfRow = halfRow_;
     const FloatParams& params = floatParams_;
     ParallelLoop(
         threads, plan2_, bases,
         [&](const Ptrs2& p, uint64_t n, const Strides2& s) {
             if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
                 row(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n, params);
+                return;
+            }
+            if (halfRow && s[0] == 2 && s[1] == 2) {  // halfRow_: FLOAT16 only
+                halfRow(reinterpret_cast<const uint16_t*>(p[1]), reinterpret_cast<uint16_t*>(p[0]), n, params);
                 return;
             }
             float block[kBlock];

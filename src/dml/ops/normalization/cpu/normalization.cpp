@@ -1,8 +1,9 @@
 // CPU kernel of the normalization family (norm_plan.h has the formulas). Groups run in parallel;
 // within a group the mean and the variance take two passes over the reduced elements, summed in
 // double, so that neither a large mean nor FLOAT16 storage loses precision. A group that is one
-// row (layer normalization, LP along one axis, batch normalization's inner dimension) runs on
-// packed float copies of its rows; other groups walk their elements through the strides.
+// row (layer normalization, LP along one axis, batch normalization's trailing dimensions joined by
+// MergeGivenRows) runs on packed float copies of its rows; other groups walk their elements
+// through the strides.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -126,11 +127,38 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
         for (int o = kNormIn; o < kNormOperands; ++o) {
             if (NormIsOutput(o) || (o != kNormIn && !p.has[o])) continue;
             if (o != kNormIn && loaded[o] == base[o]) continue;
-            cpu::LoadFloats(type, ops.at[o] + base[o] * size, p.strides[o][inner] * size, row[o].data(), n);
+            // An operand broadcast along the row (stride 0: batch normalization's statistics, scale
+            // and bias) is one value, read once; the loops below take its element 0.
+            const size_t count = o != kNormIn && p.strides[o][inner] == 0 ? std::min<size_t>(n, 1) : n;
+            cpu::LoadFloats(type, ops.at[o] + base[o] * size, p.strides[o][inner] * size, row[o].data(), count);
             loaded[o] = base[o];
         }
         const float* x = row[kNormIn].data();
         float* y = row[kNormOut].data();
+        const auto constant = [&](int o) { return !p.has[o] || p.strides[o][inner] == 0; };
+        if (p.mode == NormMode::GivenStatistics && constant(kNormMean) && constant(kNormVariance) &&
+            constant(kNormScale) && constant(kNormBias) && !p.has[kNormAdd]) {
+            // A spatial batch normalization: every operand but the input is one value along the
+            // row. The formula below in one pass, each element's operations as there (the scale
+            // and bias applied in float after the double quotient), the quotient taken as a
+            // product with the reciprocal of the deviation (a division per element held the row
+            // to a fraction of memory speed; the two differ by at most a unit of the double's last
+            // place before the rounding to float).
+            const double mean = row[kNormMean][0];
+            const double inverse = 1.0 / std::sqrt(double(row[kNormVariance][0]) + p.epsilon);
+            const float scale = p.has[kNormScale] ? row[kNormScale][0] : 1.0f;
+            const float bias = p.has[kNormBias] ? row[kNormBias][0] : 0.0f;
+            const bool hasScale = p.has[kNormScale], hasBias = p.has[kNormBias];
+            for (size_t i = 0; i < n; ++i) {
+                float t = float((double(x[i]) - mean) * inverse);
+                if (hasScale) t *= scale;
+                if (hasBias) t += bias;
+                y[i] = t;
+            }
+            if (!act.IsNone()) cpu::ApplyActivation(act, y, n);
+            cpu::StoreFloats(type, y, ops.at[kNormOut] + base[kNormOut] * size, p.strides[kNormOut][inner] * size, n);
+            continue;
+        }
         if (p.mode == NormMode::GivenStatistics) {
             const float* m = row[kNormMean].data();
             const float* v = row[kNormVariance].data();
@@ -140,7 +168,10 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
                 const double mean = m[0], deviation = std::sqrt(double(v[0]) + p.epsilon);
                 for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - mean) / deviation);
             } else {
-                for (size_t i = 0; i < n; ++i) y[i] = float((double(x[i]) - m[i]) / std::sqrt(double(v[i]) + p.epsilon));
+                const size_t mStep = p.strides[kNormMean][inner] != 0, vStep = p.strides[kNormVariance][inner] != 0;
+                for (size_t i = 0; i < n; ++i) {
+                    y[i] = float((double(x[i]) - m[i * mStep]) / std::sqrt(double(v[i * vStep]) + p.epsilon));
+                }
             }
         } else {
             double mean = 0.0, factor = 1.0, variance = 0.0;
@@ -167,15 +198,27 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
         }
         if (p.has[kNormScale]) {
             const float* sc = row[kNormScale].data();
-            for (size_t i = 0; i < n; ++i) y[i] *= sc[i];
+            if (p.strides[kNormScale][inner] == 0) {
+                for (size_t i = 0; i < n; ++i) y[i] *= sc[0];
+            } else {
+                for (size_t i = 0; i < n; ++i) y[i] *= sc[i];
+            }
         }
         if (p.has[kNormBias]) {
             const float* b = row[kNormBias].data();
-            for (size_t i = 0; i < n; ++i) y[i] += b[i];
+            if (p.strides[kNormBias][inner] == 0) {
+                for (size_t i = 0; i < n; ++i) y[i] += b[0];
+            } else {
+                for (size_t i = 0; i < n; ++i) y[i] += b[i];
+            }
         }
         if (p.has[kNormAdd]) {
             const float* a = row[kNormAdd].data();
-            for (size_t i = 0; i < n; ++i) y[i] += a[i];
+            if (p.strides[kNormAdd][inner] == 0) {
+                for (size_t i = 0; i < n; ++i) y[i] += a[0];
+            } else {
+                for (size_t i = 0; i < n; ++i) y[i] += a[i];
+            }
         }
         if (!act.IsNone()) cpu::ApplyActivation(act, y, n);
         cpu::StoreFloats(type, y, ops.at[kNormOut] + base[kNormOut] * size, p.strides[kNormOut][inner] * size, n);
@@ -429,6 +472,35 @@ private:
     cpu::FusedActivation act_;
 };
 
+// GivenStatistics reduces nothing, so its row (the plan's last dimension) may span every trailing
+// dimension that each operand walks as one: batch normalization's H x W plane of a packed NCHW
+// tensor becomes one row of H * W (its statistics broadcast, stride 0, along both) instead of H
+// rows of W, each paying a row's setup. Rows stop growing at kMaxMergedRow elements, so that
+// groups remain to spread over the threads and the row buffers stay in cache.
+void MergeGivenRows(NormPlan& p) {
+    constexpr uint64_t kMaxMergedRow = uint64_t(1) << 14;
+    if (p.mode != NormMode::GivenStatistics || p.rank < 2 || p.rank - p.groupRank != 1) return;
+    while (p.rank >= 2) {
+        const int outer = p.rank - 2, inner = p.rank - 1;
+        const uint64_t merged = uint64_t(p.sizes[outer]) * p.sizes[inner];
+        if (merged > kMaxMergedRow && p.sizes[outer] != 1) break;
+        bool joined = true;
+        for (int o = 0; o < kNormOperands; ++o) {
+            if (!p.has[o] || p.sizes[outer] == 1) continue;  // a dimension of 1 is never walked
+            joined = joined && p.strides[o][outer] == p.strides[o][inner] * int64_t(p.sizes[inner]);
+        }
+        if (!joined) break;
+        p.groups /= std::max<uint64_t>(1, p.sizes[outer]);
+        p.groupSize = merged;
+        p.sizes[outer] = uint32_t(merged);
+        for (int o = 0; o < kNormOperands; ++o) p.strides[o][outer] = p.strides[o][inner];
+        p.sizes[inner] = 0;
+        for (int o = 0; o < kNormOperands; ++o) p.strides[o][inner] = 0;
+        --p.rank;
+        --p.groupRank;
+    }
+}
+
 }  // namespace
 
 namespace cpu {
@@ -439,6 +511,7 @@ Status CreateCpuNormalization(const KernelContext&, const OperatorArgs& args, st
     FREEDML_TRY(BuildNormPlan(args, &plan, &fused));
     FusedActivation act;
     FREEDML_TRY(DecodeFusedActivation(fused, &act));
+    MergeGivenRows(plan);
     *kernel = std::make_unique<NormalizationKernel>(args.schema.type, plan, act);
     return {};
 }

@@ -215,10 +215,16 @@ struct ExtremeState {
             if (n >= 2 * kLanes) {
                 float lane[kLanes];
                 for (uint64_t j = 0; j < kLanes; ++j) lane[j] = Load<float>(p + j * sizeof(float));
+                // Add's test as two selects (a NaN lane takes x, then the comparison), and the
+                // lane loop kept rolled: GCC vectorizes it as a loop, while the fully unrolled
+                // form (-O3) and the short-circuit || both left it scalar.
+                const float* q = reinterpret_cast<const float*>(p);
                 for (i = kLanes; i + kLanes <= n; i += kLanes) {
+#pragma GCC unroll 1
                     for (uint64_t j = 0; j < kLanes; ++j) {
-                        const float x = Load<float>(p + (i + j) * sizeof(float)), v = lane[j];
-                        lane[j] = (v != v || (kMax ? x > v : x < v)) ? x : v;
+                        const float x = q[i + j], v = lane[j];
+                        const float w = v != v ? x : v;
+                        lane[j] = (kMax ? x > w : x < w) ? x : w;
                     }
                 }
                 float joined = lane[0];
@@ -390,7 +396,8 @@ FREEDML_REDUCE_INLINE void RunDenseBlock(const Plan& plan, const std::byte* in, 
             }
             for (uint64_t b = 0; b < count; ++b) {  // ExtremeState::Add, per lane
                 const float x = Load<float>(p + b * sizeof(float)), v = best[b];
-                best[b] = (v != v || (S::kMax ? x > v : x < v)) ? x : v;
+                const float w = v != v ? x : v;  // two selects, no ||: the loop vectorizes
+                best[b] = (S::kMax ? x > w : x < w) ? x : w;
             }
         });
         for (uint64_t b = 0; b < count; ++b) {
