@@ -47,8 +47,33 @@ CASES = [
 ]
 
 
-def build_model(model):
-    """The torch model with random weights (every normalization's parameters random too)."""
+def eager_attention(config, eager):
+    # Attention written out (matmul, softmax, matmul) as exporters give it, rather than a PyTorch
+    # scaled_dot_product_attention call newer transformers releases default to.
+    if eager:
+        config._attn_implementation = "eager"
+    return config
+
+
+def by_name(m, names):
+    """The transformers model called with its inputs by name (their positional order differs between
+    releases), giving its last hidden state."""
+    import torch
+
+    class ByName(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = m
+
+        def forward(self, *args):
+            return self.model(**dict(zip(names, args))).last_hidden_state
+
+    return ByName()
+
+
+def build_model(model, for_export=False):
+    """The torch model with random weights (every normalization's parameters random too); for the
+    export, attention written out, for timing PyTorch, its default (fastest) attention."""
     import torch
     torch.manual_seed(21)
     if model in ("resnet50", "mobilenet_v2"):
@@ -57,9 +82,9 @@ def build_model(model):
     else:
         import transformers
         if model == "bert_base":
-            m = transformers.BertModel(transformers.BertConfig(), add_pooling_layer=False).eval()
+            m = transformers.BertModel(eager_attention(transformers.BertConfig(), for_export), add_pooling_layer=False).eval()
         else:
-            m = transformers.GPT2Model(transformers.GPT2Config(use_cache=False)).eval()
+            m = transformers.GPT2Model(eager_attention(transformers.GPT2Config(use_cache=False), for_export)).eval()
     with torch.no_grad():
         for mod in m.modules():
             if isinstance(mod, torch.nn.BatchNorm2d):
@@ -68,7 +93,7 @@ def build_model(model):
             elif isinstance(mod, torch.nn.LayerNorm):
                 mod.weight.uniform_(0.5, 1.5)
                 mod.bias.uniform_(-0.1, 0.1)
-    return m
+    return m if model in ("resnet50", "mobilenet_v2") else by_name(m, list(make_inputs(model, 1)))
 
 
 def make_inputs(model, batch):
@@ -86,7 +111,7 @@ def make_inputs(model, batch):
 
 def export(model, path):
     import torch
-    m = build_model(model)
+    m = build_model(model, for_export=True)
     inputs = make_inputs(model, 1)
     dynamic = {k: ({0: "batch"} if model in ("resnet50", "mobilenet_v2") else {0: "batch", 1: "sequence"})
                for k in inputs}

@@ -42,7 +42,7 @@ rm -rf $src && mkdir -p $src
 tar --exclude='./build*' --exclude="./$deps" --exclude=./.git -cf - . | tar -C $src -xf -
 # The operator families' API tests (tests/<family>/<family>_api_test), run on the CUDA adapter.
 families="reduction data_movement generators pooling normalization region_pooling resampling quantized recurrent attention optimizer training"
-keep="conformance cuda dml onnx d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary $families"
+keep="conformance cuda dml dmlrun onnx d3d12 d3d12_exec dxcore graph elementwise_binary elementwise_unary $families"
 for d in $src/tests/*/; do case " $keep " in *" $(basename "$d") "*) ;; *) rm -rf "$d" ;; esac; done
 cd $src
 build=build-gpu

@@ -117,6 +117,24 @@ def randomize_norms(model):
                 m.bias.uniform_(-0.1, 0.1)
 
 
+def eager_attention(config):
+    # Attention written out (matmul, softmax, matmul), the pattern exporters give and the lowering
+    # fuses, rather than a PyTorch scaled_dot_product_attention call newer releases default to.
+    config._attn_implementation = "eager"
+    return config
+
+
+# Calls a transformers model with its inputs by name (their positional order differs between
+# releases) and returns its last hidden state.
+class ByName(nn.Module):
+    def __init__(self, model, names):
+        super().__init__()
+        self.model, self.names = model, names
+
+    def forward(self, *args):
+        return self.model(**dict(zip(self.names, args))).last_hidden_state
+
+
 rng = np.random.RandomState(21)
 if name in ("bert_base", "gpt2_small"):
     import transformers
@@ -124,17 +142,17 @@ if name in ("bert_base", "gpt2_small"):
     # small); symbolic batch and sequence dimensions, set back with dmlrun --dim.
     ids = rng.randint(0, 30522 if name == "bert_base" else 50257, (batch, 128)).astype(np.int64)
     if name == "bert_base":
-        model = transformers.BertModel(transformers.BertConfig(), add_pooling_layer=False).eval()
+        model = transformers.BertModel(eager_attention(transformers.BertConfig()), add_pooling_layer=False).eval()
         # Padding: even rows keep their first 100 tokens, odd rows all 128.
         mask = np.ones((batch, 128), np.int64)
         for r in range(0, batch, 2):
             mask[r, 100:] = 0
         inputs = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
     else:
-        model = transformers.GPT2Model(transformers.GPT2Config(use_cache=False)).eval()
+        model = transformers.GPT2Model(eager_attention(transformers.GPT2Config(use_cache=False))).eval()
         inputs = {"input_ids": ids}
     randomize_norms(model)
-    torch.onnx.export(model, tuple(torch.from_numpy(v) for v in inputs.values()), path,
+    torch.onnx.export(ByName(model, list(inputs)), tuple(torch.from_numpy(v) for v in inputs.values()), path,
                       input_names=list(inputs), output_names=["output"], opset_version=14,
                       dynamic_axes={k: {0: "batch", 1: "sequence"} for k in inputs}, **legacy)
     np.savez(path + ".inputs.npz", **inputs)
