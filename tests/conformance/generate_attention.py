@@ -99,7 +99,7 @@ def tolerance(dtype):
 
 def case(name, dtype, B, S, kvs, nq, H, Hv=None, nkv=None, form="separate", bias=False, mask_type="NONE",
          mask=None, mask_sizes=None, rpb_sizes=None, past=0, present=False, past_lens=None, total=None,
-         v1=False, scale=None, filt=-10000.0, query_strided=False):
+         v1=False, scale=None, filt=-10000.0, query_strided=False, lens_type="INT32"):
     Hv = Hv or H
     nkv = nkv or nq
     scale = scale if scale is not None else 1.0 / np.sqrt(H)
@@ -162,8 +162,8 @@ def case(name, dtype, B, S, kvs, nq, H, Hv=None, nkv=None, form="separate", bias
         inputs["PastKeyTensor"] = values(pk, dtype)
         inputs["PastValueTensor"] = values(pv, dtype)
     if past_lens is not None:
-        op["PastSequenceLengthsTensor"] = tensor("INT32", [B])
-        inputs["PastSequenceLengthsTensor"] = values(np.asarray(past_lens, np.int32), "INT32")
+        op["PastSequenceLengthsTensor"] = tensor(lens_type, [B])
+        inputs["PastSequenceLengthsTensor"] = values(np.asarray(past_lens, dict(NP, INT32=np.int32)[lens_type]), lens_type)
     out, rk, rv = reference(q, k, v, nq, nkv, scale, b, mask_type, m, filt, r, pk, pv, past_lens, T)
     op["OutputTensor"] = tensor(dtype, [B, S, nq * Hv])
     outputs = {"OutputTensor": dict(values=values(out.astype(NP[dtype]), dtype), **tolerance(dtype))}
@@ -261,6 +261,13 @@ def main():
              mask=[130, 70, 10, 66], mask_sizes=(2, 2), filt=-1e4),
         case("flash_h64_stacked_lengths_filter", "FLOAT16", 1, 65, 65, 1, 64, form="qkv",
              mask_type="KEY_SEQUENCE_LENGTH", mask=[40], mask_sizes=(1, 1), filt=-3.0),
+    ]
+    # PastSequenceLengths as floats (the page's FLOAT32/FLOAT16; whole numbers as a client binds).
+    cases += [
+        case("past_sequence_lengths_float32", "FLOAT32", 2, 1, 1, 2, 4, nkv=2, v1=True, past=3, present=True,
+             past_lens=[2, 0], lens_type="FLOAT32"),
+        case("past_sequence_lengths_float16", "FLOAT16", 2, 1, 1, 2, 2, nkv=1, v1=True, past=3, present=True,
+             past_lens=[3, 1], lens_type="FLOAT16"),
     ]
     write_cases(__file__, "attention", cases)
 

@@ -229,8 +229,11 @@ Status MakeAttentionGeometry(const OperatorArgs& args, AttentionGeometry* out) {
     g.totalSequence = g.pastSequence + g.keyValueSequence;
     if (g.hasPastSequenceLengths) {
         const TensorDesc& t = *args.inputs[kAttnPastSequenceLengths];
-        INVALID_IF(!DataTypeIn({DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32}, t.dataType),
-                   "PastSequenceLengthsTensor is %s; FreeDML reads it as INT32 or UINT32 lengths.",
+        // The page lists FLOAT32/FLOAT16 for it, and ONNX Runtime binds INT32: both are read.
+        INVALID_IF(!DataTypeIn({DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_FLOAT32,
+                                DML_TENSOR_DATA_TYPE_FLOAT16},
+                               t.dataType),
+                   "PastSequenceLengthsTensor is %s; it holds lengths as INT32, UINT32, FLOAT32 or FLOAT16.",
                    DataTypeName(t.dataType));
         FREEDML_TRY(TrailingDims(args, kAttnPastSequenceLengths, 1, &sz, &st));
         INVALID_IF(sz[0] != g.batch, "PastSequenceLengthsTensor %s must hold batchSize (%u) lengths.",

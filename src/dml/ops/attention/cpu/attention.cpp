@@ -23,6 +23,7 @@
 
 #include "dml/kernels/cpu/batched_matmul.h"
 #include "dml/kernels/cpu/cpu_isa.h"
+#include "common/half.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/kernel_adapter.h"
 #include "dml/kernels/cpu/thread_pool.h"
@@ -31,6 +32,26 @@
 
 namespace freedml::dml::cpu {
 namespace {
+
+// One of PastSequenceLengthsTensor's lengths: integers as they are, floats rounded to the nearest
+// whole number (NaN as 0); the caller clamps it to the buffers.
+int64_t ReadLength(DML_TENSOR_DATA_TYPE type, const std::byte* base, int64_t element) {
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+        float v;
+        if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+            std::memcpy(&v, base + element * 4, 4);
+        } else {
+            uint16_t h;
+            std::memcpy(&h, base + element * 2, 2);
+            v = HalfToFloat(h);
+        }
+        if (!(v == v)) return 0;
+        return int64_t(std::nearbyint(std::clamp(v, -1.0f, 4294967296.0f)));
+    }
+    int32_t raw;
+    std::memcpy(&raw, base + element * 4, 4);
+    return type == DML_TENSOR_DATA_TYPE_INT32 ? int64_t(raw) : int64_t(uint32_t(raw));
+}
 
 // One row of scores into softmax weights, in place: a BOOLEAN mask's filter value added where the
 // mask is 0 (mask null: none), the maximum subtracted, e^x, and the division by the sum (as a
@@ -342,11 +363,8 @@ private:
             const uint32_t limit = g.hasPast ? g.pastSequence : g.totalSequence - g.keyValueSequence;
             const std::byte* p = in[kAttnPastSequenceLengths];
             for (uint32_t bi = 0; bi < g.batch; ++bi) {
-                int32_t raw;
-                std::memcpy(&raw, p + int64_t(bi) * g.pastSequenceLengthsStride * 4, 4);
-                int64_t len = g.pastSequenceLengthsType == DML_TENSOR_DATA_TYPE_INT32 ? int64_t(raw)
-                                                                                       : int64_t(uint32_t(raw));
-                pastLength[bi] = uint32_t(std::clamp<int64_t>(len, 0, limit));
+                pastLength[bi] = uint32_t(std::clamp<int64_t>(
+                    ReadLength(g.pastSequenceLengthsType, p, int64_t(bi) * g.pastSequenceLengthsStride), 0, limit));
             }
         }
         const uint32_t qkHidden = g.queryHeads * g.headSize, kHidden = g.keyValueHeads * g.headSize;

@@ -31,8 +31,17 @@ __device__ void Store(const AttentionPlan& p, void* base, int64_t element, float
 // Valid past positions of batch b (clamped so that no length reaches outside the buffers).
 __device__ uint32_t PastLength(const AttentionPlan& p, const AttentionPointers& ptr, uint32_t b) {
     if (!p.hasPastSequenceLengths) return p.pastSequence;
-    const int32_t raw = static_cast<const int32_t*>(ptr.inputs[11])[b * p.pastLengthsStride];
-    const int64_t len = p.pastLengthsSigned ? int64_t(raw) : int64_t(uint32_t(raw));
+    // Integers as they are, floats rounded to the nearest whole number (NaN as 0), as on the CPU.
+    const int64_t at = b * p.pastLengthsStride;
+    int64_t len;
+    if (p.pastLengthsKind >= 2) {
+        float v = p.pastLengthsKind == 2 ? static_cast<const float*>(ptr.inputs[11])[at]
+                                         : __half2float(static_cast<const __half*>(ptr.inputs[11])[at]);
+        len = v != v ? 0 : int64_t(nearbyintf(fminf(fmaxf(v, -1.0f), 4294967296.0f)));
+    } else {
+        const int32_t raw = static_cast<const int32_t*>(ptr.inputs[11])[at];
+        len = p.pastLengthsKind == 0 ? int64_t(raw) : int64_t(uint32_t(raw));
+    }
     const int64_t limit = p.hasPast ? p.pastSequence : p.totalSequence - p.keyValueSequence;
     return uint32_t(len < 0 ? 0 : (len > limit ? limit : len));
 }

@@ -21,7 +21,8 @@ struct AttentionPlan {
     uint32_t queryHeads, keyValueHeads, headSize, valueHeadSize;
     float scale, maskFilterValue;
     AttentionOperandPlan query, key, value;
-    bool hasBias, hasMask, hasRelativePositionBias, hasPast, hasPastSequenceLengths, pastLengthsSigned;
+    bool hasBias, hasMask, hasRelativePositionBias, hasPast, hasPastSequenceLengths;
+    uint32_t pastLengthsKind;  // 0 INT32, 1 UINT32, 2 FLOAT32, 3 FLOAT16
     uint32_t maskType;
     int64_t biasStride, pastLengthsStride;
     int64_t maskStrides[4], positionBiasStrides[4];

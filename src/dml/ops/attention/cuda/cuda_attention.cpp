@@ -52,7 +52,12 @@ Status CreateCudaMultiheadAttention(const KernelContext&, const OperatorArgs& ar
     p.query = ToPlan(g.query), p.key = ToPlan(g.key), p.value = ToPlan(g.value);
     p.hasBias = g.hasBias, p.hasMask = g.hasMask, p.hasRelativePositionBias = g.hasRelativePositionBias;
     p.hasPast = g.hasPast, p.hasPastSequenceLengths = g.hasPastSequenceLengths;
-    p.pastLengthsSigned = g.pastSequenceLengthsType == DML_TENSOR_DATA_TYPE_INT32;
+    switch (g.pastSequenceLengthsType) {
+        case DML_TENSOR_DATA_TYPE_UINT32: p.pastLengthsKind = 1; break;
+        case DML_TENSOR_DATA_TYPE_FLOAT32: p.pastLengthsKind = 2; break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: p.pastLengthsKind = 3; break;
+        default: p.pastLengthsKind = 0; break;
+    }
     p.maskType = g.maskType;
     p.biasStride = g.biasStride, p.pastLengthsStride = g.pastSequenceLengthsStride;
     for (int d = 0; d < 4; ++d) {
