@@ -728,3 +728,25 @@ write_cases(__file__, "data_movement_slice_grad", slice_grad_cases())
 write_cases(__file__, "data_movement_reverse", reverse_subsequences_cases())
 write_cases(__file__, "data_movement_fold", fold_cases())
 write_cases(__file__, "data_movement_rows", long_row_cases())
+
+
+# ---- FOLD of 8- and 16-bit integers -------------------------------------------------------------
+# Sums modulo the type: values large enough that overlapping windows wrap (numpy's in-place add in
+# the element type wraps the same way). Written last so that the cases above stay as they were.
+
+def fold_small_int_cases():
+    cases = []
+    for dtype, low, high in [("INT8", -128, 128), ("UINT8", 0, 256), ("INT16", -32768, 32768), ("UINT16", 0, 65536)]:
+        image, window, strides, dil, start, end = (1, 2, 4, 5), [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]
+        blocks = window_geometry(image[2:], window, strides, dil, start, end)
+        cols = rng.integers(low, high, size=(1, 2 * 9, int(np.prod(blocks)))).astype(NP[dtype])
+        with np.errstate(over="ignore"):
+            expected = fold_reference(cols, image, window, strides, dil, start, end)
+        op = {"type": "DML_OPERATOR_FOLD", "InputTensor": tensor(dtype, cols.shape), "OutputTensor": tensor(dtype, image),
+              "DimensionCount": 2, "WindowSizes": window, "Strides": strides, "Dilations": dil, "StartPadding": start,
+              "EndPadding": end}
+        cases.append(case(f"FOLD_{dtype}_3x3_overlap_wraps", op, values(cols, dtype), expected.astype(NP[dtype]), dtype))
+    return cases
+
+
+write_cases(__file__, "data_movement_fold_small_integers", fold_small_int_cases())

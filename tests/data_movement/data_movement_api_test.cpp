@@ -165,7 +165,6 @@ TEST_F(DataMovementTest, InvalidScattersSliceGradsReversesAndFoldsAreRefused) {
     Tensor image(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 4, 5});
     Tensor columns(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 18, 20});
     Tensor wrongColumns(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 18, 12});
-    Tensor i8image(DML_TENSOR_DATA_TYPE_INT8, {1, 2, 4, 5});
     Tensor i8columns(DML_TENSOR_DATA_TYPE_INT8, {1, 18, 20});
     UINT window[] = {3, 3}, ones[] = {1, 1}, zeros[] = {0, 0}, noStride[] = {1, 0}, big[] = {3, 9};
     DML_UNFOLD_OPERATOR_DESC u{&image.desc, &wrongColumns.desc, 2, window, ones, ones, ones, ones};
@@ -177,8 +176,8 @@ TEST_F(DataMovementTest, InvalidScattersSliceGradsReversesAndFoldsAreRefused) {
     UINT window3[] = {3, 3, 3}, ones3[] = {1, 1, 1};  // the arrays hold DimensionCount entries
     u = {&image.desc, &columns.desc, 3, window3, ones3, ones3, ones3, ones3};
     Refused(DML_OPERATOR_UNFOLD, &u, "with DimensionCount 3 it must have 5");
-    DML_FOLD_OPERATOR_DESC f{&i8columns.desc, &i8image.desc, 2, window, ones, ones, ones, ones};
-    Refused(DML_OPERATOR_FOLD, &f, "InputTensor has data type INT8; DML_OPERATOR_FOLD accepts");
+    DML_FOLD_OPERATOR_DESC f{&i8columns.desc, &image.desc, 2, window, ones, ones, ones, ones};
+    Refused(DML_OPERATOR_FOLD, &f, "OutputTensor has data type FLOAT32, but InputTensor is INT8; they must match.");
     f = {&columns.desc, &image.desc, 0, window, ones, ones, ones, ones};
     Refused(DML_OPERATOR_FOLD, &f, "DimensionCount (0) must be 1 to 6");
 }

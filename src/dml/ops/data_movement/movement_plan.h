@@ -181,7 +181,7 @@ struct WindowMap {
 };
 
 // FOLD's element types (its sums need the type, not only the size).
-enum class FoldType : uint8_t { F64, F32, F16, I64, I32, U64, U32 };
+enum class FoldType : uint8_t { F64, F32, F16, I64, I32, U64, U32, I16, I8, U16, U8 };
 
 // UNFOLD's column element i: the offsets of the column and of the image element (or -1 in the
 // padding).

@@ -668,12 +668,9 @@ const OperatorSchema kReverseSubsequences{
 
 // ---- FOLD and UNFOLD -------------------------------------------------------------------------------
 
-// The pages give no data types. UNFOLD only moves elements: every 8- to 64-bit type. FOLD sums
-// overlapping windows: the float types and the 32- and 64-bit integers (FreeDML's choice).
-constexpr Types kFoldTypes = {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
-                              DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_UINT64,
-                              DML_TENSOR_DATA_TYPE_UINT32};
-
+// The pages give no data types. Both take every 8- to 64-bit type: UNFOLD only moves elements,
+// FOLD sums overlapping windows (floats in float, FLOAT16 in float32; integers modulo their type,
+// as DirectML's integer ADD wraps).
 // The image tensor is {N, C, spatial...} with DimensionCount spatial dimensions; the column tensor
 // is {N, C * prod(WindowSizes), BlockCount} (leading dimensions of 1 before those three allowed),
 // with BlocksPerDimension as the pages give it.
@@ -682,7 +679,7 @@ Status ValidateFoldUnfold(const OperatorArgs& args) {
     const bool fold = args.schema.type == DML_OPERATOR_FOLD;
     const TensorDesc& in = *args.inputs[0];
     const TensorDesc& out = *args.outputs[0];
-    const Types allowed = fold ? kFoldTypes : kAllTypes;
+    const Types allowed = kAllTypes;
     bool known = false;
     for (auto t : allowed) known |= t == in.dataType;
     INVALID_IF(!known, "InputTensor has data type %s; DML_OPERATOR_%s accepts %s.", DataTypeName(in.dataType),

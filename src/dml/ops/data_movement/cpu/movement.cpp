@@ -477,13 +477,23 @@ public:
                 return Run<uint64_t, uint64_t>(threads, input.data, output.data);
             case FoldType::U32:
                 return Run<uint32_t, uint32_t>(threads, input.data, output.data);
+            // 8- and 16-bit sums in unsigned 32-bit arithmetic, kept modulo the type (they wrap as
+            // DirectML's integer ADD does).
+            case FoldType::I16:
+                return Run<int16_t, uint32_t>(threads, input.data, output.data);
+            case FoldType::I8:
+                return Run<int8_t, uint32_t>(threads, input.data, output.data);
+            case FoldType::U16:
+                return Run<uint16_t, uint32_t>(threads, input.data, output.data);
+            case FoldType::U8:
+                return Run<uint8_t, uint32_t>(threads, input.data, output.data);
         }
     }
 
 private:
     template <class T, class Acc>
     void Run(ThreadPool* threads, const std::byte* in, std::byte* out) const {
-        constexpr bool kHalf = std::is_same_v<T, uint16_t>;
+        constexpr bool kHalf = std::is_same_v<T, uint16_t> && std::is_same_v<Acc, float>;
         ParallelFor(threads, map_.count, 1u << 11, [&](uint64_t begin, uint64_t end) {
             for (uint64_t i = begin; i < end; ++i) {
                 Acc sum{};
@@ -493,14 +503,14 @@ private:
                     if constexpr (kHalf) {
                         sum += HalfToFloat(v);
                     } else {
-                        sum += v;
+                        sum += Acc(v);
                     }
                 });
                 T result;
                 if constexpr (kHalf) {
                     result = FloatToHalf(sum);
                 } else {
-                    result = sum;
+                    result = T(sum);
                 }
                 std::memcpy(out + image * int64_t(sizeof(T)), &result, sizeof(T));
             }
