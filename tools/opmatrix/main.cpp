@@ -94,7 +94,19 @@ void DescribeCpu(Row& row) {
     std::vector<std::pair<std::string, DataTypeSet>> accepted;
     for (const auto& tensor : row.probe.tensors) accepted.push_back({tensor.name, tensor.accepted});
     if (!entry.dataTypesKnown) {
-        row.cpu = "yes: " + GroupedTypes(accepted);
+        // The page lists none: complete only where FreeDML takes every type a tensor of 8 to 64
+        // bits can have (DirectML lists the 4-bit ones for QUANTIZE and DEQUANTIZE alone).
+        constexpr DML_TENSOR_DATA_TYPE kWide[] = {
+            DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+            DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
+            DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
+            DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
+        DataTypeSet wide = 0;
+        for (auto type : kWide) wide |= DataTypeBit(type);
+        bool all = !row.probe.tensors.empty();
+        for (const auto& tensor : row.probe.tensors) all = all && (tensor.accepted & wide) == wide;
+        row.complete = all;
+        row.cpu = all ? "yes: every 8- to 64-bit type" : "yes: " + GroupedTypes(accepted);
         return;
     }
     DataTypeSet missing = 0, extra = 0;
@@ -168,7 +180,8 @@ std::string Generate(std::vector<std::string>* probeFailures) {
           "  tensor (desc member without its `Tensor` suffix; tensors sharing a list are grouped). A single list\n"
           "  applies to every tensor. `f64 f32 f16` are FLOAT64/32/16, `i64`..`i4` INT64..INT4, `u64`..`u4`\n"
           "  UINT64..UINT4. `unknown`: the page gives none.\n"
-          "- **CPU**: `yes` when FreeDML runs it on the CPU with every data type DirectML allows; `yes, except`\n"
+          "- **CPU**: `yes` when FreeDML runs it on the CPU with every data type DirectML allows (where the page\n"
+          "  lists none, every 8- to 64-bit type); `yes, except`\n"
           "  names the types FreeDML's validation refuses; `(also ...)` names types it accepts beyond\n"
           "  DirectML. `no (schema only)`: FreeDML knows the desc (dmlrun reads it) but does not run it.\n"
           "- **CUDA**: whether the CUDA backend runs it.\n"

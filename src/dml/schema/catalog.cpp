@@ -296,15 +296,16 @@ constexpr CatalogRow kRows[] = {
                "StackedQueryKeyValueTensor BiasTensor RelativePositionBiasTensor PastKeyTensor PastValueTensor "
                "PastSequenceLengthsTensor OutputTensor OutputPresentKeyTensor OutputPresentValueTensor: f32 f16; "
                "MaskTensor: i32",
-               "The reference page lists f32/f16 for PastSequenceLengthsTensor."),
+               "The reference page lists f32/f16 for PastSequenceLengthsTensor; FreeDML reads those (rounded to whole "
+               "lengths) and also i32/u32, which ONNX Runtime binds."),
     FREEDML_OP(QUANTIZE, 6_3, false,
                "InputTensor: f32 f16; QuantizationTensors: f32 f16 i8 i4 u8 u4; OutputTensor: i8 i4 u8 u4"),
     FREEDML_OP(DEQUANTIZE, 6_3, false,
                "InputTensor: i8 i4 u8 u4; QuantizationTensors: f32 f16 i8 i4 u8 u4; OutputTensor: f32 f16"),
     FREEDML_OP(RESAMPLE3, 6_4, false, "InputTensor OutputTensor: f32 f16 i8 u8"),
     FREEDML_OP(FOLD, 6_4, false, nullptr,
-               "The reference page leaves the data type column empty; FreeDML accepts f64 f32 f16 i64 i32 u64 u32 "
-               "(the types its window sums can add)."),
+               "The reference page leaves the data type column empty; FreeDML accepts every 8- to 64-bit type "
+               "(floats summed in float, integers modulo their type)."),
     FREEDML_OP(UNFOLD, 6_4, false, nullptr,
                "The reference page leaves the data type column empty; FreeDML accepts every 8- to 64-bit type (it "
                "only moves elements)."),
