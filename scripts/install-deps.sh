@@ -9,25 +9,10 @@ set -euo pipefail
 # missing here.
 packages=(cmake g++ clang make pkg-config git python3 directx-headers-dev googletest libgtest-dev
           libbenchmark-dev nlohmann-json3-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev libprotobuf-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "Installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
-if [[ "${1:-}" == "--python" ]]; then
-  python3 -m pip install --quiet numpy onnx onnxruntime
-  # The real-model tests (tests/onnx/torchvision_test.py) export torchvision's models and the
-  # transformers package's BERT and GPT-2 with Debian's PyTorch (1.13, in /usr/bin/python3);
-  # transformers 4.40 is a release that still runs on torch 1.13. Without them those tests skip.
-  torch_packages=(python3-torch python3-torchvision)
-  missing=()
-  for p in "${torch_packages[@]}"; do
+# Installs those of the named Debian packages that are not installed yet.
+install_missing() {
+  local missing=() p
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then
@@ -36,6 +21,15 @@ if [[ "${1:-}" == "--python" ]]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
+}
+install_missing "${packages[@]}"
+
+if [[ "${1:-}" == "--python" ]]; then
+  python3 -m pip install --quiet numpy onnx onnxruntime
+  # The real-model tests (tests/onnx/torchvision_test.py) export torchvision's models and the
+  # transformers package's BERT and GPT-2 with Debian's PyTorch (1.13, in /usr/bin/python3);
+  # transformers 4.40 is a release that still runs on torch 1.13. Without them those tests skip.
+  install_missing python3-torch python3-torchvision
   if ! /usr/bin/python3 -c "import transformers" 2>/dev/null; then
     /usr/bin/python3 -m pip install --quiet --break-system-packages 'transformers==4.40.2'
   fi

@@ -482,36 +482,30 @@ void Recurrent(NodeContext& c, DML_OPERATOR_TYPE type) {
         d->ClipThreshold = c.Float("clip", 0.0f);
         d->CoupleInputForget = c.Int("input_forget", 0) != 0;
         node = c.Emit(type, d, {&x, &w, &r, bias, h0, c0, lengthsPtr, peep});
-    } else if (gru) {
-        auto* d = c.Make(DML_GRU_OPERATOR_DESC{});
-        d->InputTensor = c.InDesc(x, xs, xt);
-        d->WeightTensor = c.InDescRank(w, 4);
-        d->RecurrenceTensor = c.InDescRank(r, 4);
-        d->BiasTensor = bias ? c.InDescRank(*bias, 4) : nullptr;
-        d->HiddenInitTensor = state(h0);
-        d->SequenceLengthsTensor = lengthsPtr ? c.InDescRank(lengths, 4) : nullptr;
-        d->OutputSequenceTensor = outSeq;
-        d->OutputSingleTensor = outH;
-        d->ActivationDescCount = static_cast<UINT>(activations.size());
-        d->ActivationDescs = c.Array(activations);
-        d->Direction = dir;
-        d->LinearBeforeReset = c.Int("linear_before_reset", 0) != 0;
-        node = c.Emit(type, d, {&x, &w, &r, bias, h0, lengthsPtr});
     } else {
-        if (c.Has("clip")) c.Fail("RNN's clip has no DirectML equivalent (DirectML's RNN has no clip threshold).");
-        auto* d = c.Make(DML_RNN_OPERATOR_DESC{});
-        d->InputTensor = c.InDesc(x, xs, xt);
-        d->WeightTensor = c.InDescRank(w, 4);
-        d->RecurrenceTensor = c.InDescRank(r, 4);
-        d->BiasTensor = bias ? c.InDescRank(*bias, 4) : nullptr;
-        d->HiddenInitTensor = state(h0);
-        d->SequenceLengthsTensor = lengthsPtr ? c.InDescRank(lengths, 4) : nullptr;
-        d->OutputSequenceTensor = outSeq;
-        d->OutputSingleTensor = outH;
-        d->ActivationDescCount = static_cast<UINT>(activations.size());
-        d->ActivationDescs = c.Array(activations);
-        d->Direction = dir;
-        node = c.Emit(type, d, {&x, &w, &r, bias, h0, lengthsPtr});
+        // GRU's and RNN's descs share these fields (GRU adds LinearBeforeReset).
+        auto fill = [&](auto* d) {
+            d->InputTensor = c.InDesc(x, xs, xt);
+            d->WeightTensor = c.InDescRank(w, 4);
+            d->RecurrenceTensor = c.InDescRank(r, 4);
+            d->BiasTensor = bias ? c.InDescRank(*bias, 4) : nullptr;
+            d->HiddenInitTensor = state(h0);
+            d->SequenceLengthsTensor = lengthsPtr ? c.InDescRank(lengths, 4) : nullptr;
+            d->OutputSequenceTensor = outSeq;
+            d->OutputSingleTensor = outH;
+            d->ActivationDescCount = static_cast<UINT>(activations.size());
+            d->ActivationDescs = c.Array(activations);
+            d->Direction = dir;
+            return d;
+        };
+        if (gru) {
+            auto* d = fill(c.Make(DML_GRU_OPERATOR_DESC{}));
+            d->LinearBeforeReset = c.Int("linear_before_reset", 0) != 0;
+            node = c.Emit(type, d, {&x, &w, &r, bias, h0, lengthsPtr});
+        } else {
+            if (c.Has("clip")) c.Fail("RNN's clip has no DirectML equivalent (DirectML's RNN has no clip threshold).");
+            node = c.Emit(type, fill(c.Make(DML_RNN_OPERATOR_DESC{})), {&x, &w, &r, bias, h0, lengthsPtr});
+        }
     }
     if (lstm && c.Has("clip") && !(c.Float("clip", 0.0f) >= 0.0f)) c.Fail("clip must not be negative.");
     // Y {seq, dirs, batch, hidden} (layout 1: [batch, seq, dirs, hidden]); Y_h and Y_c {1, dirs,
