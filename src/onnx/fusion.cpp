@@ -117,18 +117,40 @@ namespace {
 
 // The value of a scalar computed from constants by scalar arithmetic (GPT-2 divides by
 // Add(ConstantOfShape, Pow(Cast(head size), 0.5))), in double; false where it is not one.
-bool ScalarOf(Lowerer& l, const std::map<std::string, int>& producers, const std::string& name, int depth, double* out) {
+bool ScalarOf(Lowerer& l, const std::map<std::string, int>& producers, const std::string& name, int depth,
+              double* out) {
     auto v = l.values.find(name);
     if (v != l.values.end() && v->second.host && v->second.ElementCount() == 1 &&
         v->second.type != DML_TENSOR_DATA_TYPE_FLOAT16) {
         const Value& value = v->second;
         const uint8_t* p = value.host->data();
         switch (value.type) {
-            case DML_TENSOR_DATA_TYPE_FLOAT32: { float f; std::memcpy(&f, p, 4); *out = f; return true; }
-            case DML_TENSOR_DATA_TYPE_FLOAT64: { double d; std::memcpy(&d, p, 8); *out = d; return true; }
-            case DML_TENSOR_DATA_TYPE_INT64: { int64_t i; std::memcpy(&i, p, 8); *out = double(i); return true; }
-            case DML_TENSOR_DATA_TYPE_INT32: { int32_t i; std::memcpy(&i, p, 4); *out = double(i); return true; }
-            default: return false;
+            case DML_TENSOR_DATA_TYPE_FLOAT32: {
+                float f;
+                std::memcpy(&f, p, 4);
+                *out = f;
+                return true;
+            }
+            case DML_TENSOR_DATA_TYPE_FLOAT64: {
+                double d;
+                std::memcpy(&d, p, 8);
+                *out = d;
+                return true;
+            }
+            case DML_TENSOR_DATA_TYPE_INT64: {
+                int64_t i;
+                std::memcpy(&i, p, 8);
+                *out = double(i);
+                return true;
+            }
+            case DML_TENSOR_DATA_TYPE_INT32: {
+                int32_t i;
+                std::memcpy(&i, p, 4);
+                *out = double(i);
+                return true;
+            }
+            default:
+                return false;
         }
     }
     auto it = producers.find(name);
@@ -146,12 +168,18 @@ bool ScalarOf(Lowerer& l, const std::map<std::string, int>& producers, const std
         !ScalarOf(l, producers, node.input(1), depth + 1, &b)) {
         return false;
     }
-    if (op == "Add") *out = a + b;
-    else if (op == "Sub") *out = a - b;
-    else if (op == "Mul") *out = a * b;
-    else if (op == "Div" && b != 0) *out = a / b;
-    else if (op == "Pow") *out = std::pow(a, b);
-    else return false;
+    if (op == "Add")
+        *out = a + b;
+    else if (op == "Sub")
+        *out = a - b;
+    else if (op == "Mul")
+        *out = a * b;
+    else if (op == "Div" && b != 0)
+        *out = a / b;
+    else if (op == "Pow")
+        *out = std::pow(a, b);
+    else
+        return false;
     return true;
 }
 
@@ -167,7 +195,8 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     const Value* kt = find(p.keyTransposed);
     const Value* v = find(p.value);
     if (!q || !kt || !v) return *why = "an input is not lowered", false;
-    if (q->shape.size() != 4 || kt->shape.size() != 4 || v->shape.size() != 4) return *why = "Q, K and V are not 4-D", false;
+    if (q->shape.size() != 4 || kt->shape.size() != 4 || v->shape.size() != 4)
+        return *why = "Q, K and V are not 4-D", false;
     const uint32_t B = q->shape[0], H = q->shape[1], S = q->shape[2], D = q->shape[3];
     const uint32_t T = kt->shape[3], Dv = v->shape[3];
     if (kt->shape[0] != B || v->shape[0] != B || kt->shape[1] != H || v->shape[1] != H || kt->shape[2] != D ||
@@ -199,7 +228,8 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     double scale = 1.0;
     if (!p.scale.empty()) {
         double s = 0;
-        if (!ScalarOf(l, producers, p.scale, 0, &s)) return *why = "the scale is not a scalar known while lowering", false;
+        if (!ScalarOf(l, producers, p.scale, 0, &s))
+            return *why = "the scale is not a scalar known while lowering", false;
         if (p.scaleDivides && s == 0) return *why = "the scale divides by zero", false;
         scale = p.scaleDivides ? 1.0 / s : s;
     }
@@ -229,7 +259,8 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     std::string note;
     if (p.mask == AttentionPattern::Mask::Additive) {
         const Value* m = find(p.maskInput);
-        if (!m || m->type != type || !broadcasts(*m)) return *why = "the additive mask does not broadcast to the scores", false;
+        if (!m || m->type != type || !broadcasts(*m))
+            return *why = "the additive mask does not broadcast to the scores", false;
         Shape sizes, strides;
         c.Broadcast(*m, scores, &sizes, &strides);
         desc->RelativePositionBiasTensor = c.InDesc(*m, sizes, strides);
@@ -293,7 +324,8 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
 // attention_bias; the packed, 4-D (pre-split) and past/present forms are not lowered.
 void LowerContribMultiHeadAttention(NodeContext& c) {
     const Value& q = c.Input(0);
-    if (!c.HasInput(1) || !c.HasInput(2)) c.Fail("only separate query, key and value inputs are lowered (not packed ones).");
+    if (!c.HasInput(1) || !c.HasInput(2))
+        c.Fail("only separate query, key and value inputs are lowered (not packed ones).");
     const Value& k = c.Input(1);
     const Value& v = c.Input(2);
     if (q.shape.size() != 3 || k.shape.size() != 3 || v.shape.size() != 3) {
@@ -302,7 +334,8 @@ void LowerContribMultiHeadAttention(NodeContext& c) {
     for (size_t i = 6; i < c.InputCount(); ++i) {
         if (c.HasInput(i)) c.Fail("past key and value inputs are not lowered.");
     }
-    if (c.OutputCount() > 1 && (c.HasOutput(1) || c.HasOutput(2))) c.Fail("present key and value outputs are not lowered.");
+    if (c.OutputCount() > 1 && (c.HasOutput(1) || c.HasOutput(2)))
+        c.Fail("present key and value outputs are not lowered.");
     if (c.Int("unidirectional", 0) != 0) c.Fail("unidirectional (causal) attention is not lowered.");
     const uint32_t heads = static_cast<uint32_t>(c.Int("num_heads", 0));
     if (heads == 0 || q.shape[2] % heads != 0 || v.shape[2] % heads != 0) {

@@ -35,7 +35,9 @@ std::string ShapeText(const ::onnx::TensorShapeProto& shape) {
     std::string text = "[";
     for (int i = 0; i < shape.dim_size(); ++i) {
         const auto& dim = shape.dim(i);
-        text += (i ? "," : "") + (dim.has_dim_value() ? std::to_string(dim.dim_value()) : dim.has_dim_param() ? dim.dim_param() : "?");
+        text += (i ? "," : "") + (dim.has_dim_value()   ? std::to_string(dim.dim_value())
+                                  : dim.has_dim_param() ? dim.dim_param()
+                                                        : "?");
     }
     return text + "]";
 }
@@ -55,15 +57,16 @@ void SetInputShape(::onnx::ValueInfoProto* info, const std::vector<uint64_t>& gi
     auto* shape = type->mutable_tensor_type()->mutable_shape();
     if (type->tensor_type().has_shape() && shape->dim_size() != static_cast<int>(given.size())) {
         throw LoadError("the shape " + ShapeText(given) + " given for graph input '" + info->name() + "' has " +
-                        std::to_string(given.size()) + " dimension" + (given.size() == 1 ? "" : "s") + "; the input has " +
-                        std::to_string(shape->dim_size()) + " (" + ShapeText(*shape) + ").");
+                        std::to_string(given.size()) + " dimension" + (given.size() == 1 ? "" : "s") +
+                        "; the input has " + std::to_string(shape->dim_size()) + " (" + ShapeText(*shape) + ").");
     }
     for (int i = 0; i < shape->dim_size(); ++i) {
         const auto& dim = shape->dim(i);
         if (dim.has_dim_value() && static_cast<uint64_t>(dim.dim_value()) != given[i]) {
             throw LoadError("the shape " + ShapeText(given) + " given for graph input '" + info->name() +
-                            "' does not fit its declared shape " + ShapeText(*shape) + ": dimension " + std::to_string(i) +
-                            " is " + std::to_string(dim.dim_value()) + ", not " + std::to_string(given[i]) + ".");
+                            "' does not fit its declared shape " + ShapeText(*shape) + ": dimension " +
+                            std::to_string(i) + " is " + std::to_string(dim.dim_value()) + ", not " +
+                            std::to_string(given[i]) + ".");
         }
     }
     shape->clear_dim();
@@ -143,8 +146,9 @@ bool ExpandFunctions(::onnx::ModelProto* model, int64_t opset, int round) {
                 }
             }
         }
-        ::onnx::FunctionExpandHelper(node, function, expanded,
-                                     "f" + std::to_string(round) + "_" + std::to_string(index) + "_" + node.op_type() + "_");
+        ::onnx::FunctionExpandHelper(
+            node, function, expanded,
+            "f" + std::to_string(round) + "_" + std::to_string(index) + "_" + node.op_type() + "_");
         changed = true;
     }
     if (changed) graph->mutable_node()->Swap(expanded.mutable_node());
@@ -210,7 +214,8 @@ LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& optio
         if (!seen.count(name)) {
             std::string known;
             for (const auto& s : seen) known += (known.empty() ? "" : ", ") + s;
-            throw LoadError(options.dimsName + " " + name + "=" + std::to_string(value) + " names no symbolic dimension of the model" +
+            throw LoadError(options.dimsName + " " + name + "=" + std::to_string(value) +
+                            " names no symbolic dimension of the model" +
                             (known.empty() ? std::string(" (it has none).") : " (it has: " + known + ")."));
         }
     }
@@ -231,7 +236,8 @@ LoadedModel LoadModel(const uint8_t* data, size_t size, const LoadOptions& optio
     }
     if (options.unsetDimensionsAreOne) {
         for (auto& input : *graph->mutable_input()) {
-            if (initializers.count(input.name()) || !input.type().has_tensor_type() || !input.type().tensor_type().has_shape()) {
+            if (initializers.count(input.name()) || !input.type().has_tensor_type() ||
+                !input.type().tensor_type().has_shape()) {
                 continue;
             }
             for (auto& dim : *input.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {

@@ -175,8 +175,8 @@ std::string NodeContext::Origin() const {
             break;
         }
     }
-    std::string name = node.name().empty() ? (!made.empty() ? "making '" + made + "'" : "(unnamed)")
-                                           : "'" + node.name() + "'";
+    std::string name =
+        node.name().empty() ? (!made.empty() ? "making '" + made + "'" : "(unnamed)") : "'" + node.name() + "'";
     return "node " + name + " (" + node.op_type() + ", opset " + std::to_string(opset) + ")";
 }
 
@@ -545,8 +545,8 @@ uint32_t Lowerer::ConstantNode(const Value& v) {
 // in the nearest type DirectML has, between casts (FLOAT64 in FLOAT32, INT64 in INT32), and
 // --dump-graph notes it.
 static bool NarrowType(const std::string& op, int32_t onnxType, int32_t* narrowed) {
-    static const std::set<std::string> noFloat64 = {"Add", "Sub", "Mul", "Div", "Sum", "Max", "Min",
-                                                    "Mod", "CumSum", "ReduceLogSumExp", "Einsum"};
+    static const std::set<std::string> noFloat64 = {
+        "Add", "Sub", "Mul", "Div", "Sum", "Max", "Min", "Mod", "CumSum", "ReduceLogSumExp", "Einsum"};
     if (onnxType == ::onnx::TensorProto::DOUBLE && noFloat64.count(op)) {
         *narrowed = ::onnx::TensorProto::FLOAT;
         return true;
@@ -576,14 +576,15 @@ static void LowerNodeNarrowed(Lowerer& lowerer, NodeContext& context, const OpLo
     int32_t from = 0, to = 0;
     for (int i = 0; i < node.input_size() && !to; ++i) {
         auto it = lowerer.values.find(node.input(i));
-        if (it != lowerer.values.end() && NarrowType(node.op_type(), it->second.onnxType, &to)) from = it->second.onnxType;
+        if (it != lowerer.values.end() && NarrowType(node.op_type(), it->second.onnxType, &to))
+            from = it->second.onnxType;
     }
     if (!to) {
         lower(context);
         return;
     }
-    const std::string suffix = std::string(" (as ") +
-                               ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(to)) + ")";
+    const std::string suffix =
+        std::string(" (as ") + ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(to)) + ")";
     ::onnx::NodeProto inner = node;
     if (inner.name().empty() && node.output_size()) inner.set_name("making '" + node.output(0) + "'");
     for (int i = 0; i < node.input_size(); ++i) {
@@ -610,7 +611,8 @@ static void LowerNodeNarrowed(Lowerer& lowerer, NodeContext& context, const OpLo
     lowerer.graph.notes.push_back(context.Origin() + ": computed in " +
                                   ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(to)) +
                                   " (DirectML's operator has no " +
-                                  ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(from)) + ").");
+                                  ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(from)) +
+                                  ").");
 }
 
 static OpTable BuildTable() {
@@ -656,8 +658,7 @@ static Port MakePort(const std::string& name, const ::onnx::TypeProto& type, con
 void Lowerer::LowerNode(const ::onnx::NodeProto& node) {
     int64_t opset = model.opset;
     for (const auto& import : model.proto->opset_import()) {
-        const bool same = import.domain() == node.domain() ||
-                          (node.domain().empty() && import.domain() == "ai.onnx") ||
+        const bool same = import.domain() == node.domain() || (node.domain().empty() && import.domain() == "ai.onnx") ||
                           (node.domain() == "ai.onnx" && import.domain().empty());
         if (same) opset = import.version();
     }
@@ -758,7 +759,8 @@ LoweredGraph Lowerer::Run() {
             LowerNode(g.node(i));
         } else if (!LowerAttention(*this, it->second, &why)) {
             for (int n : it->second.nodes) LowerNode(g.node(n));
-            graph.notes.push_back("attention ending at node '" + g.node(i).name() + "' lowered node by node: " + why + ".");
+            graph.notes.push_back("attention ending at node '" + g.node(i).name() + "' lowered node by node: " + why +
+                                  ".");
         }
     };
     for (int i = 0; i < g.node_size(); ++i) {

@@ -207,10 +207,18 @@ void EyeLike(NodeContext& c) {
     const int64_t k = std::clamp<int64_t>(c.Int("k", 0), INT32_MIN + 2, INT32_MAX - 2);
     DML_SCALAR_UNION one{};
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT32: one.Float32 = 1.0f; break;
-        case DML_TENSOR_DATA_TYPE_FLOAT64: one.Float64 = 1.0; break;
-        case DML_TENSOR_DATA_TYPE_FLOAT16: one.UInt16 = 0x3C00; break;  // 1.0 in binary16
-        default: one.Bytes[0] = 1; break;                                 // 1 of every integer type
+        case DML_TENSOR_DATA_TYPE_FLOAT32:
+            one.Float32 = 1.0f;
+            break;
+        case DML_TENSOR_DATA_TYPE_FLOAT64:
+            one.Float64 = 1.0;
+            break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16:
+            one.UInt16 = 0x3C00;
+            break;  // 1.0 in binary16
+        default:
+            one.Bytes[0] = 1;
+            break;  // 1 of every integer type
     }
     auto* d = c.Make(DML_DIAGONAL_MATRIX1_OPERATOR_DESC{});
     d->InputTensor = nullptr;

@@ -245,7 +245,9 @@ void QuantizedConv(NodeContext& c, bool linear) {
 void Pool(NodeContext& c, bool max) {
     const bool indices = max && c.HasOutput(1);
     if (indices && c.Int("storage_order", 0) != 0) {
-        c.Fail("storage_order 1 (column-major Indices) has no DirectML equivalent (MAX_POOLING2's indices are row-major).");
+        c.Fail(
+            "storage_order 1 (column-major Indices) has no DirectML equivalent (MAX_POOLING2's indices are "
+            "row-major).");
     }
     const Value& x = c.Input(0);
     Shape out = c.OutShape(0);
@@ -370,26 +372,33 @@ DML_OPERATOR_DESC RecurrentActivation(NodeContext& c, const std::string& name, f
     if (name == "Tanh") return simple(DML_OPERATOR_ACTIVATION_TANH);
     if (name == "Relu") return simple(DML_OPERATOR_ACTIVATION_RELU);
     if (name == "Softsign") return simple(DML_OPERATOR_ACTIVATION_SOFTSIGN);
-    if (name == "Softplus") return {DML_OPERATOR_ACTIVATION_SOFTPLUS, c.Make(DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC{nullptr, nullptr, 1.0f})};
+    if (name == "Softplus")
+        return {DML_OPERATOR_ACTIVATION_SOFTPLUS,
+                c.Make(DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC{nullptr, nullptr, 1.0f})};
     if (name == "LeakyRelu") {
-        return {DML_OPERATOR_ACTIVATION_LEAKY_RELU, c.Make(DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 0.01f})};
+        return {DML_OPERATOR_ACTIVATION_LEAKY_RELU,
+                c.Make(DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 0.01f})};
     }
     if (name == "ThresholdedRelu") {
         return {DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU,
                 c.Make(DML_ACTIVATION_THRESHOLDED_RELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f})};
     }
-    if (name == "Elu") return {DML_OPERATOR_ACTIVATION_ELU, c.Make(DML_ACTIVATION_ELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f})};
+    if (name == "Elu")
+        return {DML_OPERATOR_ACTIVATION_ELU,
+                c.Make(DML_ACTIVATION_ELU_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f})};
     if (name == "HardSigmoid") {
         return {DML_OPERATOR_ACTIVATION_HARD_SIGMOID,
-                c.Make(DML_ACTIVATION_HARD_SIGMOID_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 0.2f, hasBeta ? beta : 0.5f})};
+                c.Make(DML_ACTIVATION_HARD_SIGMOID_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 0.2f,
+                                                                 hasBeta ? beta : 0.5f})};
     }
     if (name == "Affine") {
-        return {DML_OPERATOR_ACTIVATION_LINEAR,
-                c.Make(DML_ACTIVATION_LINEAR_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f, hasBeta ? beta : 0.0f})};
+        return {DML_OPERATOR_ACTIVATION_LINEAR, c.Make(DML_ACTIVATION_LINEAR_OPERATOR_DESC{
+                                                    nullptr, nullptr, hasAlpha ? alpha : 1.0f, hasBeta ? beta : 0.0f})};
     }
     if (name == "ScaledTanh") {
         return {DML_OPERATOR_ACTIVATION_SCALED_TANH,
-                c.Make(DML_ACTIVATION_SCALED_TANH_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f, hasBeta ? beta : 1.0f})};
+                c.Make(DML_ACTIVATION_SCALED_TANH_OPERATOR_DESC{nullptr, nullptr, hasAlpha ? alpha : 1.0f,
+                                                                hasBeta ? beta : 1.0f})};
     }
     c.Fail("the recurrent activation '" + name + "' has no DirectML equivalent.");
 }
@@ -400,9 +409,10 @@ void Recurrent(NodeContext& c, DML_OPERATOR_TYPE type) {
     const bool lstm = type == DML_OPERATOR_LSTM, gru = type == DML_OPERATOR_GRU;
     const size_t gates = lstm ? 4 : gru ? 3 : 1;
     const std::string direction = c.String("direction", "forward");
-    const DML_RECURRENT_NETWORK_DIRECTION dir = direction == "reverse"         ? DML_RECURRENT_NETWORK_DIRECTION_BACKWARD
-                                                : direction == "bidirectional" ? DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL
-                                                                               : DML_RECURRENT_NETWORK_DIRECTION_FORWARD;
+    const DML_RECURRENT_NETWORK_DIRECTION dir = direction == "reverse" ? DML_RECURRENT_NETWORK_DIRECTION_BACKWARD
+                                                : direction == "bidirectional"
+                                                    ? DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL
+                                                    : DML_RECURRENT_NETWORK_DIRECTION_FORWARD;
     if (direction != "forward" && direction != "reverse" && direction != "bidirectional") {
         c.Fail("direction '" + direction + "' is not forward, reverse or bidirectional.");
     }
@@ -417,12 +427,14 @@ void Recurrent(NodeContext& c, DML_OPERATOR_TYPE type) {
     auto opt = [&](size_t i) { return c.HasInput(i) ? &c.Input(i) : nullptr; };
     // X: {1, seq, batch, input}.
     Shape xs = {1, seq, batch, x.shape[2]};
-    Shape xt = batchMajor ? Shape{0, x.strides[1], x.strides[0], x.strides[2]} : Shape{0, x.strides[0], x.strides[1], x.strides[2]};
+    Shape xt = batchMajor ? Shape{0, x.strides[1], x.strides[0], x.strides[2]}
+                          : Shape{0, x.strides[0], x.strides[1], x.strides[2]};
     // A state [dirs, batch, hidden] (layout 1: [batch, dirs, hidden]) as {1, dirs, batch, hidden}.
     auto state = [&](const Value* v) -> const DML_TENSOR_DESC* {
         if (!v) return nullptr;
         if (v->shape.size() != 3) c.Fail("an initial state must have 3 dimensions.");
-        Shape t = batchMajor ? Shape{0, v->strides[1], v->strides[0], v->strides[2]} : Shape{0, v->strides[0], v->strides[1], v->strides[2]};
+        Shape t = batchMajor ? Shape{0, v->strides[1], v->strides[0], v->strides[2]}
+                             : Shape{0, v->strides[0], v->strides[1], v->strides[2]};
         return c.InDesc(*v, {1, dirs, batch, hidden}, t);
     };
     const Value* bias = opt(3);
@@ -444,17 +456,20 @@ void Recurrent(NodeContext& c, DML_OPERATOR_TYPE type) {
     }
     const size_t perDirection = lstm ? 3 : gru ? 2 : 1;
     if (names.empty()) {
-        const std::vector<std::string> defaults = lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+        const std::vector<std::string> defaults = lstm  ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
                                                   : gru ? std::vector<std::string>{"Sigmoid", "Tanh"}
                                                         : std::vector<std::string>{"Tanh"};
         for (uint32_t d = 0; d < dirs; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
     }
-    if (names.size() != perDirection * dirs) c.Fail("activations has " + std::to_string(names.size()) + " names, not " + std::to_string(perDirection * dirs) + ".");
+    if (names.size() != perDirection * dirs)
+        c.Fail("activations has " + std::to_string(names.size()) + " names, not " +
+               std::to_string(perDirection * dirs) + ".");
     const std::vector<float> alphas = c.Floats("activation_alpha"), betas = c.Floats("activation_beta");
     std::vector<DML_OPERATOR_DESC> activations;
     for (size_t i = 0; i < names.size(); ++i) {
         activations.push_back(RecurrentActivation(c, names[i], i < alphas.size() ? alphas[i] : 0.0f,
-                                                  i < betas.size() ? betas[i] : 0.0f, i < alphas.size(), i < betas.size()));
+                                                  i < betas.size() ? betas[i] : 0.0f, i < alphas.size(),
+                                                  i < betas.size()));
     }
 
     const DML_TENSOR_DATA_TYPE t = x.type;
@@ -541,8 +556,10 @@ void RoiAlign(NodeContext& c) {
     if (batches.type == DML_TENSOR_DATA_TYPE_INT64) batches.type = DML_TENSOR_DATA_TYPE_UINT64;
     const std::string mode = c.String("mode", "avg");
     if (mode != "avg" && mode != "max") c.Fail("mode '" + mode + "' is not avg or max.");
-    const std::string coords = c.opset >= 16 ? c.String("coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
-    if (coords != "half_pixel" && coords != "output_half_pixel") c.Fail("coordinate_transformation_mode '" + coords + "' is not an ONNX mode.");
+    const std::string coords =
+        c.opset >= 16 ? c.String("coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
+    if (coords != "half_pixel" && coords != "output_half_pixel")
+        c.Fail("coordinate_transformation_mode '" + coords + "' is not an ONNX mode.");
     const int64_t ratio = c.Int("sampling_ratio", 0);
     if (ratio < 0) c.Fail("sampling_ratio must not be negative.");
     const float scale = c.Float("spatial_scale", 1.0f);
@@ -573,7 +590,8 @@ void Einsum(NodeContext& c) {
         if (ch != ' ') eq += ch;
     }
     const size_t inputs = c.InputCount();
-    if (inputs < 1 || inputs > 2) c.Fail("Einsum of " + std::to_string(inputs) + " operands is not lowered (one or two are).");
+    if (inputs < 1 || inputs > 2)
+        c.Fail("Einsum of " + std::to_string(inputs) + " operands is not lowered (one or two are).");
     const size_t arrow = eq.find("->");
     std::string lhs = eq.substr(0, arrow), rhs = arrow == std::string::npos ? std::string() : eq.substr(arrow + 2);
     std::vector<std::string> terms;
@@ -583,7 +601,9 @@ void Einsum(NodeContext& c) {
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
-    if (terms.size() != inputs) c.Fail("the equation names " + std::to_string(terms.size()) + " operands, the node has " + std::to_string(inputs) + ".");
+    if (terms.size() != inputs)
+        c.Fail("the equation names " + std::to_string(terms.size()) + " operands, the node has " +
+               std::to_string(inputs) + ".");
     // The ellipsis stands for the leading dimensions no letter names, as digits here.
     std::string ellipsis;
     for (size_t i = 0; i < inputs; ++i) {
@@ -593,13 +613,15 @@ void Einsum(NodeContext& c) {
         if (rank < named) c.Fail("operand " + std::to_string(i) + " has fewer dimensions than letters.");
         std::string digits;
         for (size_t d = 0; d < rank - named; ++d) digits += static_cast<char>('0' + d);
-        if (!ellipsis.empty() && ellipsis != digits) c.Fail("operands whose ellipses cover different ranks are not lowered.");
+        if (!ellipsis.empty() && ellipsis != digits)
+            c.Fail("operands whose ellipses cover different ranks are not lowered.");
         ellipsis = digits;
         terms[i].replace(dots, 3, digits);
     }
     if (arrow == std::string::npos) {
         std::map<char, int> counts;
-        for (const auto& term : terms) for (char ch : term) ++counts[ch];
+        for (const auto& term : terms)
+            for (char ch : term) ++counts[ch];
         rhs = ellipsis;
         for (const auto& [ch, n] : counts) {
             if (n == 1 && !(ch >= '0' && ch <= '9')) rhs += ch;
@@ -609,19 +631,25 @@ void Einsum(NodeContext& c) {
     }
     // Each operand as a view with one dimension per distinct letter.
     std::map<char, uint32_t> size;
-    struct Operand { Value v; std::string letters; };
+    struct Operand {
+        Value v;
+        std::string letters;
+    };
     std::vector<Operand> ops;
     for (size_t i = 0; i < inputs; ++i) {
         const Value& in = c.Input(i);
         const std::string& term = terms[i];
-        if (term.size() != in.shape.size()) c.Fail("operand " + std::to_string(i) + " has " + std::to_string(in.shape.size()) + " dimensions, its term '" + term + "' names " + std::to_string(term.size()) + ".");
+        if (term.size() != in.shape.size())
+            c.Fail("operand " + std::to_string(i) + " has " + std::to_string(in.shape.size()) +
+                   " dimensions, its term '" + term + "' names " + std::to_string(term.size()) + ".");
         Operand op{in, ""};
         op.v.shape.clear();
         op.v.strides.clear();
         for (size_t d = 0; d < term.size(); ++d) {
             const char ch = term[d];
             auto known = size.find(ch);
-            if (known != size.end() && known->second != in.shape[d]) c.Fail(std::string("the letter '") + ch + "' has two sizes.");
+            if (known != size.end() && known->second != in.shape[d])
+                c.Fail(std::string("the letter '") + ch + "' has two sizes.");
             size[ch] = in.shape[d];
             const size_t at = op.letters.find(ch);
             if (at == std::string::npos) {
@@ -697,18 +725,26 @@ void Einsum(NodeContext& c) {
         std::string batch, m, n, k;
         for (char ch : rhs) {
             const bool a = contains(la, ch), b = contains(lb, ch);
-            if (a && b) batch += ch;
-            else if (a) m += ch;
-            else if (b) n += ch;
-            else c.Fail(std::string("the output letter '") + ch + "' is in no operand.");
+            if (a && b)
+                batch += ch;
+            else if (a)
+                m += ch;
+            else if (b)
+                n += ch;
+            else
+                c.Fail(std::string("the output letter '") + ch + "' is in no operand.");
         }
         for (char ch : la) {
             if (contains(rhs, ch)) continue;
-            if (!contains(lb, ch)) c.Fail(std::string("the letter '") + ch + "' is summed within one operand of two; that is not lowered yet.");
+            if (!contains(lb, ch))
+                c.Fail(std::string("the letter '") + ch +
+                       "' is summed within one operand of two; that is not lowered yet.");
             k += ch;
         }
         for (char ch : lb) {
-            if (!contains(rhs, ch) && !contains(la, ch)) c.Fail(std::string("the letter '") + ch + "' is summed within one operand of two; that is not lowered yet.");
+            if (!contains(rhs, ch) && !contains(la, ch))
+                c.Fail(std::string("the letter '") + ch +
+                       "' is summed within one operand of two; that is not lowered yet.");
         }
         const uint32_t bt = product(batch), mm = product(m), nn = product(n), kk = product(k);
         Value a = c.Reshaped(c.Packed(permuted(ops[0], batch + m + k)), {bt, mm, kk});
@@ -721,7 +757,8 @@ void Einsum(NodeContext& c) {
         d->TransB = DML_MATRIX_TRANSFORM_NONE;
         d->Alpha = 1.0f;
         resultLetters = batch + m + n;
-        result = c.NodeOutput(c.Emit(DML_OPERATOR_GEMM, d, {&a, &b}), 0, type, c.OutOnnxType(0), sizesOf(resultLetters));
+        result =
+            c.NodeOutput(c.Emit(DML_OPERATOR_GEMM, d, {&a, &b}), 0, type, c.OutOnnxType(0), sizesOf(resultLetters));
     }
     // The output's letter order as a view of the result.
     Operand done{result, resultLetters};
@@ -753,7 +790,8 @@ void Adam(NodeContext& c) {
         const Value& h = c.Input(2 + 3 * groups + g);
         const DML_TENSOR_DATA_TYPE type = x.type;
         if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) {
-            c.Fail(std::string("Adam of ") + DataTypeName(type) + " is not lowered (DirectML's ADAM_OPTIMIZER takes FLOAT32 or FLOAT16).");
+            c.Fail(std::string("Adam of ") + DataTypeName(type) +
+                   " is not lowered (DirectML's ADAM_OPTIMIZER takes FLOAT32 or FLOAT16).");
         }
         const Shape flat = {1, 1, 1, static_cast<uint32_t>(x.ElementCount())};
         auto packed = [&](const Value& value) { return c.Reshaped(c.Packed(value), flat); };
@@ -764,12 +802,14 @@ void Adam(NodeContext& c) {
             scale->InputTensor = c.InDescRank(xp, 4);
             scale->OutputTensor = c.OutDesc(type, flat);
             scale->ScaleBias = c.Make(DML_SCALE_BIAS{decay, 0.0f});
-            Value scaled = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_IDENTITY, scale, {&xp}, "(decay)"), 0, type, x.onnxType, flat);
+            Value scaled = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_IDENTITY, scale, {&xp}, "(decay)"), 0, type,
+                                        x.onnxType, flat);
             auto* add = c.Make(DML_ELEMENT_WISE_ADD_OPERATOR_DESC{});
             add->ATensor = c.InDescRank(gp, 4);
             add->BTensor = c.InDescRank(scaled, 4);
             add->OutputTensor = c.OutDesc(type, flat);
-            gp = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_ADD, add, {&gp, &scaled}, "(decay)"), 0, type, x.onnxType, flat);
+            gp = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_ADD, add, {&gp, &scaled}, "(decay)"), 0, type,
+                              x.onnxType, flat);
         }
         std::vector<uint8_t> bytes(DataTypeSize(type));
         if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
@@ -798,7 +838,8 @@ void Adam(NodeContext& c) {
             scale->InputTensor = c.InDescRank(xNew, 4);
             scale->OutputTensor = c.OutDesc(type, flat);
             scale->ScaleBias = c.Make(DML_SCALE_BIAS{1.0f - post, 0.0f});
-            xNew = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_IDENTITY, scale, {&xNew}, "(post decay)"), 0, type, x.onnxType, flat);
+            xNew = c.NodeOutput(c.Emit(DML_OPERATOR_ELEMENT_WISE_IDENTITY, scale, {&xNew}, "(post decay)"), 0, type,
+                                x.onnxType, flat);
         }
         c.SetOutput(g, c.Reshaped(xNew, x.shape));
         c.SetOutput(groups + g, c.Reshaped(c.NodeOutput(node, 1, type, x.onnxType, flat), x.shape));
@@ -1122,10 +1163,18 @@ void QuantizedMatMul(NodeContext& c, bool linear) {
     const size_t ai = 0, bi = linear ? 3 : 1;
     Value a = c.Input(ai), b = c.Input(bi);
     if (a.shape.empty() || b.shape.empty()) c.Fail("MatMul of a scalar is not defined.");
-    if (a.shape.size() == 1) { a.shape.insert(a.shape.begin(), 1); a.strides.insert(a.strides.begin(), 0); }
-    if (b.shape.size() == 1) { b.shape.push_back(1); b.strides.push_back(1); }
+    if (a.shape.size() == 1) {
+        a.shape.insert(a.shape.begin(), 1);
+        a.strides.insert(a.strides.begin(), 0);
+    }
+    if (b.shape.size() == 1) {
+        b.shape.push_back(1);
+        b.strides.push_back(1);
+    }
     const size_t rank = std::max(a.shape.size(), b.shape.size());
-    if (rank > 4) c.Fail("a quantized MatMul of " + std::to_string(rank) + "-D operands is not lowered (DirectML takes 2-D to 4-D).");
+    if (rank > 4)
+        c.Fail("a quantized MatMul of " + std::to_string(rank) +
+               "-D operands is not lowered (DirectML takes 2-D to 4-D).");
     const uint32_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
     if (b.shape[b.shape.size() - 2] != k) c.Fail("A's columns do not match B's rows.");
     const Shape ar = Lead(a.shape, rank), br = Lead(b.shape, rank);
@@ -1185,7 +1234,8 @@ void DynamicQuantize(NodeContext& c) {
     d->OutputScaleTensor = c.OutDesc(c.OutType(1), one);
     d->OutputZeroPointTensor = c.OutDesc(c.OutType(2), one);
     const uint32_t node = c.Emit(DML_OPERATOR_DYNAMIC_QUANTIZE_LINEAR, d, {&x});
-    for (uint32_t i = 0; i < 3; ++i) c.SetOutput(i, c.NodeOutput(node, i, c.OutType(i), c.OutOnnxType(i), c.OutShape(i)));
+    for (uint32_t i = 0; i < 3; ++i)
+        c.SetOutput(i, c.NodeOutput(node, i, c.OutType(i), c.OutOnnxType(i), c.OutShape(i)));
 }
 
 void Softmax(NodeContext& c, DML_OPERATOR_TYPE type) {

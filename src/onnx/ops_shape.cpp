@@ -469,8 +469,9 @@ void RegisterShapeOps(OpTable& t) {
         // inference does.
         const bool training = c.HasInput(2) && c.HostInts(2).at(0) != 0;
         if (training && (!c.HasInput(1) || c.HostFloats(1).at(0) != 0.0)) {
-            c.Fail("Dropout in training mode with a ratio above 0 is random; it is lowered for inference (training_mode "
-                   "false) or ratio 0 only.");
+            c.Fail(
+                "Dropout in training mode with a ratio above 0 is random; it is lowered for inference (training_mode "
+                "false) or ratio 0 only.");
         }
         c.SetOutput(0, c.Input(0));
         if (c.HasOutput(1)) {

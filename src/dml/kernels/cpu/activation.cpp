@@ -113,12 +113,12 @@ template <bool kHalf>
 
 // FLOAT16 rows with the conversions in the loop (half_rows.h), computed as ActivationBody<true>.
 [[gnu::flatten]] FREEDML_TARGET_AVX512 void ActivationHalvesAvx512(const FusedActivation& a, const uint16_t* in,
-                                                                  uint16_t* out, size_t n) {
+                                                                   uint16_t* out, size_t n) {
     MapHalvesAvx512(in, out, n, [&](float* v, size_t m) { ActivationBody<true>(a, v, v, m); });
 }
 
 [[gnu::flatten]] FREEDML_TARGET_AVX2_FMA_F16C void ActivationHalvesAvx2(const FusedActivation& a, const uint16_t* in,
-                                                                       uint16_t* out, size_t n) {
+                                                                        uint16_t* out, size_t n) {
     MapHalvesAvx2(in, out, n, [&](float* v, size_t m) { ActivationBody<true>(a, v, v, m); });
 }
 #endif

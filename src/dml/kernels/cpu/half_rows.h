@@ -24,8 +24,8 @@ constexpr size_t kHalfChunk = 256;  // elements per chunk: sixteen AVX-512 or 32
 
 // body(block, count) transforms `count` packed floats in place; `out` may be `in`.
 template <class Body>
-[[gnu::always_inline]] FREEDML_TARGET_AVX512 inline void MapHalvesAvx512(const uint16_t* in, uint16_t* out,
-                                                                            size_t n, Body&& body) {
+[[gnu::always_inline]] FREEDML_TARGET_AVX512 inline void MapHalvesAvx512(const uint16_t* in, uint16_t* out, size_t n,
+                                                                         Body&& body) {
     alignas(64) float block[kHalfChunk];
     size_t i = 0;
     for (; i + kHalfChunk <= n; i += kHalfChunk) {
@@ -50,7 +50,7 @@ template <class Body>
 
 template <class Body>
 [[gnu::always_inline]] FREEDML_TARGET_AVX2_FMA_F16C inline void MapHalvesAvx2(const uint16_t* in, uint16_t* out,
-                                                                                 size_t n, Body&& body) {
+                                                                              size_t n, Body&& body) {
     alignas(32) float block[kHalfChunk];
     size_t i = 0;
     for (; i + kHalfChunk <= n; i += kHalfChunk) {

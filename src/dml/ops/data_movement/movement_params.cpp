@@ -458,10 +458,14 @@ FoldType FoldTypeOf(DML_TENSOR_DATA_TYPE type) {
         case DML_TENSOR_DATA_TYPE_INT32: return FoldType::I32;
         case DML_TENSOR_DATA_TYPE_UINT64: return FoldType::U64;
         case DML_TENSOR_DATA_TYPE_UINT32: return FoldType::U32;
-        case DML_TENSOR_DATA_TYPE_INT16: return FoldType::I16;
-        case DML_TENSOR_DATA_TYPE_INT8: return FoldType::I8;
-        case DML_TENSOR_DATA_TYPE_UINT16: return FoldType::U16;
-        case DML_TENSOR_DATA_TYPE_UINT8: return FoldType::U8;
+        case DML_TENSOR_DATA_TYPE_INT16:
+            return FoldType::I16;
+        case DML_TENSOR_DATA_TYPE_INT8:
+            return FoldType::I8;
+        case DML_TENSOR_DATA_TYPE_UINT16:
+            return FoldType::U16;
+        case DML_TENSOR_DATA_TYPE_UINT8:
+            return FoldType::U8;
         default: return FoldType::F32;
     }
 }

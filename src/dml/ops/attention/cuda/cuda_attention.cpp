@@ -53,10 +53,18 @@ Status CreateCudaMultiheadAttention(const KernelContext&, const OperatorArgs& ar
     p.hasBias = g.hasBias, p.hasMask = g.hasMask, p.hasRelativePositionBias = g.hasRelativePositionBias;
     p.hasPast = g.hasPast, p.hasPastSequenceLengths = g.hasPastSequenceLengths;
     switch (g.pastSequenceLengthsType) {
-        case DML_TENSOR_DATA_TYPE_UINT32: p.pastLengthsKind = 1; break;
-        case DML_TENSOR_DATA_TYPE_FLOAT32: p.pastLengthsKind = 2; break;
-        case DML_TENSOR_DATA_TYPE_FLOAT16: p.pastLengthsKind = 3; break;
-        default: p.pastLengthsKind = 0; break;
+        case DML_TENSOR_DATA_TYPE_UINT32:
+            p.pastLengthsKind = 1;
+            break;
+        case DML_TENSOR_DATA_TYPE_FLOAT32:
+            p.pastLengthsKind = 2;
+            break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16:
+            p.pastLengthsKind = 3;
+            break;
+        default:
+            p.pastLengthsKind = 0;
+            break;
     }
     p.maskType = g.maskType;
     p.biasStride = g.biasStride, p.pastLengthsStride = g.pastSequenceLengthsStride;

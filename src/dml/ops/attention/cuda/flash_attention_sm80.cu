@@ -35,9 +35,7 @@ constexpr size_t SharedBytes() {
     return sizeof(__half) * (kM + 4 * kN) * D;  // Q, and two buffers of K and V tiles
 }
 
-__device__ __forceinline__ uint32_t SharedAddress(const void* p) {
-    return uint32_t(__cvta_generic_to_shared(p));
-}
+__device__ __forceinline__ uint32_t SharedAddress(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
 
 // Element offset of 16-byte chunk c of row r in a tile of D halves a row. The chunk index is
 // XORed with the row so that the eight rows one ldmatrix reads fall into different banks.
@@ -112,12 +110,12 @@ __device__ void LoadTile(__half* dst, const __half* base, int64_t rowStride, int
 enum TileKind { kPlain = 0, kPerScore = 1, kSkip = 2 };
 
 struct BlockView {
-    bool perScoreAlways;    // relative position bias, or a BOOLEAN mask without tile classes
-    bool rangeMask;         // a mask of key ranges (lo, hi)
-    uint32_t kv;            // keys
-    const TileMask* tiles;  // this (batch, head, query tile)'s classes of a BOOLEAN mask, or null
+    bool perScoreAlways;             // relative position bias, or a BOOLEAN mask without tile classes
+    bool rangeMask;                  // a mask of key ranges (lo, hi)
+    uint32_t kv;                     // keys
+    const TileMask* tiles;           // this (batch, head, query tile)'s classes of a BOOLEAN mask, or null
     const unsigned long long* bits;  // its open keys: word kt * kM + row
-    int64_t lo, hi;         // open key range of the range masks
+    int64_t lo, hi;                  // open key range of the range masks
     bool skipAllowed;
     uint32_t kTiles;
 
@@ -174,9 +172,8 @@ struct FlashOperands {
 };
 
 template <int D>
-__global__ void __launch_bounds__(kThreads, D == 64 ? 2 : 1) FlashAttendSm80(AttentionPlan p, FlashOperands ptr,
-                                                            const TileMask* tileMasks,
-                                                            const unsigned long long* tileBits) {
+__global__ void __launch_bounds__(kThreads, D == 64 ? 2 : 1)
+    FlashAttendSm80(AttentionPlan p, FlashOperands ptr, const TileMask* tileMasks, const unsigned long long* tileBits) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap();  // the launcher picks this kernel only on sm_80 and later
 #else
@@ -197,8 +194,15 @@ __global__ void __launch_bounds__(kThreads, D == 64 ? 2 : 1) FlashAttendSm80(Att
     const __half* k = ptr.key + p.key.offset + b * p.key.batch + kh * p.key.head;
     const __half* v = ptr.value + p.value.offset + b * p.value.batch + kh * p.value.head;
 
-    BlockView view{p.hasRelativePositionBias || (p.hasMask && p.maskType == 4), p.hasMask && p.maskType != 4, kv,
-                   nullptr, nullptr, 0, int64_t(kv), false, (kv + kN - 1) / kN};
+    BlockView view{p.hasRelativePositionBias || (p.hasMask && p.maskType == 4),
+                   p.hasMask && p.maskType != 4,
+                   kv,
+                   nullptr,
+                   nullptr,
+                   0,
+                   int64_t(kv),
+                   false,
+                   (kv + kN - 1) / kN};
     const int32_t* mask = ptr.mask;
     const __half* positionBias = ptr.positionBias;
     if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
@@ -381,9 +385,9 @@ __global__ void __launch_bounds__(kThreads, D == 64 ? 2 : 1) FlashAttendSm80(Att
 
 // One block per (mask batch, mask head, query tile, key tile), a warp per 16 rows: which rows have
 // an open key and which a masked key in the tile (valid rows and keys only).
-__global__ void __launch_bounds__(kThreads) ClassifyMask(AttentionPlan p, const int32_t* mask, TileMask* out,
-                                                         unsigned long long* bits, uint32_t heads, uint32_t qTiles,
-                                                         uint32_t kTiles) {
+__global__ void __launch_bounds__(kThreads)
+    ClassifyMask(AttentionPlan p, const int32_t* mask, TileMask* out, unsigned long long* bits, uint32_t heads,
+                 uint32_t qTiles, uint32_t kTiles) {
     __shared__ unsigned long long open[2], masked[2];
     if (threadIdx.x < 2) open[threadIdx.x] = masked[threadIdx.x] = 0;
     __syncthreads();

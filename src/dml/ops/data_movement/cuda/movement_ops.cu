@@ -431,10 +431,22 @@ cudaError_t LaunchUnfoldTyped(const WindowMap& map, void* out, const void* in, L
 template <class T> struct FoldAcc { using type = T; };
 template <> struct FoldAcc<__half> { using type = float; };
 // 8- and 16-bit sums in unsigned 32-bit arithmetic, kept modulo the type (as the CPU).
-template <> struct FoldAcc<int16_t> { using type = uint32_t; };
-template <> struct FoldAcc<int8_t> { using type = uint32_t; };
-template <> struct FoldAcc<uint16_t> { using type = uint32_t; };
-template <> struct FoldAcc<uint8_t> { using type = uint32_t; };
+template <>
+struct FoldAcc<int16_t> {
+    using type = uint32_t;
+};
+template <>
+struct FoldAcc<int8_t> {
+    using type = uint32_t;
+};
+template <>
+struct FoldAcc<uint16_t> {
+    using type = uint32_t;
+};
+template <>
+struct FoldAcc<uint8_t> {
+    using type = uint32_t;
+};
 
 // One thread per image element, summing in window order: no atomics, the same result every run.
 template <class T>
@@ -484,10 +496,14 @@ cudaError_t LaunchFold(const WindowMap& map, FoldType type, void* out, const voi
         case FoldType::I32: return LaunchFoldTyped<int32_t>(map, out, in, launch);
         case FoldType::U64: return LaunchFoldTyped<uint64_t>(map, out, in, launch);
         case FoldType::U32: return LaunchFoldTyped<uint32_t>(map, out, in, launch);
-        case FoldType::I16: return LaunchFoldTyped<int16_t>(map, out, in, launch);
-        case FoldType::I8: return LaunchFoldTyped<int8_t>(map, out, in, launch);
-        case FoldType::U16: return LaunchFoldTyped<uint16_t>(map, out, in, launch);
-        case FoldType::U8: return LaunchFoldTyped<uint8_t>(map, out, in, launch);
+        case FoldType::I16:
+            return LaunchFoldTyped<int16_t>(map, out, in, launch);
+        case FoldType::I8:
+            return LaunchFoldTyped<int8_t>(map, out, in, launch);
+        case FoldType::U16:
+            return LaunchFoldTyped<uint16_t>(map, out, in, launch);
+        case FoldType::U8:
+            return LaunchFoldTyped<uint8_t>(map, out, in, launch);
     }
     return cudaErrorInvalidValue;
 }

@@ -856,16 +856,22 @@ void StoreNibble(std::byte* base, uint64_t index, int32_t value) {
     const auto keep = static_cast<unsigned char>(~(0xFu << shift));
     const auto bits = static_cast<unsigned char>((unsigned(value) & 0xFu) << shift);
     unsigned char old = byte.load(std::memory_order_relaxed);
-    while (!byte.compare_exchange_weak(old, static_cast<unsigned char>((old & keep) | bits),
-                                       std::memory_order_relaxed)) {
+    while (
+        !byte.compare_exchange_weak(old, static_cast<unsigned char>((old & keep) | bits), std::memory_order_relaxed)) {
     }
 }
 
 void StoreQuantizedAt(DML_TENSOR_DATA_TYPE type, std::byte* base, uint64_t index, float value, int32_t zeroPoint) {
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_INT4: StoreNibble(base, index, QuantizeToRange(value, zeroPoint, -8, 7)); break;
-        case DML_TENSOR_DATA_TYPE_UINT4: StoreNibble(base, index, QuantizeToRange(value, zeroPoint, 0, 15)); break;
-        default: StoreQuantized(type, base + index, value, zeroPoint); break;  // INT8, UINT8
+        case DML_TENSOR_DATA_TYPE_INT4:
+            StoreNibble(base, index, QuantizeToRange(value, zeroPoint, -8, 7));
+            break;
+        case DML_TENSOR_DATA_TYPE_UINT4:
+            StoreNibble(base, index, QuantizeToRange(value, zeroPoint, 0, 15));
+            break;
+        default:
+            StoreQuantized(type, base + index, value, zeroPoint);
+            break;  // INT8, UINT8
     }
 }
 

@@ -603,8 +603,10 @@ __device__ __forceinline__ int32_t QuantizeToRange(float value, int32_t zeroPoin
 
 __device__ __forceinline__ int32_t LoadQuantizedAt(QuantizedType type, const uint8_t* base, uint64_t index) {
     switch (type) {
-        case QuantizedType::I8: return reinterpret_cast<const int8_t*>(base)[index];
-        case QuantizedType::U8: return base[index];
+        case QuantizedType::I8:
+            return reinterpret_cast<const int8_t*>(base)[index];
+        case QuantizedType::U8:
+            return base[index];
         default: {
             const uint8_t byte = base[index / 2];
             const int32_t nibble = (index & 1) ? byte >> 4 : byte & 0xF;
@@ -630,8 +632,8 @@ __device__ __forceinline__ void StoreNibble(uint8_t* base, uint64_t index, int32
 
 template <class F>
 __global__ void __launch_bounds__(kThreads)
-QuantizeIndexedKernel(QuantizeIndexPlan plan, bool dequantize, QuantizedType quantized, void* out, const void* in,
-                      const void* scaleData, const void* zeroPoint) {
+    QuantizeIndexedKernel(QuantizeIndexPlan plan, bool dequantize, QuantizedType quantized, void* out, const void* in,
+                          const void* scaleData, const void* zeroPoint) {
     for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < plan.count;
          i += uint64_t(gridDim.x) * blockDim.x) {
         uint64_t at[4] = {0, 0, 0, 0};
@@ -641,8 +643,7 @@ QuantizeIndexedKernel(QuantizeIndexPlan plan, bool dequantize, QuantizedType qua
             rest /= plan.sizes[d];
             for (int k = 0; k < 4; ++k) at[k] += uint64_t(index / plan.blocks[k][d]) * plan.strides[k][d];
         }
-        const int32_t zero =
-            zeroPoint ? LoadQuantizedAt(quantized, static_cast<const uint8_t*>(zeroPoint), at[3]) : 0;
+        const int32_t zero = zeroPoint ? LoadQuantizedAt(quantized, static_cast<const uint8_t*>(zeroPoint), at[3]) : 0;
         const float scale = float(static_cast<const F*>(scaleData)[at[2]]);
         if (dequantize) {
             const int32_t x = LoadQuantizedAt(quantized, static_cast<const uint8_t*>(in), at[1]);
@@ -652,10 +653,18 @@ QuantizeIndexedKernel(QuantizeIndexPlan plan, bool dequantize, QuantizedType qua
         const float v = __fdiv_rn(float(static_cast<const F*>(in)[at[1]]), scale);
         auto* o = static_cast<uint8_t*>(out);
         switch (quantized) {
-            case QuantizedType::I8: reinterpret_cast<int8_t*>(o)[at[0]] = int8_t(QuantizeToRange(v, zero, -128, 127)); break;
-            case QuantizedType::U8: o[at[0]] = uint8_t(QuantizeToRange(v, zero, 0, 255)); break;
-            case QuantizedType::I4: StoreNibble(o, at[0], QuantizeToRange(v, zero, -8, 7)); break;
-            case QuantizedType::U4: StoreNibble(o, at[0], QuantizeToRange(v, zero, 0, 15)); break;
+            case QuantizedType::I8:
+                reinterpret_cast<int8_t*>(o)[at[0]] = int8_t(QuantizeToRange(v, zero, -128, 127));
+                break;
+            case QuantizedType::U8:
+                o[at[0]] = uint8_t(QuantizeToRange(v, zero, 0, 255));
+                break;
+            case QuantizedType::I4:
+                StoreNibble(o, at[0], QuantizeToRange(v, zero, -8, 7));
+                break;
+            case QuantizedType::U4:
+                StoreNibble(o, at[0], QuantizeToRange(v, zero, 0, 15));
+                break;
         }
     }
 }
@@ -668,11 +677,11 @@ cudaError_t LaunchQuantizeIndexed(const QuantizeIndexPlan& plan, bool dequantize
     if (plan.count == 0) return cudaSuccess;
     const int blocks = launch.Blocks(plan.count, kThreads);
     if (floatType == ElementType::F32) {
-        QuantizeIndexedKernel<float><<<blocks, kThreads, 0, launch.stream>>>(plan, dequantize, quantized, out, in,
-                                                                             scaleData, zeroPoint);
+        QuantizeIndexedKernel<float>
+            <<<blocks, kThreads, 0, launch.stream>>>(plan, dequantize, quantized, out, in, scaleData, zeroPoint);
     } else if (floatType == ElementType::F16) {
-        QuantizeIndexedKernel<__half><<<blocks, kThreads, 0, launch.stream>>>(plan, dequantize, quantized, out, in,
-                                                                              scaleData, zeroPoint);
+        QuantizeIndexedKernel<__half>
+            <<<blocks, kThreads, 0, launch.stream>>>(plan, dequantize, quantized, out, in, scaleData, zeroPoint);
     } else {
         return cudaErrorInvalidValue;
     }

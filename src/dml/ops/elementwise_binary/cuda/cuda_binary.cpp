@@ -154,10 +154,18 @@ Status CreateQuantizeIndexed(const OperatorArgs& args, bool dequantize, const st
     const TensorDesc& floatTensor = dequantize ? output : input;
     QuantizedType quantized;
     switch (quantizedTensor.dataType) {
-        case DML_TENSOR_DATA_TYPE_INT8: quantized = QuantizedType::I8; break;
-        case DML_TENSOR_DATA_TYPE_UINT8: quantized = QuantizedType::U8; break;
-        case DML_TENSOR_DATA_TYPE_INT4: quantized = QuantizedType::I4; break;
-        case DML_TENSOR_DATA_TYPE_UINT4: quantized = QuantizedType::U4; break;
+        case DML_TENSOR_DATA_TYPE_INT8:
+            quantized = QuantizedType::I8;
+            break;
+        case DML_TENSOR_DATA_TYPE_UINT8:
+            quantized = QuantizedType::U8;
+            break;
+        case DML_TENSOR_DATA_TYPE_INT4:
+            quantized = QuantizedType::I4;
+            break;
+        case DML_TENSOR_DATA_TYPE_UINT4:
+            quantized = QuantizedType::U4;
+            break;
         default:
             return NoKernel("DML_OPERATOR_%s runs INT8, UINT8, INT4 and UINT4 on CUDA, not %s.", args.schema.name,
                             DataTypeName(quantizedTensor.dataType));

@@ -199,11 +199,16 @@ HalfRowFn PickHalfRow(bool scaleBias) {
 HalfRowFn HalfRowFor(UnaryFloatOp op, bool scaleBias) {
     using Op = UnaryFloatOp;
     switch (op) {
-        case Op::Exp: return PickHalfRow<FExpH>(scaleBias);
-        case Op::Tanh: return PickHalfRow<FTanhH>(scaleBias);
-        case Op::Erf: return PickHalfRow<FErfH>(scaleBias);
-        case Op::Log: return PickHalfRow<FLog>(scaleBias);
-        default: return nullptr;
+        case Op::Exp:
+            return PickHalfRow<FExpH>(scaleBias);
+        case Op::Tanh:
+            return PickHalfRow<FTanhH>(scaleBias);
+        case Op::Erf:
+            return PickHalfRow<FErfH>(scaleBias);
+        case Op::Log:
+            return PickHalfRow<FLog>(scaleBias);
+        default:
+            return nullptr;
     }
 }
 
@@ -339,7 +344,7 @@ private:
     LoopPlan<1> plan1_;  // output (FILL)
     FloatParams floatParams_;
     FloatRowFn floatRow_ = nullptr;
-    HalfRowFn halfRow_ = nullptr;  // packed FLOAT16 to FLOAT16, where the CPU has the conversions
+    HalfRowFn halfRow_ = nullptr;         // packed FLOAT16 to FLOAT16, where the CPU has the conversions
     uint32_t mode_ = 0;                   // ROUND's or IS_INFINITY's
     DML_SCALAR_UNION lo_{}, hi_{};        // bounds in the tensor's type (integer CLIP, THRESHOLD, CLIP_GRAD)
     DML_SCALAR_UNION start_{}, delta_{};  // FILL_VALUE_*

@@ -155,7 +155,8 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
     // Word loads where the strides allow them (the bases are at least 16-byte aligned: bound
     // tensors by DirectML's rule, owned copies by the persistent resource's).
     for (auto [x, t] : {std::pair{&a, &A}, std::pair{&b, &B}}) {
-        const bool steps = x->batchStrides[0] % 4 == 0 && x->batchStrides[1] % 4 == 0 && t->RequiredOffsetAlignment() % 4 == 0;
+        const bool steps =
+            x->batchStrides[0] % 4 == 0 && x->batchStrides[1] % 4 == 0 && t->RequiredOffsetAlignment() % 4 == 0;
         if (steps && (x->depthStride == 1 || K == 1) && (x->rows == 1 || x->rowStride % 4 == 0)) {
             x->words = 1;
         } else if (steps && x->rowStride == 1 && (K == 1 || x->depthStride % 4 == 0)) {
@@ -181,8 +182,8 @@ bool Int8GemmKernel::Plan(CudaDevice& device, const OperatorArgs& args, const qu
     const uint64_t aBatchBytes = uint64_t(M) * Kp, bBatchBytes = uint64_t(Np) * Kp;
     const uint64_t dBatch = uint64_t(M) * plan.productStride;  // elements
     // One GEMM over every batch where B is shared and A's packed copy has one matrix per batch.
-    const bool merged = b.batchSizes[0] * b.batchSizes[1] == 1 && a.pack &&
-                        uint64_t(a.batchSizes[0]) * a.batchSizes[1] == batches;
+    const bool merged =
+        b.batchSizes[0] * b.batchSizes[1] == 1 && a.pack && uint64_t(a.batchSizes[0]) * a.batchSizes[1] == batches;
     uint64_t gemmRows = M;
     int32_t count = 1;
     int64_t x1Stride = 0, x2Stride = 0, dStride = 0;
@@ -334,10 +335,9 @@ void Int8GemmKernel::Execute(const KernelBindings& b) {
     void* workspace = workspaceSize_ ? temp : nullptr;
     for (uint32_t i = 0; i < outerCount_; ++i) {
         std::byte* di = d + int64_t(i) * dOuter_;
-        const cublasStatus_t status =
-            cublasLtMatmul(stream.CublasLt(), op_, &one, x1 + int64_t(i) * x1Outer_, x1Layout_,
-                           x2 + int64_t(i) * x2Outer_, x2Layout_, &zero, di, dLayout_, di, dLayout_, &algo_, workspace,
-                           workspaceSize_, stream.Get());
+        const cublasStatus_t status = cublasLtMatmul(
+            stream.CublasLt(), op_, &one, x1 + int64_t(i) * x1Outer_, x1Layout_, x2 + int64_t(i) * x2Outer_, x2Layout_,
+            &zero, di, dLayout_, di, dLayout_, &algo_, workspace, workspaceSize_, stream.Get());
         if (status != CUBLAS_STATUS_SUCCESS) {
             stream.Fail("cublasLtMatmul (integer matrix multiply)", backend::cuda::CublasStatusText(status));
             return;

@@ -185,12 +185,14 @@ __global__ void __launch_bounds__(kThreads, 8)
     index /= rowTiles;
     const uint32_t split = index % x.splits, batch = index / x.splits;
     const uint32_t k0 = split * kPackDepth;
-    const int64_t base = int64_t(batch / x.batchSizes[1]) * x.batchStrides[0] +
-                         int64_t(batch % x.batchSizes[1]) * x.batchStrides[1];
+    const int64_t base =
+        int64_t(batch / x.batchSizes[1]) * x.batchStrides[0] + int64_t(batch % x.batchSizes[1]) * x.batchStrides[1];
     const uint32_t flip = x.isUnsigned ? 0x80 : 0;
     // Every load of a thread is issued before any is used (the loads are independent: enough in
     // flight to cover memory latency with few blocks).
-    auto at = [&](uint32_t row, uint32_t depth) { return base + int64_t(row) * x.rowStride + int64_t(depth) * x.depthStride; };
+    auto at = [&](uint32_t row, uint32_t depth) {
+        return base + int64_t(row) * x.rowStride + int64_t(depth) * x.depthStride;
+    };
     // One element: its value minus 128 for UINT8, 0 outside the matrix.
     auto element = [&](uint32_t row, uint32_t depth) -> uint32_t {
         return row < x.rows && depth < plan.depth ? (uint32_t(source[at(row, depth)]) ^ flip) & 0xffu : 0u;
@@ -231,8 +233,8 @@ __global__ void __launch_bounds__(kThreads, 8)
             for (uint32_t q = 0; q < 4; ++q) tile[(r + q) * kPitch + k] = int8_t(uint8_t(w[j] >> (8 * q)));
         }
     } else {  // bytes, along the smaller stride
-        const bool depthFast = (x.depthStride < 0 ? -x.depthStride : x.depthStride) <=
-                               (x.rowStride < 0 ? -x.rowStride : x.rowStride);
+        const bool depthFast =
+            (x.depthStride < 0 ? -x.depthStride : x.depthStride) <= (x.rowStride < 0 ? -x.rowStride : x.rowStride);
         // In rounds of 8 loads in flight (registers for more would cost occupancy).
         constexpr uint32_t kPerThread = kPackRows * kPackDepth / kThreads, kRound = 8;
         for (uint32_t j0 = 0; j0 < kPerThread; j0 += kRound) {
@@ -345,8 +347,8 @@ __global__ void __launch_bounds__(kEpilogueColumns * 2, 4)
     __syncthreads();
     const uint32_t column = n0 + threadIdx.x;
     if (column >= n) return;
-    const int32_t* __restrict__ product = reinterpret_cast<const int32_t*>(temp + plan.productOffset) +
-                                          uint64_t(blockIdx.z) * m * plan.productStride;
+    const int32_t* __restrict__ product =
+        reinterpret_cast<const int32_t*>(temp + plan.productOffset) + uint64_t(blockIdx.z) * m * plan.productStride;
     const int64_t outBase = BatchOffset(p.out, o, rank);
     const uint32_t c = threadIdx.x, depth = plan.depth;
     const uint32_t mEnd = m0 + kEpilogueRows < m ? m0 + kEpilogueRows : m;
@@ -394,7 +396,8 @@ __global__ void __launch_bounds__(kEpilogueColumns * 2, 4)
         // Wrapping int32 arithmetic, as the exact sum modulo 2^32 (unsigned: no signed overflow).
         const int32_t acc = int32_t(raw[i] - columnZero[c] * rowSum[r] - rowZero[r] * columnSum[c] +
                                     depth * rowZero[r] * columnZero[c]);
-        const int64_t dst = outBase + int64_t(row) * p.out.strides[rank - 2] + int64_t(column) * p.out.strides[rank - 1];
+        const int64_t dst =
+            outBase + int64_t(row) * p.out.strides[rank - 2] + int64_t(column) * p.out.strides[rank - 1];
         if (p.kind == MatMulKind::Integer) {
             static_cast<int32_t*>(out)[dst] = acc;
             continue;
@@ -402,8 +405,10 @@ __global__ void __launch_bounds__(kEpilogueColumns * 2, 4)
         const float real = __fmul_rn(__fmul_rn(float(acc), rowScale[r]), columnScale[c]);
         if (p.kind == MatMulKind::IntegerToFloat) {
             const float v = __fadd_rn(real, fixedBias ? biasValue : bias(row));
-            if (p.out.type == ElementType::F16) static_cast<__half*>(out)[dst] = __float2half_rn(v);
-            else static_cast<float*>(out)[dst] = v;
+            if (p.out.type == ElementType::F16)
+                static_cast<__half*>(out)[dst] = __float2half_rn(v);
+            else
+                static_cast<float*>(out)[dst] = v;
         } else {
             StoreQuantized(p.out.type, out, dst, __fdiv_rn(real, fixedScale ? scaleValue : outScale(row)),
                            fixedZero ? zeroValue : outZero(row));
@@ -591,8 +596,8 @@ cudaError_t LaunchQuantizedMatMul(const MatMulPlan& plan, const void* const* in,
 cudaError_t LaunchInt8Pack(const Int8GemmPlan& plan, const void* a, const void* b, void* temp, LaunchTarget launch) {
     const uint32_t blocks = plan.a.blocks + plan.b.blocks;
     if (blocks == 0) return cudaSuccess;
-    Int8PackKernel<<<blocks, kThreads, 0, launch.stream>>>(plan, static_cast<const uint8_t*>(a),
-                                                           static_cast<const uint8_t*>(b), static_cast<std::byte*>(temp));
+    Int8PackKernel<<<blocks, kThreads, 0, launch.stream>>>(
+        plan, static_cast<const uint8_t*>(a), static_cast<const uint8_t*>(b), static_cast<std::byte*>(temp));
     return cudaGetLastError();
 }
 

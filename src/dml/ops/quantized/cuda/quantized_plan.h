@@ -52,18 +52,18 @@ struct Int8Operand {
     // contiguous, other strides and the base multiples of 4); 2 four row-neighbours as one word
     // (rows contiguous: B as it usually is).
     uint8_t words = 0;
-    uint32_t splits = 1;                     // K tiles of the packing kernel (each adds into the row sums)
+    uint32_t splits = 1;                       // K tiles of the packing kernel (each adds into the row sums)
     uint64_t packedOffset = 0, sumOffset = 0;  // bytes into the (aligned) temporary resource
     uint32_t blocks = 0;                       // packing blocks; 0 when neither copied nor summed
 };
 
 struct Int8GemmPlan {
-    uint32_t depth = 0, paddedDepth = 0;     // K, and K rounded up to 16
-    uint32_t batchSizes[2] = {1, 1};         // the output's, right-aligned into two
+    uint32_t depth = 0, paddedDepth = 0;  // K, and K rounded up to 16
+    uint32_t batchSizes[2] = {1, 1};      // the output's, right-aligned into two
     Int8Operand a, b;
-    uint64_t productOffset = 0;              // INT32 [batch][M][productStride] in the temporary
+    uint64_t productOffset = 0;  // INT32 [batch][M][productStride] in the temporary
     uint32_t productStride = 0;
-    MatMulPlan epilogue;                     // kind, quantization tensors and output, as the tiled kernel's
+    MatMulPlan epilogue;  // kind, quantization tensors and output, as the tiled kernel's
 };
 
 // Rows per block of the packing kernel, and K per block (its partial-sum split).

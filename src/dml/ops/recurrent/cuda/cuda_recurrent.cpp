@@ -35,9 +35,9 @@ Status LtError(cublasStatus_t status, const char* what) {
     return Error(E_FAIL, "cuBLASLt %s failed for a recurrent operator (status %d).", what, int(status));
 }
 
-#define RNN_LT_TRY(call, what)                                                     \
-    do {                                                                           \
-        cublasStatus_t rnn_status_ = (call);                                       \
+#define RNN_LT_TRY(call, what)                                                       \
+    do {                                                                             \
+        cublasStatus_t rnn_status_ = (call);                                         \
         if (rnn_status_ != CUBLAS_STATUS_SUCCESS) return LtError(rnn_status_, what); \
     } while (0)
 
@@ -76,9 +76,9 @@ struct LtGemm {
                           int64_t stride) -> Status {
             RNN_LT_TRY(cublasLtMatrixLayoutCreate(l, t, rows, cols, int64_t(ld)), "matrix layout");
             if (s.batch > 1) {
-                RNN_LT_TRY(cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &s.batch,
-                                                            sizeof(s.batch)),
-                           "batch count");
+                RNN_LT_TRY(
+                    cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &s.batch, sizeof(s.batch)),
+                    "batch count");
                 RNN_LT_TRY(cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride,
                                                             sizeof(stride)),
                            "batch stride");
@@ -115,9 +115,10 @@ struct LtGemm {
             cublasLtMatmulAlgoGetHeuristic(handle, op, a, b, d, d, preference, 1, &result, &found);
         cublasLtMatmulPreferenceDestroy(preference);
         if (status != CUBLAS_STATUS_SUCCESS || found == 0) {
-            return NoKernel("cuBLASLt has no algorithm for a recurrent operator's product (%llu x %llu x %llu, "
-                            "status %d).",
-                            (unsigned long long)s.m, (unsigned long long)s.n, (unsigned long long)s.k, int(status));
+            return NoKernel(
+                "cuBLASLt has no algorithm for a recurrent operator's product (%llu x %llu x %llu, "
+                "status %d).",
+                (unsigned long long)s.m, (unsigned long long)s.n, (unsigned long long)s.k, int(status));
         }
         algo = result.algo;
         workspace = result.workspaceSize;
@@ -243,7 +244,7 @@ public:
             if (projection_.planned) {
                 if (!projection_.Run(stream, w, x, xw, temp, "cublasLtMatmul (recurrent input projection)")) return;
             } else if (stream.Check(cudaMemsetAsync(xw, 0, uint64_t(p.seq) * p.batch * p.dirs * GH * 4, stream.Get()),
-                                     name_)) {
+                                    name_)) {
                 return;
             }
         }

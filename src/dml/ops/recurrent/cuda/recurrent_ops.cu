@@ -62,8 +62,8 @@ unsigned Blocks(const RecurrentDevicePlan& p) {
 }
 
 template <class T>
-__global__ void PackKernel(const T* source, T* destination, int64_t n1, int64_t n2, int64_t n3, int64_t s1,
-                           int64_t s2, int64_t s3) {
+__global__ void PackKernel(const T* source, T* destination, int64_t n1, int64_t n2, int64_t n3, int64_t s1, int64_t s2,
+                           int64_t s3) {
     const int64_t total = n1 * n2 * n3;
     for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
         const int64_t k = i % n3, jj = i / n3 % n2, ii = i / (n3 * n2);
@@ -198,8 +198,8 @@ cudaError_t PackRecurrentOperand(const RecurrentDevicePlan& p, int slot, const v
     return cudaGetLastError();
 }
 
-cudaError_t LaunchRecurrentInit(const RecurrentDevicePlan& p, const RecurrentPointers& ptr,
-                                const RecurrentBuffers& buf, LaunchTarget launch) {
+cudaError_t LaunchRecurrentInit(const RecurrentDevicePlan& p, const RecurrentPointers& ptr, const RecurrentBuffers& buf,
+                                LaunchTarget launch) {
     if (uint64_t(p.dirs) * p.batch * p.hidden == 0) return cudaSuccess;
     if (p.half) {
         InitKernel<__half><<<Blocks(p), kThreads, 0, launch.stream>>>(p, ptr, buf);
@@ -220,8 +220,8 @@ cudaError_t LaunchRecurrentGruReset(const RecurrentDevicePlan& p, const Recurren
     return cudaGetLastError();
 }
 
-cudaError_t LaunchRecurrentStep(const RecurrentDevicePlan& p, const RecurrentPointers& ptr,
-                                const RecurrentBuffers& buf, int step, LaunchTarget launch) {
+cudaError_t LaunchRecurrentStep(const RecurrentDevicePlan& p, const RecurrentPointers& ptr, const RecurrentBuffers& buf,
+                                int step, LaunchTarget launch) {
     if (uint64_t(p.dirs) * p.batch * p.hidden == 0) return cudaSuccess;
     if (p.half) {
         StepKernel<__half><<<Blocks(p), kThreads, 0, launch.stream>>>(p, ptr, buf, step);
