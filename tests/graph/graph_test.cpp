@@ -724,6 +724,70 @@ TEST_F(GraphFusionTest, ActivationBecomesTheConvolutionEpilogue) {
     EXPECT_GE(plainTemp, fusedTemp + output.Bytes()) << "the convolution's output is no longer an intermediate";
 }
 
+// CONVOLUTION then CLIP(0, 6) (ReLU6): DirectML's FusedActivation cannot name CLIP, so the
+// optimizer gives the convolution a clamped output. Eight channels reach oneDNN; a NaN input
+// stays NaN through the clamp, as the standalone CLIP keeps it.
+TEST_F(GraphFusionTest, ClipBecomesTheConvolutionsClampedOutput) {
+    constexpr UINT H = 6, W = 7, CI = 4, CO = 8;
+    Tensor input(kF32, {1, CI, H, W}), filter(kF32, {CO, CI, 3, 3}), output(kF32, {1, CO, H, W});
+    const UINT strides[2] = {1, 1}, dilations[2] = {1, 1}, pads[2] = {1, 1}, outputPadding[2] = {0, 0};
+    DML_CONVOLUTION_OPERATOR_DESC convDesc{&input.desc, &filter.desc, nullptr, &output.desc,
+                                           DML_CONVOLUTION_MODE_CROSS_CORRELATION, DML_CONVOLUTION_DIRECTION_FORWARD,
+                                           2, strides, dilations, pads, pads, outputPadding, 1, nullptr};
+    auto conv = Op(DML_OPERATOR_CONVOLUTION, &convDesc);
+    DML_ELEMENT_WISE_CLIP_OPERATOR_DESC clipDesc{&output.desc, &output.desc, nullptr, 0.0f, 6.0f};
+    auto clip = Op(DML_OPERATOR_ELEMENT_WISE_CLIP, &clipDesc);
+    GraphBuilder g;
+    g.AddOperator(conv.Get());
+    g.AddOperator(clip.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(2, 1);
+    std::vector<float> x(CI * H * W), f(CO * CI * 9);
+    for (UINT i = 0; i < x.size(); ++i) x[i] = float(int(i % 11) - 4) * 0.75f;
+    for (UINT i = 0; i < f.size(); ++i) f[i] = float(int(i % 7) - 3) * 0.5f;
+    const UINT nanAt = (1 * H + 3) * W + 2;  // channel 1, row 3, column 2
+    x[nanAt] = std::nanf("");
+    std::vector<double> want(CO * H * W);
+    for (UINT c = 0; c < CO; ++c) {
+        for (UINT y = 0; y < H; ++y) {
+            for (UINT xx = 0; xx < W; ++xx) {
+                double sum = 0;
+                for (UINT ci = 0; ci < CI; ++ci) {
+                    for (int ky = 0; ky < 3; ++ky) {
+                        for (int kx = 0; kx < 3; ++kx) {
+                            const int iy = int(y) + ky - 1, ix = int(xx) + kx - 1;
+                            if (iy < 0 || ix < 0 || iy >= int(H) || ix >= int(W)) continue;
+                            sum += double(x[(ci * H + iy) * W + ix]) * f[((c * CI + ci) * 3 + ky) * 3 + kx];
+                        }
+                    }
+                }
+                want[(c * H + y) * W + xx] = std::isnan(sum) ? sum : std::min(6.0, std::max(0.0, sum));
+            }
+        }
+    }
+    size_t nans = 0, clamped = 0;
+    for (double v : want) nans += std::isnan(v), clamped += v == 0.0 || v == 6.0;
+    ASSERT_GT(nans, 0u);
+    ASSERT_GT(clamped, want.size() / 4) << "the data should reach both bounds";
+    auto expect = [&](const std::vector<float>& got) {
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+            if (std::isnan(want[i])) {
+                EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i];
+            } else {
+                ASSERT_NEAR(got[i], want[i], 1e-5 * std::max(1.0, std::fabs(want[i]))) << "element " << i;
+            }
+        }
+    };
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    expect(Run(desc, true, {x, f}, CO * H * W, &fusedTemp));
+    expect(Run(desc, false, {x, f}, CO * H * W, &plainTemp));
+    EXPECT_GE(plainTemp, fusedTemp + output.Bytes()) << "the convolution's output is no longer an intermediate";
+}
+
 // An IDENTITY without ScaleBias between two tensors of one packed layout is a copy: GEMM writes
 // the graph output directly.
 TEST_F(GraphFusionTest, IdentityCopyIsElided) {

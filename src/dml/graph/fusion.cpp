@@ -291,6 +291,51 @@ void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::str
     }
 }
 
+// ---- Clamped convolutions ------------------------------------------------------------------------
+
+// ELEMENT_WISE_CLIP (no ScaleBias) after a CONVOLUTION without FusedActivation (ReLU6 in
+// MobileNets): DirectML's FusedActivation cannot name CLIP, so the convolution carries it as
+// FreeDML's own clamped-output epilogue (OperatorArgs::clampOutput), which its kernels apply
+// with CLIP's formula. FLOAT32 only: a FLOAT16 CLIP rounds its input before clamping.
+void FuseConvolutionClips(Device& device, ValidatedGraph* graph, std::vector<std::string>* log) {
+    Uses uses(*graph);
+    for (uint32_t c : graph->order) {
+        GraphNode& clip = graph->nodes[c];
+        if (clip.removed || TypeOf(clip) != DML_OPERATOR_ELEMENT_WISE_CLIP) continue;
+        const auto& clipDesc = clip.op->Args().As<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>();
+        if (clipDesc.ScaleBias) continue;
+        const GraphSource source = clip.inputs[0];
+        if (source.kind != GraphSource::Kind::NodeOutput) continue;
+        GraphNode& conv = graph->nodes[source.index];
+        if (conv.removed || TypeOf(conv) != DML_OPERATOR_CONVOLUTION || conv.op->Args().clampOutput) continue;
+        const auto& convDesc = conv.op->Args().As<DML_CONVOLUTION_OPERATOR_DESC>();
+        if (convDesc.FusedActivation) continue;
+        if (uses.readers[source.index][0].size() != 1 || !uses.graphOutputs[source.index][0].empty()) continue;
+        const TensorDesc& produced = *conv.OutputTensor(0);
+        const TensorDesc& clipIn = *clip.InputTensor(0);
+        const TensorDesc& clipOut = *clip.OutputTensor(0);
+        if (produced.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || clipOut.dataType != DML_TENSOR_DATA_TYPE_FLOAT32) continue;
+        if (!SameLayout(produced, clipIn) || !SameSizes(clipIn, clipOut) || !WritesEachElementOnce(clipOut)) continue;
+
+        // The convolution's desc writing to the clip's output tensor.
+        DML_CONVOLUTION_OPERATOR_DESC desc = convDesc;
+        desc.OutputTensor = clipDesc.OutputTensor;
+        Ref<Operator> replacement;
+        const Status made = Operator::Create(device, {DML_OPERATOR_CONVOLUTION, &desc}, replacement.Put());
+        if (!made.ok()) {
+            log->push_back(Format("kept %s apart from %s: %s", clip.description.c_str(), conv.description.c_str(),
+                                  made.message().c_str()));
+            continue;
+        }
+        replacement->ClampOutput(clipDesc.Min, clipDesc.Max);
+        log->push_back(Format("fused %s into %s as a clamped output", clip.description.c_str(), conv.description.c_str()));
+        conv.op = std::move(replacement);
+        conv.description += " with ELEMENT_WISE_CLIP fused";
+        Redirect(graph, &uses, c, 0, {GraphSource::Kind::NodeOutput, source.index, 0});
+        Remove(graph, &uses, c);
+    }
+}
+
 // ---- Element-wise trees --------------------------------------------------------------------------
 
 // A node as the instructions that compute it from its inputs' registers (one or two), before a
@@ -568,6 +613,7 @@ Status OptimizeGraph(Device& device, const FusionOptions& options, ValidatedGrap
     ElideIdentities(graph, log);
     FoldGemmBiases(device, graph, log);
     FuseActivations(device, graph, log);
+    FuseConvolutionClips(device, graph, log);
     if (options.elementwise) TreeFuser(graph, log).Run();
     graph->order.erase(std::remove_if(graph->order.begin(), graph->order.end(),
                                       [&](uint32_t n) { return graph->nodes[n].removed; }),
