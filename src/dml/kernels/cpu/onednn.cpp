@@ -226,14 +226,12 @@ void GemmKernel::TryOneDnn() {
         }
     }
     // Logical oneDNN shapes: {batch..., rows, cols}; broadcast batch dimensions have size 1.
-    // Batch dimensions of size 1 everywhere are left out, and a dimension of size 1 gets the stride
-    // of a dense layout (that of the dimensions inside it): oneDNN picks its implementation by the
-    // strides, and odd ones for size-1 dimensions (a 1 x K row read as "cdab") send a plain
-    // matrix product to its slow reference kernel.
+    // A dimension of size 1 gets the stride of a dense layout (that of the dimensions inside it):
+    // oneDNN picks its implementation by the strides, and odd ones for size-1 dimensions (a 1 x K
+    // row read as "cdab") send a plain matrix product to its slow reference kernel.
     auto shape = [&](const std::array<int64_t, kMaxTensorRank>& batch, uint32_t rows, uint32_t cols, int64_t rs,
                      int64_t cs, std::vector<int64_t>* dims, std::vector<int64_t>* strides) {
         for (uint32_t d = 0; d < g.batchRank; ++d) {
-            if (g.batchSizes[d] == 1) continue;
             bool broadcast = batch[d] == 0;
             dims->push_back(broadcast ? 1 : g.batchSizes[d]);
             strides->push_back(broadcast ? 1 : batch[d]);
