@@ -246,6 +246,54 @@ TEST_F(GraphTest, ConstantNodeAndUnusedGraphInput) {
     EXPECT_NE(Messages().find("I2"), std::string::npos) << Messages();
 }
 
+// A constant node as GEMM's B, read by an ADD as well: the optimizer makes it the GEMM's owned
+// weight (packed at initialization) while the ADD reads the constant itself; both dispatches of
+// the compiled graph compute A x B and B + B.
+TEST_F(GraphTest, ConstantWeightOfAGemmIsPackedAtInitialization) {
+    constexpr UINT M = 3, K = 40, N = 48;
+    Tensor a(kF32, {1, 1, M, K}), b(kF32, {1, 1, K, N}), out(kF32, {1, 1, M, N});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, nullptr, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 1.0f, 0.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    auto add = Add(b, b, b);
+    std::vector<float> av(M * K), bv(K * N);
+    for (UINT i = 0; i < av.size(); ++i) av[i] = float(int(i % 7) - 3) * 0.25f;
+    for (UINT i = 0; i < bv.size(); ++i) bv[i] = float(int(i % 5) - 2) * 0.5f;
+    GraphBuilder g;
+    const uint32_t constant = g.AddConstant(bv.data(), bv.size() * 4, "weights");
+    const uint32_t gemmNode = g.AddOperator(gemm.Get());
+    const uint32_t addNode = g.AddOperator(add.Get());
+    g.Input(0, gemmNode, 0);
+    g.Connect(constant, 0, gemmNode, 1);
+    g.Connect(constant, 0, addNode, 0);
+    g.Connect(constant, 0, addNode, 1);
+    g.Output(gemmNode, 0, 0);
+    g.Output(addNode, 0, 1);
+    auto compiled = Compile(g.Desc(1, 2));
+    ASSERT_TRUE(compiled);
+    std::vector<double> want(M * N);
+    for (UINT m = 0; m < M; ++m) {
+        for (UINT n = 0; n < N; ++n) {
+            double sum = 0;
+            for (UINT k = 0; k < K; ++k) sum += double(av[m * K + k]) * bv[k * N + n];
+            want[m * N + n] = sum;
+        }
+    }
+    auto aBuf = Filled(av), outBuf = Buffer(M * N * 4), sumBuf = Buffer(K * N * 4);
+    DML_BUFFER_BINDING ab{aBuf.Get(), 0, M * K * 4}, ob{outBuf.Get(), 0, M * N * 4}, sb{sumBuf.Get(), 0, K * N * 4};
+    auto persistent = Initialize(compiled.Get());
+    ASSERT_TRUE(persistent);
+    for (int run = 0; run < 2; ++run) {
+        Upload(outBuf.Get(), std::vector<float>(M * N, -1.0f));
+        Dispatch(compiled.Get(), {BufferBinding(&ab)}, {BufferBinding(&ob), BufferBinding(&sb)}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+        const std::vector<float> got = ReadbackAs<float>(outBuf.Get(), M * N);
+        for (UINT i = 0; i < M * N; ++i) ASSERT_NEAR(got[i], want[i], 1e-4) << "run " << run << ", element " << i;
+        const std::vector<float> sum = ReadbackAs<float>(sumBuf.Get(), K * N);
+        for (UINT i = 0; i < K * N; ++i) ASSERT_EQ(sum[i], 2.0f * bv[i]) << "run " << run << ", element " << i;
+    }
+}
+
 // An OWNED_BY_DML graph input read by GEMM's B (packed) and by ADD (read from the copy).
 TEST_F(GraphTest, OwnedGraphInputReadByTwoNodes) {
     Tensor a(kF32, {1, 1, 2, 2}), bOwned(kF32, {1, 1, 2, 2}, {}, kOwned), out(kF32, {1, 1, 2, 2});
