@@ -17,6 +17,13 @@ public:
     static Status Create(Device& device, const DML_OPERATOR_DESC& desc, Operator** created);
 
     const OperatorArgs& Args() const { return *args_; }
+    // The graph optimizer's clamped-output epilogue (OperatorArgs::clampOutput), set on an operator
+    // it made itself, before any kernel reads the args.
+    void ClampOutput(float min, float max) {
+        args_->clampOutput = true;
+        args_->clampMin = min;
+        args_->clampMax = max;
+    }
     const OperatorSchema& Schema() const { return args_->schema; }
     // "GEMM operator 'layer1'"
     std::string Describe() const;

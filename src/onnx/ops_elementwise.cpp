@@ -1,5 +1,6 @@
 // Element-wise ONNX operators: unary math, activations, binary arithmetic and comparisons with
 // broadcasting (as zero strides), Clip, Where, Cast.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -144,6 +145,22 @@ void Pow(NodeContext& c) {
     const Shape outR = Lead(out, rank);
     const Value& a = c.Input(0);
     Value b = c.Input(1);
+    const bool floatBase = a.type == DML_TENSOR_DATA_TYPE_FLOAT32 || a.type == DML_TENSOR_DATA_TYPE_FLOAT16;
+    if (floatBase && c.HasHost(1)) {
+        // A constant exponent of 2 (LayerNorm's variance as exported): x * x, which equals the
+        // float result of POW's double pow and joins the element-wise trees the optimizer fuses.
+        const std::vector<double> exponent = c.HostFloats(1);
+        if (!exponent.empty() && std::all_of(exponent.begin(), exponent.end(), [](double e) { return e == 2.0; })) {
+            Shape sa, ta;
+            c.Broadcast(a, outR, &sa, &ta);
+            auto* d = c.Make(DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC{});
+            d->ATensor = c.InDesc(a, sa, ta);
+            d->BTensor = c.InDesc(a, sa, ta);
+            d->OutputTensor = c.OutDesc(c.OutType(0), outR);
+            c.EmitSingle(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, d, {&a, &a});
+            return;
+        }
+    }
     if (b.type != a.type) {
         // DirectML's POW takes one data type: the exponent is cast to the base's first.
         const size_t r = std::max<size_t>(4, b.shape.size());

@@ -246,6 +246,54 @@ TEST_F(GraphTest, ConstantNodeAndUnusedGraphInput) {
     EXPECT_NE(Messages().find("I2"), std::string::npos) << Messages();
 }
 
+// A constant node as GEMM's B, read by an ADD as well: the optimizer makes it the GEMM's owned
+// weight (packed at initialization) while the ADD reads the constant itself; both dispatches of
+// the compiled graph compute A x B and B + B.
+TEST_F(GraphTest, ConstantWeightOfAGemmIsPackedAtInitialization) {
+    constexpr UINT M = 3, K = 40, N = 48;
+    Tensor a(kF32, {1, 1, M, K}), b(kF32, {1, 1, K, N}), out(kF32, {1, 1, M, N});
+    DML_GEMM_OPERATOR_DESC gemmDesc{&a.desc, &b.desc, nullptr, &out.desc, DML_MATRIX_TRANSFORM_NONE,
+                                    DML_MATRIX_TRANSFORM_NONE, 1.0f, 0.0f, nullptr};
+    auto gemm = Op(DML_OPERATOR_GEMM, &gemmDesc);
+    auto add = Add(b, b, b);
+    std::vector<float> av(M * K), bv(K * N);
+    for (UINT i = 0; i < av.size(); ++i) av[i] = float(int(i % 7) - 3) * 0.25f;
+    for (UINT i = 0; i < bv.size(); ++i) bv[i] = float(int(i % 5) - 2) * 0.5f;
+    GraphBuilder g;
+    const uint32_t constant = g.AddConstant(bv.data(), bv.size() * 4, "weights");
+    const uint32_t gemmNode = g.AddOperator(gemm.Get());
+    const uint32_t addNode = g.AddOperator(add.Get());
+    g.Input(0, gemmNode, 0);
+    g.Connect(constant, 0, gemmNode, 1);
+    g.Connect(constant, 0, addNode, 0);
+    g.Connect(constant, 0, addNode, 1);
+    g.Output(gemmNode, 0, 0);
+    g.Output(addNode, 0, 1);
+    auto compiled = Compile(g.Desc(1, 2));
+    ASSERT_TRUE(compiled);
+    std::vector<double> want(M * N);
+    for (UINT m = 0; m < M; ++m) {
+        for (UINT n = 0; n < N; ++n) {
+            double sum = 0;
+            for (UINT k = 0; k < K; ++k) sum += double(av[m * K + k]) * bv[k * N + n];
+            want[m * N + n] = sum;
+        }
+    }
+    auto aBuf = Filled(av), outBuf = Buffer(M * N * 4), sumBuf = Buffer(K * N * 4);
+    DML_BUFFER_BINDING ab{aBuf.Get(), 0, M * K * 4}, ob{outBuf.Get(), 0, M * N * 4}, sb{sumBuf.Get(), 0, K * N * 4};
+    auto persistent = Initialize(compiled.Get());
+    ASSERT_TRUE(persistent);
+    for (int run = 0; run < 2; ++run) {
+        Upload(outBuf.Get(), std::vector<float>(M * N, -1.0f));
+        Dispatch(compiled.Get(), {BufferBinding(&ab)}, {BufferBinding(&ob), BufferBinding(&sb)}, persistent.Get());
+        ASSERT_FALSE(DeviceRemoved()) << Messages();
+        const std::vector<float> got = ReadbackAs<float>(outBuf.Get(), M * N);
+        for (UINT i = 0; i < M * N; ++i) ASSERT_NEAR(got[i], want[i], 1e-4) << "run " << run << ", element " << i;
+        const std::vector<float> sum = ReadbackAs<float>(sumBuf.Get(), K * N);
+        for (UINT i = 0; i < K * N; ++i) ASSERT_EQ(sum[i], 2.0f * bv[i]) << "run " << run << ", element " << i;
+    }
+}
+
 // An OWNED_BY_DML graph input read by GEMM's B (packed) and by ADD (read from the copy).
 TEST_F(GraphTest, OwnedGraphInputReadByTwoNodes) {
     Tensor a(kF32, {1, 1, 2, 2}), bOwned(kF32, {1, 1, 2, 2}, {}, kOwned), out(kF32, {1, 1, 2, 2});
@@ -721,6 +769,70 @@ TEST_F(GraphFusionTest, ActivationBecomesTheConvolutionEpilogue) {
     UINT64 fusedTemp = 0, plainTemp = 0;
     ExpectNear(Run(desc, true, {x, f}, C * H * W, &fusedTemp), want, 1e-5);
     ExpectNear(Run(desc, false, {x, f}, C * H * W, &plainTemp), want, 1e-5);
+    EXPECT_GE(plainTemp, fusedTemp + output.Bytes()) << "the convolution's output is no longer an intermediate";
+}
+
+// CONVOLUTION then CLIP(0, 6) (ReLU6): DirectML's FusedActivation cannot name CLIP, so the
+// optimizer gives the convolution a clamped output. Eight channels reach oneDNN; a NaN input
+// stays NaN through the clamp, as the standalone CLIP keeps it.
+TEST_F(GraphFusionTest, ClipBecomesTheConvolutionsClampedOutput) {
+    constexpr UINT H = 6, W = 7, CI = 4, CO = 8;
+    Tensor input(kF32, {1, CI, H, W}), filter(kF32, {CO, CI, 3, 3}), output(kF32, {1, CO, H, W});
+    const UINT strides[2] = {1, 1}, dilations[2] = {1, 1}, pads[2] = {1, 1}, outputPadding[2] = {0, 0};
+    DML_CONVOLUTION_OPERATOR_DESC convDesc{&input.desc, &filter.desc, nullptr, &output.desc,
+                                           DML_CONVOLUTION_MODE_CROSS_CORRELATION, DML_CONVOLUTION_DIRECTION_FORWARD,
+                                           2, strides, dilations, pads, pads, outputPadding, 1, nullptr};
+    auto conv = Op(DML_OPERATOR_CONVOLUTION, &convDesc);
+    DML_ELEMENT_WISE_CLIP_OPERATOR_DESC clipDesc{&output.desc, &output.desc, nullptr, 0.0f, 6.0f};
+    auto clip = Op(DML_OPERATOR_ELEMENT_WISE_CLIP, &clipDesc);
+    GraphBuilder g;
+    g.AddOperator(conv.Get());
+    g.AddOperator(clip.Get());
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Output(1, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(2, 1);
+    std::vector<float> x(CI * H * W), f(CO * CI * 9);
+    for (UINT i = 0; i < x.size(); ++i) x[i] = float(int(i % 11) - 4) * 0.75f;
+    for (UINT i = 0; i < f.size(); ++i) f[i] = float(int(i % 7) - 3) * 0.5f;
+    const UINT nanAt = (1 * H + 3) * W + 2;  // channel 1, row 3, column 2
+    x[nanAt] = std::nanf("");
+    std::vector<double> want(CO * H * W);
+    for (UINT c = 0; c < CO; ++c) {
+        for (UINT y = 0; y < H; ++y) {
+            for (UINT xx = 0; xx < W; ++xx) {
+                double sum = 0;
+                for (UINT ci = 0; ci < CI; ++ci) {
+                    for (int ky = 0; ky < 3; ++ky) {
+                        for (int kx = 0; kx < 3; ++kx) {
+                            const int iy = int(y) + ky - 1, ix = int(xx) + kx - 1;
+                            if (iy < 0 || ix < 0 || iy >= int(H) || ix >= int(W)) continue;
+                            sum += double(x[(ci * H + iy) * W + ix]) * f[((c * CI + ci) * 3 + ky) * 3 + kx];
+                        }
+                    }
+                }
+                want[(c * H + y) * W + xx] = std::isnan(sum) ? sum : std::min(6.0, std::max(0.0, sum));
+            }
+        }
+    }
+    size_t nans = 0, clamped = 0;
+    for (double v : want) nans += std::isnan(v), clamped += v == 0.0 || v == 6.0;
+    ASSERT_GT(nans, 0u);
+    ASSERT_GT(clamped, want.size() / 4) << "the data should reach both bounds";
+    auto expect = [&](const std::vector<float>& got) {
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+            if (std::isnan(want[i])) {
+                EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i];
+            } else {
+                ASSERT_NEAR(got[i], want[i], 1e-5 * std::max(1.0, std::fabs(want[i]))) << "element " << i;
+            }
+        }
+    };
+    UINT64 fusedTemp = 0, plainTemp = 0;
+    expect(Run(desc, true, {x, f}, CO * H * W, &fusedTemp));
+    expect(Run(desc, false, {x, f}, CO * H * W, &plainTemp));
     EXPECT_GE(plainTemp, fusedTemp + output.Bytes()) << "the convolution's output is no longer an intermediate";
 }
 

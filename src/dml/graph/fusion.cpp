@@ -291,6 +291,109 @@ void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::str
     }
 }
 
+// ---- Constant weights ----------------------------------------------------------------------------
+
+// A GEMM's B or a CONVOLUTION's filter and bias fed by a constant node become OWNED_BY_DML
+// tensors: the graph binds the constant at initialization (graph_kernel.cpp), and the kernel packs
+// it once into its persistent resource instead of repacking it at every execution, as it does
+// for an application's owned weights. The values read are the same.
+void OwnConstantWeights(Device& device, ValidatedGraph* graph, std::vector<std::string>* log) {
+    for (uint32_t n : graph->order) {
+        GraphNode& node = graph->nodes[n];
+        if (node.removed || !node.op) continue;
+        const DML_OPERATOR_TYPE type = TypeOf(node);
+        std::vector<uint32_t> weights;
+        if (type == DML_OPERATOR_GEMM) weights = {1};
+        else if (type == DML_OPERATOR_CONVOLUTION) weights = {1, 2};
+        else continue;
+        const OperatorSchema& schema = node.op->Schema();
+        std::vector<unsigned char> desc(schema.descSize);
+        std::memcpy(desc.data(), node.op->Args().desc, schema.descSize);
+        // Owned copies of the buffer descs (a node input's tensor field is the k-th InputTensor field).
+        std::vector<DML_BUFFER_TENSOR_DESC> buffers(weights.size());
+        std::vector<DML_TENSOR_DESC> tensors(weights.size());
+        bool changed = false;
+        for (size_t w = 0; w < weights.size(); ++w) {
+            const uint32_t input = weights[w];
+            if (input >= node.inputs.size()) continue;
+            const GraphSource& source = node.inputs[input];
+            if (source.kind != GraphSource::Kind::NodeOutput || !graph->nodes[source.index].IsConstant()) continue;
+            const TensorDesc* tensor = node.InputTensor(input);
+            if (!tensor || tensor->OwnedByDml()) continue;
+            uint32_t k = 0;
+            for (const FieldSchema& field : schema.fields) {
+                if (field.kind != FieldKind::InputTensor) continue;
+                if (k++ != input) continue;
+                const auto* current = FieldAt<const DML_TENSOR_DESC*>(desc.data(), field.offset);
+                if (!current || current->Type != DML_TENSOR_TYPE_BUFFER) break;
+                buffers[w] = *static_cast<const DML_BUFFER_TENSOR_DESC*>(current->Desc);
+                buffers[w].Flags |= DML_TENSOR_FLAG_OWNED_BY_DML;
+                tensors[w] = {DML_TENSOR_TYPE_BUFFER, &buffers[w]};
+                const DML_TENSOR_DESC* pointer = &tensors[w];
+                std::memcpy(desc.data() + field.offset, &pointer, sizeof(pointer));
+                changed = true;
+                break;
+            }
+        }
+        if (!changed) continue;
+        Ref<Operator> replacement;
+        const Status made = Operator::Create(device, {type, desc.data()}, replacement.Put());
+        if (!made.ok()) {
+            log->push_back(Format("kept the constant weights of %s unowned: %s", node.description.c_str(),
+                                  made.message().c_str()));
+            continue;
+        }
+        if (node.op->Args().clampOutput) replacement->ClampOutput(node.op->Args().clampMin, node.op->Args().clampMax);
+        log->push_back(Format("%s packs its constant weights at initialization", node.description.c_str()));
+        node.op = std::move(replacement);
+    }
+}
+
+// ---- Clamped convolutions ------------------------------------------------------------------------
+
+// ELEMENT_WISE_CLIP (no ScaleBias) after a CONVOLUTION without FusedActivation (ReLU6 in
+// MobileNets): DirectML's FusedActivation cannot name CLIP, so the convolution carries it as
+// FreeDML's own clamped-output epilogue (OperatorArgs::clampOutput), which its kernels apply
+// with CLIP's formula. FLOAT32 only: a FLOAT16 CLIP rounds its input before clamping.
+void FuseConvolutionClips(Device& device, ValidatedGraph* graph, std::vector<std::string>* log) {
+    Uses uses(*graph);
+    for (uint32_t c : graph->order) {
+        GraphNode& clip = graph->nodes[c];
+        if (clip.removed || TypeOf(clip) != DML_OPERATOR_ELEMENT_WISE_CLIP) continue;
+        const auto& clipDesc = clip.op->Args().As<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>();
+        if (clipDesc.ScaleBias) continue;
+        const GraphSource source = clip.inputs[0];
+        if (source.kind != GraphSource::Kind::NodeOutput) continue;
+        GraphNode& conv = graph->nodes[source.index];
+        if (conv.removed || TypeOf(conv) != DML_OPERATOR_CONVOLUTION || conv.op->Args().clampOutput) continue;
+        const auto& convDesc = conv.op->Args().As<DML_CONVOLUTION_OPERATOR_DESC>();
+        if (convDesc.FusedActivation) continue;
+        if (uses.readers[source.index][0].size() != 1 || !uses.graphOutputs[source.index][0].empty()) continue;
+        const TensorDesc& produced = *conv.OutputTensor(0);
+        const TensorDesc& clipIn = *clip.InputTensor(0);
+        const TensorDesc& clipOut = *clip.OutputTensor(0);
+        if (produced.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || clipOut.dataType != DML_TENSOR_DATA_TYPE_FLOAT32) continue;
+        if (!SameLayout(produced, clipIn) || !SameSizes(clipIn, clipOut) || !WritesEachElementOnce(clipOut)) continue;
+
+        // The convolution's desc writing to the clip's output tensor.
+        DML_CONVOLUTION_OPERATOR_DESC desc = convDesc;
+        desc.OutputTensor = clipDesc.OutputTensor;
+        Ref<Operator> replacement;
+        const Status made = Operator::Create(device, {DML_OPERATOR_CONVOLUTION, &desc}, replacement.Put());
+        if (!made.ok()) {
+            log->push_back(Format("kept %s apart from %s: %s", clip.description.c_str(), conv.description.c_str(),
+                                  made.message().c_str()));
+            continue;
+        }
+        replacement->ClampOutput(clipDesc.Min, clipDesc.Max);
+        log->push_back(Format("fused %s into %s as a clamped output", clip.description.c_str(), conv.description.c_str()));
+        conv.op = std::move(replacement);
+        conv.description += " with ELEMENT_WISE_CLIP fused";
+        Redirect(graph, &uses, c, 0, {GraphSource::Kind::NodeOutput, source.index, 0});
+        Remove(graph, &uses, c);
+    }
+}
+
 // ---- Element-wise trees --------------------------------------------------------------------------
 
 // A node as the instructions that compute it from its inputs' registers (one or two), before a
@@ -568,6 +671,8 @@ Status OptimizeGraph(Device& device, const FusionOptions& options, ValidatedGrap
     ElideIdentities(graph, log);
     FoldGemmBiases(device, graph, log);
     FuseActivations(device, graph, log);
+    FuseConvolutionClips(device, graph, log);
+    OwnConstantWeights(device, graph, log);
     if (options.elementwise) TreeFuser(graph, log).Run();
     graph->order.erase(std::remove_if(graph->order.begin(), graph->order.end(),
                                       [&](uint32_t n) { return graph->nodes[n].removed; }),

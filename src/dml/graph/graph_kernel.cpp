@@ -210,10 +210,12 @@ void GraphKernel::Initialize(const KernelBindings& bindings) {
         KernelBindings node;
         node.stream = bindings.stream;
         node.persistent = bindings.persistent + step.persistentOffset;
-        // Only owned graph inputs are bound at initialization; everything else is null.
+        // Only owned graph inputs and constants (which the optimizer may have made owned weights,
+        // fusion.cpp) are bound at initialization; everything else is null.
         node.inputs.resize(step.inputs.size(), nullptr);
         for (size_t i = 0; i < step.inputs.size(); ++i) {
-            if (step.inputs[i].kind == Place::Kind::GraphInput) node.inputs[i] = Address(step.inputs[i], bindings);
+            const Place::Kind kind = step.inputs[i].kind;
+            if (kind == Place::Kind::GraphInput || kind == Place::Kind::Constant) node.inputs[i] = Address(step.inputs[i], bindings);
         }
         kernels_[step.node]->Initialize(node);
     }

@@ -82,6 +82,12 @@ public:
     std::vector<std::string> inputNames;   // field name of each input ("ATensor", "InputTensors[3]")
     std::vector<std::string> outputNames;
     DML_FEATURE_LEVEL featureLevel = DML_FEATURE_LEVEL_1_0;
+    // FreeDML's own epilogue, which no DirectML desc can express: max(Min, min(y, Max)) applied
+    // to the output after the operator's math (an ELEMENT_WISE_CLIP without ScaleBias folded into
+    // the node before it). Set only by the graph optimizer, only on a CONVOLUTION whose
+    // FusedActivation is null; the kernels of such operators honour it.
+    bool clampOutput = false;
+    float clampMin = 0.0f, clampMax = 0.0f;
 
     template <class Desc>
     const Desc& As() const { return *static_cast<const Desc*>(desc); }

@@ -85,6 +85,12 @@ template <bool kHalf>
         case DML_OPERATOR_ACTIVATION_HARD_SWISH:
             // HardSigmoid clamps like D3D's min/max: a NaN argument gives 0, x * 0 keeps NaN.
             return Map(in, v, n, [=](float x) { return x * std::min(1.0f, std::max(0.0f, alpha * x + beta)); });
+        case DML_OPERATOR_ELEMENT_WISE_CLIP:
+            // The standalone CLIP's order: Min wins when Min > Max; NaN stays NaN.
+            return Map(in, v, n, [=](float x) {
+                const float t = x > beta ? beta : x;
+                return t < alpha ? alpha : t;
+            });
         default:  // none / IDENTITY
             if (in != v) std::memcpy(v, in, n * sizeof(float));
             return;

@@ -226,6 +226,9 @@ void GemmKernel::TryOneDnn() {
         }
     }
     // Logical oneDNN shapes: {batch..., rows, cols}; broadcast batch dimensions have size 1.
+    // A dimension of size 1 gets the stride of a dense layout (that of the dimensions inside it):
+    // oneDNN picks its implementation by the strides, and odd ones for size-1 dimensions (a 1 x K
+    // row read as "cdab") send a plain matrix product to its slow reference kernel.
     auto shape = [&](const std::array<int64_t, kMaxTensorRank>& batch, uint32_t rows, uint32_t cols, int64_t rs,
                      int64_t cs, std::vector<int64_t>* dims, std::vector<int64_t>* strides) {
         for (uint32_t d = 0; d < g.batchRank; ++d) {
@@ -235,6 +238,14 @@ void GemmKernel::TryOneDnn() {
         }
         dims->push_back(rows), dims->push_back(cols);
         strides->push_back(rs ? rs : 1), strides->push_back(cs ? cs : 1);
+        for (size_t d = dims->size(); d-- > 0;) {
+            if ((*dims)[d] != 1) continue;
+            int64_t dense = 1;
+            for (size_t inner = d + 1; inner < dims->size(); ++inner) {
+                dense = std::max(dense, (*dims)[inner] * (*strides)[inner]);
+            }
+            (*strides)[d] = dense;
+        }
     };
     std::vector<int64_t> ad, as, bd, bs, od, os, cd, cs;
     shape(g.aBatch, g.m, g.k, g.aM, g.aK, &ad, &as);

@@ -47,6 +47,11 @@ __device__ __forceinline__ C Activate(const ActParams& p, C x) {
         }
         // A NaN x clamps to 0 inside and stays NaN through the product.
         case Act::HardSwish: return x * fmin(C(1), fmax(C(0), alpha * x + beta));
+        // The standalone CLIP's order: Min wins when Min > Max; NaN stays NaN.
+        case Act::Clip: {
+            const C t = x > beta ? beta : x;
+            return t < alpha ? alpha : t;
+        }
     }
     return x;
 }

@@ -38,7 +38,8 @@ inline uint32_t ElementBytes(ElementType type) {
 // HardSwish only as standalone operators (DirectML does not fuse them).
 enum class Act : uint8_t {
     None, Linear, Sigmoid, HardSigmoid, Tanh, ScaledTanh, Relu, LeakyRelu, ThresholdedRelu, Elu, Celu,
-    ScaledElu, Softplus, ParametricSoftplus, Softsign, Shrink, Gelu, Swish, HardSwish
+    ScaledElu, Softplus, ParametricSoftplus, Softsign, Shrink, Gelu, Swish, HardSwish,
+    Clip  // OperatorArgs' clampOutput epilogue: alpha = Min, beta = Max
 };
 
 // Parameters as in the CPU kernels' FusedActivation (activation.h there); Swish: alpha =

@@ -15,6 +15,7 @@ const T& As(const DML_OPERATOR_DESC* desc) {
 const char* ActivationName(DML_OPERATOR_TYPE type) {
     switch (type) {
         case DML_OPERATOR_INVALID: return "none";
+        case DML_OPERATOR_ELEMENT_WISE_CLIP: return "ELEMENT_WISE_CLIP (a clamped output)";
         case DML_OPERATOR_ACTIVATION_LINEAR: return "ACTIVATION_LINEAR";
         case DML_OPERATOR_ACTIVATION_SIGMOID: return "ACTIVATION_SIGMOID";
         case DML_OPERATOR_ACTIVATION_HARD_SIGMOID: return "ACTIVATION_HARD_SIGMOID";
@@ -36,6 +37,17 @@ const char* ActivationName(DML_OPERATOR_TYPE type) {
         case DML_OPERATOR_ACTIVATION_HARD_SWISH: return "ACTIVATION_HARD_SWISH";
         default: return "unknown";
     }
+}
+
+Status DecodeEpilogue(const DML_OPERATOR_DESC* fused, bool clampOutput, float clampMin, float clampMax,
+                      ActivationParams* out) {
+    if (!clampOutput) return DecodeFusedActivation(fused, out);
+    INVALID_IF(fused != nullptr, "An operator with a clamped output has a FusedActivation as well.");
+    *out = ActivationParams{};
+    out->type = DML_OPERATOR_ELEMENT_WISE_CLIP;
+    out->alpha = clampMin;
+    out->beta = clampMax;
+    return {};
 }
 
 Status DecodeFusedActivation(const DML_OPERATOR_DESC* desc, ActivationParams* out) {

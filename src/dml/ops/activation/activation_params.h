@@ -18,6 +18,8 @@ namespace freedml::dml {
 //   SHRINK:                                                 alpha = Bias, beta = Threshold
 //   SWISH (standalone only):                                alpha = SigmoidInputScale
 //   HARD_SWISH (standalone only):                           alpha = Alpha, beta = Beta
+//   ELEMENT_WISE_CLIP (only as OperatorArgs' clampOutput):  alpha = Min, beta = Max;
+//       max(Min, min(x, Max)), NaN stays NaN, as the standalone CLIP computes it
 struct ActivationParams {
     DML_OPERATOR_TYPE type = DML_OPERATOR_INVALID;
     float alpha = 0.0f;
@@ -36,5 +38,10 @@ Status DecodeActivation(DML_OPERATOR_TYPE type, const void* desc, ActivationPara
 
 // "ACTIVATION_RELU", "none" for DML_OPERATOR_INVALID.
 const char* ActivationName(DML_OPERATOR_TYPE type);
+
+// The activation a kernel applies for `fused` (a FusedActivation desc, null for none) and the
+// operator's clampOutput epilogue (schema.h), which replaces a null FusedActivation.
+Status DecodeEpilogue(const DML_OPERATOR_DESC* fused, bool clampOutput, float clampMin, float clampMax,
+                      ActivationParams* out);
 
 }  // namespace freedml::dml

@@ -526,7 +526,9 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
     ToElementType(type, &type_);
     elementBytes_ = ElementBytes(type_);
     backward_ = desc.Direction == DML_CONVOLUTION_DIRECTION_BACKWARD;
-    FREEDML_TRY(MakeActParams(desc.FusedActivation, &act_));
+    ActivationParams epilogue;
+    FREEDML_TRY(DecodeEpilogue(desc.FusedActivation, args.clampOutput, args.clampMin, args.clampMax, &epilogue));
+    FREEDML_TRY(ToActParams(epilogue, &act_));
 
     uint64_t persistent = 0, temp = 0;
     // Filter.
