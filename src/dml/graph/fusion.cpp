@@ -303,9 +303,12 @@ void OwnConstantWeights(Device& device, ValidatedGraph* graph, std::vector<std::
         if (node.removed || !node.op) continue;
         const DML_OPERATOR_TYPE type = TypeOf(node);
         std::vector<uint32_t> weights;
-        if (type == DML_OPERATOR_GEMM) weights = {1};
-        else if (type == DML_OPERATOR_CONVOLUTION) weights = {1, 2};
-        else continue;
+        if (type == DML_OPERATOR_GEMM)
+            weights = {1};
+        else if (type == DML_OPERATOR_CONVOLUTION)
+            weights = {1, 2};
+        else
+            continue;
         const OperatorSchema& schema = node.op->Schema();
         std::vector<unsigned char> desc(schema.descSize);
         std::memcpy(desc.data(), node.op->Args().desc, schema.descSize);
@@ -372,7 +375,8 @@ void FuseConvolutionClips(Device& device, ValidatedGraph* graph, std::vector<std
         const TensorDesc& produced = *conv.OutputTensor(0);
         const TensorDesc& clipIn = *clip.InputTensor(0);
         const TensorDesc& clipOut = *clip.OutputTensor(0);
-        if (produced.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || clipOut.dataType != DML_TENSOR_DATA_TYPE_FLOAT32) continue;
+        if (produced.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || clipOut.dataType != DML_TENSOR_DATA_TYPE_FLOAT32)
+            continue;
         if (!SameLayout(produced, clipIn) || !SameSizes(clipIn, clipOut) || !WritesEachElementOnce(clipOut)) continue;
 
         // The convolution's desc writing to the clip's output tensor.
@@ -386,7 +390,8 @@ void FuseConvolutionClips(Device& device, ValidatedGraph* graph, std::vector<std
             continue;
         }
         replacement->ClampOutput(clipDesc.Min, clipDesc.Max);
-        log->push_back(Format("fused %s into %s as a clamped output", clip.description.c_str(), conv.description.c_str()));
+        log->push_back(
+            Format("fused %s into %s as a clamped output", clip.description.c_str(), conv.description.c_str()));
         conv.op = std::move(replacement);
         conv.description += " with ELEMENT_WISE_CLIP fused";
         Redirect(graph, &uses, c, 0, {GraphSource::Kind::NodeOutput, source.index, 0});

@@ -215,7 +215,8 @@ void GraphKernel::Initialize(const KernelBindings& bindings) {
         node.inputs.resize(step.inputs.size(), nullptr);
         for (size_t i = 0; i < step.inputs.size(); ++i) {
             const Place::Kind kind = step.inputs[i].kind;
-            if (kind == Place::Kind::GraphInput || kind == Place::Kind::Constant) node.inputs[i] = Address(step.inputs[i], bindings);
+            if (kind == Place::Kind::GraphInput || kind == Place::Kind::Constant)
+                node.inputs[i] = Address(step.inputs[i], bindings);
         }
         kernels_[step.node]->Initialize(node);
     }

@@ -95,7 +95,9 @@ Status ToActParams(const ActivationParams& decoded, ActParams* out) {
         case DML_OPERATOR_ACTIVATION_GELU: a.act = Act::Gelu; break;
         case DML_OPERATOR_ACTIVATION_SWISH: a.act = Act::Swish; break;
         case DML_OPERATOR_ACTIVATION_HARD_SWISH: a.act = Act::HardSwish; break;
-        case DML_OPERATOR_ELEMENT_WISE_CLIP: a.act = Act::Clip; break;
+        case DML_OPERATOR_ELEMENT_WISE_CLIP:
+            a.act = Act::Clip;
+            break;
         default:
             return NoKernel("The CUDA kernels have no form of %s as an activation.", ActivationName(decoded.type));
     }

@@ -37,8 +37,25 @@ inline uint32_t ElementBytes(ElementType type) {
 // The activations DirectML fuses (FusedActivation), and IDENTITY's ScaleBias as Linear; Swish and
 // HardSwish only as standalone operators (DirectML does not fuse them).
 enum class Act : uint8_t {
-    None, Linear, Sigmoid, HardSigmoid, Tanh, ScaledTanh, Relu, LeakyRelu, ThresholdedRelu, Elu, Celu,
-    ScaledElu, Softplus, ParametricSoftplus, Softsign, Shrink, Gelu, Swish, HardSwish,
+    None,
+    Linear,
+    Sigmoid,
+    HardSigmoid,
+    Tanh,
+    ScaledTanh,
+    Relu,
+    LeakyRelu,
+    ThresholdedRelu,
+    Elu,
+    Celu,
+    ScaledElu,
+    Softplus,
+    ParametricSoftplus,
+    Softsign,
+    Shrink,
+    Gelu,
+    Swish,
+    HardSwish,
     Clip  // OperatorArgs' clampOutput epilogue: alpha = Min, beta = Max
 };
 

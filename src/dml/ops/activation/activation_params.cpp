@@ -15,7 +15,8 @@ const T& As(const DML_OPERATOR_DESC* desc) {
 const char* ActivationName(DML_OPERATOR_TYPE type) {
     switch (type) {
         case DML_OPERATOR_INVALID: return "none";
-        case DML_OPERATOR_ELEMENT_WISE_CLIP: return "ELEMENT_WISE_CLIP (a clamped output)";
+        case DML_OPERATOR_ELEMENT_WISE_CLIP:
+            return "ELEMENT_WISE_CLIP (a clamped output)";
         case DML_OPERATOR_ACTIVATION_LINEAR: return "ACTIVATION_LINEAR";
         case DML_OPERATOR_ACTIVATION_SIGMOID: return "ACTIVATION_SIGMOID";
         case DML_OPERATOR_ACTIVATION_HARD_SIGMOID: return "ACTIVATION_HARD_SIGMOID";

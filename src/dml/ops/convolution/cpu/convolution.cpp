@@ -266,8 +266,8 @@ Status CreateCpuConvolution(const KernelContext&, const OperatorArgs& args, std:
         params.outputPadding[i] = desc.OutputPadding ? desc.OutputPadding[i] : 0;
     }
     params.groupCount = desc.GroupCount;
-    FREEDML_TRY(DecodeEpilogue(desc.FusedActivation, args.clampOutput, args.clampMin, args.clampMax,
-                               &params.activation));
+    FREEDML_TRY(
+        DecodeEpilogue(desc.FusedActivation, args.clampOutput, args.clampMin, args.clampMax, &params.activation));
     ConvolutionKernel kernel;
     FREEDML_TRY(kernel.Create(params));
     *out = AdaptKernel(
