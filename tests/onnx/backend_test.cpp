@@ -7,6 +7,7 @@
 //
 // Exit status 1 when fewer than N cases pass.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -131,6 +132,19 @@ std::string NoDirectMlEquivalent(const fs::path& modelPath) {
 
 enum class Outcome { Pass, NotLowered, Refused, Wrong };
 
+// Whether the machine has an NVIDIA GPU's device node (/dev/nvidia0, ...): without one the CUDA
+// adapter cannot exist, and the CUDA runs skip rather than count every case as refused.
+bool HasNvidiaDevice() {
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator("/dev", error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > 6 && name.rfind("nvidia", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[6]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Runs one case; `reason` gets why it did not pass.
 Outcome RunCase(const fs::path& dir, const std::string& adapter, std::string* reason) {
     const fs::path data = dir / "test_data_set_0";
@@ -235,6 +249,10 @@ int main(int argc, char** argv) {
     }
     if (!fs::is_directory(root / suite)) {
         std::printf("skipped: %s has no '%s' suite (Debian: apt-get install libonnx-testdata)\n", root.c_str(), suite.c_str());
+        return 77;
+    }
+    if (adapter.rfind("cuda", 0) == 0 && !HasNvidiaDevice()) {
+        std::printf("skipped: no NVIDIA GPU on this machine for the '%s' adapter\n", adapter.c_str());
         return 77;
     }
     std::vector<fs::path> cases;
