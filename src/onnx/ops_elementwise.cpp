@@ -300,11 +300,28 @@ void Cast(NodeContext& c) {
         c.SetOutput(0, c.HostValue(to, c.OutOnnxType(0), x.shape, std::move(bytes)));
         return;
     }
-    if (c.OutOnnxType(0) == ::onnx::TensorProto::BOOL && x.onnxType != ::onnx::TensorProto::BOOL) {
-        c.Fail("a cast to BOOL is not lowered yet (it needs a comparison with zero).");
-    }
     Shape out = c.OutShape(0);
     const size_t rank = std::max<size_t>(4, out.size());
+    if (c.OutOnnxType(0) == ::onnx::TensorProto::BOOL && x.onnxType != ::onnx::TensorProto::BOOL) {
+        // x != 0, as ONNX defines the cast (NaN is not zero: true): LOGICAL_EQUALS with a zero of
+        // x's type, then LOGICAL_NOT. DirectML's CAST would truncate 0.5 to 0 instead.
+        const Shape outR = Lead(out, rank);
+        Value zero = c.HostValue(x.type, x.onnxType, Shape{1}, std::vector<uint8_t>(DataTypeSize(x.type), 0));
+        Shape sx, tx, sz, tz;
+        c.Broadcast(x, outR, &sx, &tx);
+        c.Broadcast(zero, outR, &sz, &tz);
+        auto* equals = c.Make(DML_ELEMENT_WISE_LOGICAL_EQUALS_OPERATOR_DESC{});
+        equals->ATensor = c.InDesc(x, sx, tx);
+        equals->BTensor = c.InDesc(zero, sz, tz);
+        equals->OutputTensor = c.OutDesc(DML_TENSOR_DATA_TYPE_UINT8, outR);
+        const uint32_t n = c.Emit(DML_OPERATOR_ELEMENT_WISE_LOGICAL_EQUALS, equals, {&x, &zero}, "(equals zero)");
+        const Value isZero = c.NodeOutput(n, 0, DML_TENSOR_DATA_TYPE_UINT8, ::onnx::TensorProto::BOOL, out);
+        auto* negate = c.Make(DML_ELEMENT_WISE_LOGICAL_NOT_OPERATOR_DESC{});
+        negate->InputTensor = c.InDescRank(isZero, rank);
+        negate->OutputTensor = c.OutDesc(DML_TENSOR_DATA_TYPE_UINT8, outR);
+        c.EmitSingle(DML_OPERATOR_ELEMENT_WISE_LOGICAL_NOT, negate, {&isZero});
+        return;
+    }
     auto* d = c.Make(DML_CAST_OPERATOR_DESC{});
     d->InputTensor = c.InDescRank(x, rank);
     d->OutputTensor = c.OutDesc(to, Lead(out, rank));

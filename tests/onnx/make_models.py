@@ -385,6 +385,12 @@ case("contrib_mha_key_lengths",
      {"q": f32(B, S, H * D), "k": f32(B, T_, H * D), "v": f32(B, T_, H * D), "lengths": np.array([6, 3], np.int32)},
      ["y"], output_shapes={"y": [B, S, H * D]}, extra_opsets=CONTRIB)
 
+# Cast to BOOL: non-zero is true, NaN included (values fixed, so no random draws change).
+case("cast_to_bool", [N("Cast", ["x"], ["b"], to=T.BOOL), N("Cast", ["n"], ["c"], to=T.BOOL)],
+     {"x": np.array([[0.0, -0.0, 0.5, -2.0], [np.nan, np.inf, -np.inf, 1e-30]], np.float32),
+      "n": np.array([0, 1, -3, 2147483647], np.int32)}, ["b", "c"])
+
+
 if __name__ == "__main__":
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
