@@ -980,7 +980,7 @@ if os.path.exists(gpu_table):
     w("device-to-device copy. The memory-bound operators are small enough (8 to 320 MB) that PyTorch's own")
     w("figures move by up to a third between runs; ratios near 1 are not verdicts.")
     w("")
-    for key in ["date", "gpu", "driver", "command"]:
+    for key in ["date", "gpu", "driver", "command", "rerun"]:
         if key in gpu:
             w(f"- {key}: {gpu[key]}")
     w("")
