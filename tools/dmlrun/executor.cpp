@@ -287,8 +287,10 @@ private:
             D3D12_RANGE nothingRead = {0, 0};
             Check(upload->Map(0, &nothingRead, &mapped), resource.path, "mapping the upload buffer");
             std::memset(mapped, 0, resource.sizeInBytes);
-            std::memcpy(static_cast<uint8_t*>(mapped) + resource.initialValuesOffsetInBytes, resource.initialValues.data(),
-                        resource.initialValues.size());
+            if (!resource.initialValues.empty()) {  // a deferred resource has none (and no data pointer)
+                std::memcpy(static_cast<uint8_t*>(mapped) + resource.initialValuesOffsetInBytes,
+                            resource.initialValues.data(), resource.initialValues.size());
+            }
             upload->Unmap(0, nullptr);
             list_->CopyBufferRegion(buffer.Get(), 0, upload.Get(), 0, resource.sizeInBytes);
             auto barrier = CD3DX12_RESOURCE_BARRIER::Transition(buffer.Get(), D3D12_RESOURCE_STATE_COPY_DEST,
