@@ -93,6 +93,18 @@ with tempfile.TemporaryDirectory() as tmp:
         printed = np.array([float(v) for v in line[0][len("Resource 'y': "):].split(", ")], np.float32)
         check("printed values", np.allclose(printed, written.reshape(-1), rtol=1e-5, atol=1e-6), "printed values differ")
 
+    # FREEDML_PROFILE=graph: per node and per operator type, the first of the 4 executions left out.
+    env = dict(os.environ, FREEDML_PROFILE="graph")
+    r = subprocess.run([DMLRUN, "--adapter", "cpu", str(conv), "--iterations", "4", "--quiet"], capture_output=True,
+                       text=True, env=env)
+    profile = [l for l in r.stderr.splitlines() if l.startswith("FreeDML profile: ")]
+    check("profile", r.returncode == 0 and len(profile) >= 4 and
+          re.match(r"FreeDML profile: graph of \d+ nodes \(\d+ kernels\), 3 executions timed, [0-9.]+ ms each$", profile[0]),
+          r.stderr)
+    check("profile node", any("'c' (Conv, opset 13)" in l and "CONVOLUTION" in l for l in profile[1:]), r.stderr)
+    check("profile kinds", any(re.search(r"^FreeDML profile: +[0-9.]+ +[0-9.]+ +1  CONVOLUTION$", l) for l in profile), r.stderr)
+    check("no profile unasked", "FreeDML profile" not in run(conv, "--quiet").stderr, "profile printed without FREEDML_PROFILE")
+
     # Seeded random inputs: the same seed gives the same outputs, another seed others.
     a, b, c = (run(symbolic, "--dim", "batch=3", "--seed", s, "--quiet").stdout for s in ("1", "1", "2"))
     check("seeded", a == b and a != c and a.startswith("Resource 'y': "), "%r %r %r" % (a, b, c))

@@ -1,8 +1,12 @@
 #include "dml/graph/graph_kernel.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
 
 #include "common/align.h"
 #include "dml/compiled_operator.h"
@@ -48,9 +52,58 @@ uint64_t PlaceByLifetime(std::vector<Lifetime*>& lifetimes) {
 
 }  // namespace
 
+namespace {
+bool GraphProfileEnabled() {
+    const char* value = std::getenv("FREEDML_PROFILE");
+    return value && std::strstr(value, "graph");
+}
+}  // namespace
+
 GraphKernel::GraphKernel(ValidatedGraph graph, std::vector<std::unique_ptr<Kernel>> kernels)
     : graph_(std::move(graph)), kernels_(std::move(kernels)) {
     Plan();
+    profile_ = GraphProfileEnabled();
+    if (profile_) stepNanoseconds_.assign(steps_.size(), 0);
+}
+
+GraphKernel::~GraphKernel() {
+    if (profile_ && profiledRuns_ > 0) PrintProfile();
+}
+
+// One table to standard error: the slowest nodes first, then the time per operator type. The
+// first execution is left out (kernels set up there) unless it is the only one.
+void GraphKernel::PrintProfile() const {
+    uint64_t total = 0;
+    for (uint64_t ns : stepNanoseconds_) total += ns;
+    const double runs = static_cast<double>(profiledRuns_ > 1 ? profiledRuns_ - 1 : 1);
+    std::fprintf(stderr, "FreeDML profile: graph of %zu nodes (%zu kernels), %.0f executions timed, %.3f ms each\n",
+                 graph_.nodes.size(), steps_.size(), runs,
+                 total / runs / 1e6);
+    std::vector<size_t> order(steps_.size());
+    for (size_t s = 0; s < order.size(); ++s) order[s] = s;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return stepNanoseconds_[a] > stepNanoseconds_[b]; });
+    std::map<std::string, std::pair<uint64_t, int>> byKind;  // per operator type: time, nodes
+    for (size_t s = 0; s < steps_.size(); ++s) {
+        const GraphNode& node = graph_.nodes[steps_[s].node];
+        auto& entry = byKind[node.op ? node.op->Schema().name : "fused element-wise"];
+        entry.first += stepNanoseconds_[s];
+        entry.second += 1;
+    }
+    const size_t shown = std::min<size_t>(order.size(), 40);
+    std::fprintf(stderr, "FreeDML profile:   ms/run      %%  node\n");
+    for (size_t i = 0; i < shown; ++i) {
+        const size_t s = order[i];
+        std::fprintf(stderr, "FreeDML profile: %8.3f %6.1f  %s\n", stepNanoseconds_[s] / runs / 1e6,
+                     total ? 100.0 * stepNanoseconds_[s] / total : 0.0, graph_.nodes[steps_[s].node].description.c_str());
+    }
+    std::vector<std::pair<std::string, std::pair<uint64_t, int>>> kinds(byKind.begin(), byKind.end());
+    std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+    std::fprintf(stderr, "FreeDML profile:   ms/run      %%  count  kind\n");
+    for (const auto& [kind, entry] : kinds) {
+        std::fprintf(stderr, "FreeDML profile: %8.3f %6.1f %6d  %s\n", entry.first / runs / 1e6,
+                     total ? 100.0 * entry.first / total : 0.0, entry.second, kind.c_str());
+    }
 }
 
 void GraphKernel::Plan() {
@@ -226,7 +279,12 @@ void GraphKernel::Execute(const KernelBindings& bindings) {
     KernelBindings node;
     node.stream = bindings.stream;
     node.temporary = bindings.temporary;
-    for (const Step& step : steps_) {
+    // Profiling waits for each node's work (a GPU stream's too) so that its time is its own.
+    const bool timed = profile_;
+    if (timed && profiledRuns_ == 1) std::fill(stepNanoseconds_.begin(), stepNanoseconds_.end(), 0);
+    for (size_t s = 0; s < steps_.size(); ++s) {
+        const Step& step = steps_[s];
+        const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         node.persistent = bindings.persistent + step.persistentOffset;
         node.inputs.resize(step.inputs.size());
         for (size_t i = 0; i < step.inputs.size(); ++i) node.inputs[i] = Address(step.inputs[i], bindings);
@@ -236,7 +294,13 @@ void GraphKernel::Execute(const KernelBindings& bindings) {
         for (const Step::Copy& copy : step.copies) {
             bindings.stream->CopyAddresses(bindings.outputs[copy.graphOutput], node.outputs[copy.output], copy.bytes);
         }
+        if (timed) {
+            bindings.stream->Finish();
+            stepNanoseconds_[s] += static_cast<uint64_t>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+        }
     }
+    if (timed) ++profiledRuns_;
 }
 
 namespace {
@@ -316,7 +380,8 @@ Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlag
     auto& graphKernel = static_cast<GraphKernel&>(*kernel);
     graphKernel.SetLog(std::move(log));
     shape.supportsInPlaceExecution = graphKernel.SupportsInPlaceExecution();
-    if (kernelSet.Graphs().replayGraph) kernelSet.Graphs().replayGraph(&kernel, nodeKernels);
+    // A replayed CUDA graph would bypass the per-node timing of FREEDML_PROFILE=graph.
+    if (kernelSet.Graphs().replayGraph && !GraphProfileEnabled()) kernelSet.Graphs().replayGraph(&kernel, nodeKernels);
     return CompiledOperator::Create(device, std::move(shape), flags, std::move(kernel), created);
 }
 

@@ -23,6 +23,8 @@ class GraphKernel final : public Kernel {
 public:
     // `kernels` holds one kernel per node (null for constant nodes), indexed like graph.nodes.
     GraphKernel(ValidatedGraph graph, std::vector<std::unique_ptr<Kernel>> kernels);
+    // With FREEDML_PROFILE=graph, prints the time each node took over all executions.
+    ~GraphKernel() override;
 
     uint64_t PersistentResourceSize() const override { return persistentSize_; }
     uint64_t TemporaryResourceSize() const override { return temporarySize_; }
@@ -84,6 +86,12 @@ private:
     uint64_t temporarySize_ = 0;
     std::vector<std::string> log_;
     bool supportsInPlace_ = false;
+
+    // FREEDML_PROFILE=graph: the nanoseconds each step took, summed over `profiledRuns_` executions.
+    bool profile_ = false;
+    std::vector<uint64_t> stepNanoseconds_;
+    uint64_t profiledRuns_ = 0;
+    void PrintProfile() const;
 };
 
 }  // namespace freedml::dml
