@@ -147,17 +147,30 @@ void Pow(NodeContext& c) {
     Value b = c.Input(1);
     const bool floatBase = a.type == DML_TENSOR_DATA_TYPE_FLOAT32 || a.type == DML_TENSOR_DATA_TYPE_FLOAT16;
     if (floatBase && c.HasHost(1)) {
-        // A constant exponent of 2 (LayerNorm's variance as exported): x * x, which equals the
-        // float result of POW's double pow and joins the element-wise trees the optimizer fuses.
+        // A constant exponent of 2 (LayerNorm's variance as exported) or 3 (GPT-2's tanh GELU):
+        // x * x (* x), as ONNX Runtime computes them; the multiplies join the element-wise trees
+        // the optimizer fuses, where POW would call pow() per element.
         const std::vector<double> exponent = c.HostFloats(1);
-        if (!exponent.empty() && std::all_of(exponent.begin(), exponent.end(), [](double e) { return e == 2.0; })) {
+        for (const double power : {2.0, 3.0}) {
+            if (exponent.empty() || !std::all_of(exponent.begin(), exponent.end(), [&](double e) { return e == power; }))
+                continue;
             Shape sa, ta;
             c.Broadcast(a, outR, &sa, &ta);
-            auto* d = c.Make(DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC{});
-            d->ATensor = c.InDesc(a, sa, ta);
-            d->BTensor = c.InDesc(a, sa, ta);
-            d->OutputTensor = c.OutDesc(c.OutType(0), outR);
-            c.EmitSingle(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, d, {&a, &a});
+            auto* square = c.Make(DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC{});
+            square->ATensor = c.InDesc(a, sa, ta);
+            square->BTensor = c.InDesc(a, sa, ta);
+            square->OutputTensor = c.OutDesc(c.OutType(0), outR);
+            if (power == 2.0) {
+                c.EmitSingle(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, square, {&a, &a});
+                return;
+            }
+            const uint32_t n = c.Emit(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, square, {&a, &a}, "(square)");
+            const Value squared = c.NodeOutput(n, 0, c.OutType(0), c.OutOnnxType(0), out);
+            auto* cube = c.Make(DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC{});
+            cube->ATensor = c.InDescRank(squared, rank);
+            cube->BTensor = c.InDesc(a, sa, ta);
+            cube->OutputTensor = c.OutDesc(c.OutType(0), outR);
+            c.EmitSingle(DML_OPERATOR_ELEMENT_WISE_MULTIPLY, cube, {&squared, &a});
             return;
         }
     }

@@ -390,6 +390,16 @@ case("cast_to_bool", [N("Cast", ["x"], ["b"], to=T.BOOL), N("Cast", ["n"], ["c"]
      {"x": np.array([[0.0, -0.0, 0.5, -2.0], [np.nan, np.inf, -np.inf, 1e-30]], np.float32),
       "n": np.array([0, 1, -3, 2147483647], np.int32)}, ["b", "c"])
 
+# GPT-2's tanh GELU as exported: Pow(x, 3) (lowered as x * x * x, as ONNX Runtime computes it).
+case("gelu_tanh_pow3",
+     [N("Pow", ["x", "three"], ["x3"]), N("Mul", ["x3", "c"], ["x3c"]), N("Add", ["x", "x3c"], ["inner"]),
+      N("Mul", ["inner", "k"], ["t0"]), N("Tanh", ["t0"], ["t"]), N("Add", ["t", "one"], ["t1"]),
+      N("Mul", ["x", "half"], ["xh"]), N("Mul", ["xh", "t1"], ["y"]), N("Pow", ["x", "three"], ["cube"])],
+     {"x": f32(3, 7, 16, low=-4.0, high=4.0)}, ["y", "cube"],
+     {"three": np.array(3, np.float32), "c": np.array(0.044715, np.float32),
+      "k": np.array(np.sqrt(2 / np.pi), np.float32), "one": np.array(1, np.float32),
+      "half": np.array(0.5, np.float32)})
+
 
 if __name__ == "__main__":
     if os.path.isdir(OUT):
