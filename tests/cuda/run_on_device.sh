@@ -12,7 +12,8 @@
 # `onnx` builds dmlrun with the ONNX lowering (the library comes from deps-dir's Debian packages)
 # and runs the ONNX tests on the CUDA adapter: the small models, the real models (torchvision and
 # transformers, exported there with that machine's PyTorch) and the ONNX backend suites, whose pass
-# counts it prints; FREEDML_ONNX_TESTS (a ctest regex) narrows them.
+# counts it prints; FREEDML_ONNX_TESTS (a ctest regex) narrows them, FREEDML_ONNX_BACKEND=0 skips the
+# backend suites, FREEDML_ONNX_BENCH (all, quick or case names) adds bench/onnx_models.py on CUDA.
 # `tests` also installs the build into a prefix, moves the prefix, and lists the adapters with the
 # moved dmlrun in a clean environment (the CUDA plugin must be found beside the libraries), then
 # runs the CUDA tests, the conformance suite (FREEDML_CONFORMANCE_FILTER narrows it), the DirectML
@@ -109,6 +110,17 @@ if [ "$what" = onnx ]; then
   (cd $build && timeout $(( budget - ($(date +%s) - start) - 120 )) ctest -R "$regex" -j4 --timeout 400 \
       --output-on-failure > "$out/onnx.log" 2>&1)
   echo "onnx ctest rc=$?"; grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/onnx.log" | head -40
+  # The real models against PyTorch eager on this GPU (bench/onnx_models.py; results come back as
+  # $OUT/cuda/onnx_models.jsonl): FREEDML_ONNX_BENCH is "all", "quick" or a list of its case names.
+  if [ -n "${FREEDML_ONNX_BENCH:-}" ]; then
+    bench_args=""
+    case "$FREEDML_ONNX_BENCH" in all) ;; quick) bench_args="--quick" ;; *) bench_args="--cases $FREEDML_ONNX_BENCH" ;; esac
+    timeout $(( budget - ($(date +%s) - start) - 30 )) python3 bench/onnx_models.py --dmlrun $build/tools/dmlrun/dmlrun \
+        --adapter cuda --reference torch --models-dir $build/onnx-models $bench_args > "$out/onnx_models.jsonl" 2> "$out/onnx_models.log"
+    echo "onnx_models rc=$?"; cat "$out/onnx_models.jsonl"; tail -5 "$out/onnx_models.log"
+    mkdir -p "$final/cuda" && cp "$out/onnx_models.jsonl" "$final/cuda/"
+  fi
+  [ "${FREEDML_ONNX_BACKEND:-1}" = 0 ] && { echo "total: $(( $(date +%s) - start )) s"; exit 0; }
   for suite in node pytorch-converted pytorch-operator simple; do  # the backend suites' pass counts
     run backend_$suite 100 ./$build/tests/onnx/onnx_backend_test /usr/share/libonnx-testdata/data --adapter cuda \
         --suite $suite --report "$out/backend-$suite-cuda.md"
