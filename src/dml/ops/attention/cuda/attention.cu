@@ -1,11 +1,13 @@
 // Device code of MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1: the general route, for what the
 // tiled FLOAT16 kernels (flash_attention_sm80.cu on sm_80 and later, else flash_attention.cu) do
-// not cover. One kernel writes the present key/value outputs (one thread per
-// element); a second runs one block per (batch, query head, query row): each thread scores keys
-// j, j + blockDim, ... in float32 into shared memory, the block finds the row's maximum and sum
-// (softmax with the maximum subtracted), and each thread sums the weighted values for channels
-// d, d + blockDim, ... The CPU kernel's general loop (../cpu/attention.cpp) computes the same in
-// the same order of operations per score.
+// not cover (FLOAT32, a packed bias, past keys and values, other head sizes). One kernel writes the
+// present key/value outputs (one thread per element). Then, for head sizes up to 128, AttendTiles:
+// one block per (batch, query head, tile of query rows), each warp owning kRowsPerWarp rows; the
+// block stages 32 keys and values at a time in shared memory, lane j scores key j of the tile for
+// the warp's rows, and the softmax runs online in float32 (running maximum and sum per row), so
+// every key and value is read from global memory once per tile of rows. Larger heads use
+// AttendRows: one block per query row, its scores in shared memory. The CPU kernel's general loop
+// (../cpu/attention.cpp) computes the same scores; the sums run in another order.
 #include <cuda_fp16.h>
 
 #include <cmath>
@@ -168,9 +170,146 @@ __global__ void AttendRows(AttentionPlan p, AttentionPointers ptr) {
     }
 }
 
+
+// AttendTiles' shape: 32 keys a tile (one per lane), kRowsPerWarp query rows per warp, and 8 warps
+// where the head sizes are at most 64 (4 otherwise, which keeps shared memory under 48 KiB).
+constexpr uint32_t kTileKeys = 32;
+constexpr uint32_t kRowsPerWarp = 4;
+constexpr uint32_t kMaxTiledHead = 128;
+
+__host__ __device__ uint32_t TileWarps(const AttentionPlan& p) {
+    return p.headSize <= 64 && p.valueHeadSize <= 64 ? 8 : 4;
+}
+size_t TileSharedBytes(const AttentionPlan& p) {
+    const size_t rows = size_t(TileWarps(p)) * kRowsPerWarp;
+    return (rows * p.headSize + kTileKeys * (p.headSize + 1) + kTileKeys * p.valueHeadSize) * sizeof(float);
+}
+
+__device__ __forceinline__ float WarpMax(float v) {
+    for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+__device__ __forceinline__ float WarpSum(float v) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__global__ void AttendTiles(AttentionPlan p, AttentionPointers ptr) {
+    extern __shared__ float shared[];
+    const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t rowsPerBlock = (blockDim.x / 32) * kRowsPerWarp;
+    const uint32_t D = p.headSize, Dv = p.valueHeadSize, kStride = D + 1;  // +1: lanes read distinct banks
+    float* qs = shared;                     // rowsPerBlock x D, the block's query rows (bias added)
+    float* ks = qs + rowsPerBlock * D;      // kTileKeys x kStride
+    float* vs = ks + kTileKeys * kStride;   // kTileKeys x Dv
+    const uint32_t rowTiles = (p.querySequence + rowsPerBlock - 1) / rowsPerBlock;
+    const uint32_t tile = blockIdx.x % rowTiles;
+    const uint32_t h = blockIdx.x / rowTiles % p.queryHeads;
+    const uint32_t b = blockIdx.x / rowTiles / p.queryHeads;
+    const uint32_t kh = h / (p.queryHeads / p.keyValueHeads);
+    const uint32_t past = PastLength(p, ptr, b);
+    const uint32_t count = past + p.keyValueSequence;
+    int64_t lo = 0, hi = count;
+    if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
+        hi = MaskAt(ptr, b * p.maskStrides[3]);
+    } else if (p.hasMask && p.maskType == 2) {  // KEY_SEQUENCE_END_START
+        hi = MaskAt(ptr, b * p.maskStrides[3]);
+        lo = MaskAt(ptr, p.maskStrides[2] + b * p.maskStrides[3]);
+    }
+    const uint32_t firstRow = tile * rowsPerBlock;
+    const AttentionOperandPlan& o = p.query;
+    for (uint32_t e = threadIdx.x; e < rowsPerBlock * D; e += blockDim.x) {
+        const uint32_t i = firstRow + e / D, d = e % D;
+        qs[e] = i < p.querySequence ? Load(p, ptr.inputs[o.input], o.offset + b * o.batch + i * o.position +
+                                                                      h * o.head + d * o.channel) +
+                                          BiasAt(p, ptr, h * p.headSize + d)
+                                    : 0.0f;
+    }
+    float rowMax[kRowsPerWarp], rowSum[kRowsPerWarp], acc[kRowsPerWarp][kMaxTiledHead / 32];
+    for (uint32_t r = 0; r < kRowsPerWarp; ++r) {
+        rowMax[r] = -INFINITY, rowSum[r] = 0.0f;
+#pragma unroll
+        for (uint32_t t = 0; t < kMaxTiledHead / 32; ++t) acc[r][t] = 0.0f;
+    }
+    const float* myRows = qs + warp * kRowsPerWarp * D;
+    for (uint32_t j0 = 0; j0 < count; j0 += kTileKeys) {
+        __syncthreads();  // the previous tile is consumed (and, the first time, the query rows are in)
+        for (uint32_t e = threadIdx.x; e < kTileKeys * D; e += blockDim.x) {
+            const uint32_t jj = e / D, d = e % D;
+            ks[jj * kStride + d] = j0 + jj < count ? KeyAt(p, ptr, false, b, past, j0 + jj, kh, d) : 0.0f;
+        }
+        for (uint32_t e = threadIdx.x; e < kTileKeys * Dv; e += blockDim.x) {
+            const uint32_t jj = e / Dv, d = e % Dv;
+            vs[e] = j0 + jj < count ? KeyAt(p, ptr, true, b, past, j0 + jj, kh, d) : 0.0f;
+        }
+        __syncthreads();
+        float s[kRowsPerWarp] = {};
+        for (uint32_t d = 0; d < D; ++d) {
+            const float k = ks[lane * kStride + d];
+            for (uint32_t r = 0; r < kRowsPerWarp; ++r) s[r] += myRows[r * D + d] * k;
+        }
+        const uint32_t j = j0 + lane;
+        for (uint32_t r = 0; r < kRowsPerWarp; ++r) {
+            const uint32_t i = firstRow + warp * kRowsPerWarp + r;
+            float score = -INFINITY;  // keys past the sequence weigh nothing
+            if (j < count) {
+                score = s[r] * p.scale;
+                if (i < p.querySequence) {
+                    if (p.hasRelativePositionBias) {
+                        const int64_t* q = p.positionBiasStrides;
+                        score += Load(p, ptr.inputs[8], b * q[0] + h * q[1] + i * q[2] + j * q[3]);
+                    }
+                    bool masked = false;
+                    if (p.hasMask && p.maskType == 4) {  // BOOLEAN
+                        const int64_t* m = p.maskStrides;
+                        masked = MaskAt(ptr, b * m[0] + h * m[1] + i * m[2] + j * m[3]) == 0;
+                    } else if (p.hasMask) {
+                        masked = int64_t(j) < lo || int64_t(j) >= hi;
+                    }
+                    if (masked) score += p.maskFilterValue;
+                }
+            }
+            const float newMax = fmaxf(rowMax[r], WarpMax(score));
+            const float base = newMax == -INFINITY ? 0.0f : newMax;  // nothing scored yet
+            const float weight = expf(score - base);
+            const float alpha = expf(rowMax[r] - base);
+            rowSum[r] = rowSum[r] * alpha + WarpSum(weight);
+            rowMax[r] = newMax;
+            for (uint32_t t = 0; t < kMaxTiledHead / 32; ++t) acc[r][t] *= alpha;
+            s[r] = weight;
+        }
+        const uint32_t keys = count - j0 < kTileKeys ? count - j0 : kTileKeys;
+        for (uint32_t jj = 0; jj < keys; ++jj) {
+            float w[kRowsPerWarp];
+            for (uint32_t r = 0; r < kRowsPerWarp; ++r) w[r] = __shfl_sync(0xffffffffu, s[r], jj);
+            for (uint32_t t = 0; t < kMaxTiledHead / 32; ++t) {
+                const uint32_t d = t * 32 + lane;
+                if (t * 32 >= Dv) break;
+                const float v = d < Dv ? vs[jj * Dv + d] : 0.0f;
+                for (uint32_t r = 0; r < kRowsPerWarp; ++r) acc[r][t] += w[r] * v;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < kRowsPerWarp; ++r) {
+        const uint32_t i = firstRow + warp * kRowsPerWarp + r;
+        if (i >= p.querySequence) continue;
+        for (uint32_t t = 0; t < kMaxTiledHead / 32; ++t) {
+            const uint32_t d = t * 32 + lane;
+            if (d >= Dv) break;
+            Store(p, ptr.output, b * p.outputStrides[0] + i * p.outputStrides[1] + (h * Dv + d) * p.outputStrides[2],
+                  acc[r][t] / rowSum[r]);
+        }
+    }
+}
+
 }  // namespace
 
 uint64_t AttentionTemporaryBytes(const AttentionPlan& plan) { return FlashAttentionSm80TemporaryBytes(plan); }
+
+bool AttentionTilesCover(const AttentionPlan& plan) {
+    return plan.headSize <= kMaxTiledHead && plan.valueHeadSize <= kMaxTiledHead && plan.headSize > 0 &&
+           plan.valueHeadSize > 0;
+}
 
 cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& ptr, void* temporary,
                             LaunchTarget launch) {
@@ -193,6 +332,15 @@ cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& 
         }
     }
     if (FlashAttentionCovers(plan)) return LaunchFlashAttention(plan, ptr, launch.stream);
+    if (AttentionTilesCover(plan)) {
+        const uint32_t warps = TileWarps(plan), rowsPerBlock = warps * kRowsPerWarp;
+        const uint64_t tiles =
+            uint64_t(plan.batch) * plan.queryHeads * ((plan.querySequence + rowsPerBlock - 1) / rowsPerBlock);
+        if (tiles == 0) return cudaSuccess;
+        if (tiles > 0x7fffffffu) return cudaErrorInvalidValue;
+        AttendTiles<<<unsigned(tiles), warps * 32, TileSharedBytes(plan), launch.stream>>>(plan, ptr);
+        return cudaGetLastError();
+    }
     const uint64_t rows = uint64_t(plan.batch) * plan.queryHeads * plan.querySequence;
     const size_t sharedBytes = (size_t(plan.totalSequence) + plan.headSize) * sizeof(float);
     const int blocks = int(rows < uint64_t(blocksCap) ? rows : uint64_t(blocksCap));

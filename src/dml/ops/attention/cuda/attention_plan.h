@@ -51,6 +51,10 @@ cudaError_t LaunchAttention(const AttentionPlan& plan, const AttentionPointers& 
 // Bytes of the temporary resource the attention needs (the tile classes of a BOOLEAN mask).
 uint64_t AttentionTemporaryBytes(const AttentionPlan& plan);
 
+// Whether the general route's tiled kernel (attention.cu) takes the plan (head sizes up to 128);
+// the rest run one block per query row, with the row's scores in shared memory.
+bool AttentionTilesCover(const AttentionPlan& plan);
+
 // The tiled FLOAT16 kernel (flash_attention.cu): whether it takes the plan's attention (head sizes
 // 64 and 128, no bias, no past keys), and its launch (the present outputs are not its part).
 bool FlashAttentionCovers(const AttentionPlan& plan);

@@ -76,7 +76,7 @@ Status CreateCudaMultiheadAttention(const KernelContext&, const OperatorArgs& ar
     for (int d = 0; d < 3; ++d) p.outputStrides[d] = g.outputStrides[d];
     p.skipMaskedTiles = g.maskFilterValue <= -1e4f;
     // The tiled kernel walks the keys in tiles and has no such limit.
-    if (!FlashAttentionCovers(p) && (size_t(g.totalSequence) + g.headSize) * sizeof(float) > kSharedBytes) {
+    if (!FlashAttentionCovers(p) && !AttentionTilesCover(p) && (size_t(g.totalSequence) + g.headSize) * sizeof(float) > kSharedBytes) {
         return NoKernel("DML_OPERATOR_%s on CUDA keeps a query row's %u scores in shared memory; more than %zu "
                         "keys plus head size do not fit.", args.schema.name, g.totalSequence,
                         kSharedBytes / sizeof(float));
