@@ -185,7 +185,9 @@ struct Session::Impl {
                             mid.empty() ? nullptr : mid.data()};
         ComPtr<IDMLDevice1> dml1;
         Check(dml.As(&dml1), "QueryInterface for IDMLDevice1");
-        Check(dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, IID_PPV_ARGS(&compiled)), "IDMLDevice1::CompileGraph");
+        const DML_EXECUTION_FLAGS flags = options.allowHalfPrecision ? DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION
+                                                                     : DML_EXECUTION_FLAG_NONE;
+        Check(dml1->CompileGraph(&desc, flags, IID_PPV_ARGS(&compiled)), "IDMLDevice1::CompileGraph");
 
         for (const auto& port : graph.inputs) {
             inputs.push_back(Buffer(port.totalBytes, D3D12_HEAP_TYPE_DEFAULT, D3D12_RESOURCE_STATE_UNORDERED_ACCESS));

@@ -21,6 +21,8 @@ public:
 struct SessionOptions {
     std::string adapter;  // "cpu", "cuda", "cuda:N"; empty: FreeDML's default choice
     bool debug = false;   // the D3D12 and DirectML debug layers
+    // DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION for the graph (TF32 on CUDA).
+    bool allowHalfPrecision = false;
 };
 
 class Session {

@@ -75,6 +75,19 @@ with tempfile.TemporaryDirectory() as tmp:
 
     r = subprocess.run([DMLRUN, str(CASES.parent / "make_models.py"), "--input", "x=y.npy"], capture_output=True, text=True)
     check("options for json", r.returncode == 2 and "apply to ONNX models" in r.stderr, r.stderr)
+    r = subprocess.run([DMLRUN, str(CASES.parent / "dxdispatch_onnx.json"), "--allow-half-precision"], capture_output=True, text=True)
+    check("half precision for json", r.returncode == 2 and "executionFlags" in r.stderr, r.stderr)
+    # The flag reaches CompileGraph (the CPU computes FLOAT32 in full either way).
+    r = run(conv, "--input", "x=%s" % conv_x, "--allow-half-precision", "--quiet")
+    line = [l for l in r.stdout.splitlines() if l.startswith("Resource 'y': ")]
+    check("half precision", r.returncode == 0 and len(line) == 1 and np.allclose(
+        np.array([float(v) for v in line[0][len("Resource 'y': "):].split(", ")], np.float32),
+        conv_y.reshape(-1), rtol=1e-3, atol=1e-4), r.stdout + r.stderr)
+    r = subprocess.run([DMLRUN, "--adapter", "cpu", str(conv), "--quiet", "--allow-half-precision"],
+                       capture_output=True, text=True, env=dict(os.environ, FREEDML_TRACE="api"))
+    # DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION is 1.
+    check("half precision flag", re.search(r"IDMLDevice::CompileGraph\(.*flags=1,", r.stderr) is not None,
+          "\n".join(l for l in r.stderr.splitlines() if "CompileGraph" in l))
 
     # Inputs from a file; outputs printed and written.
     out = tmp / "out"

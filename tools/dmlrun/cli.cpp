@@ -53,6 +53,9 @@ const char* UsageText() {
            "      --input NAME=FILE  read graph input NAME from a .npy file (repeatable); the\n"
            "                         others get random values from --seed\n"
            "      --seed N           the seed of random inputs (default 0)\n"
+           "      --allow-half-precision  compile the graph with DML_EXECUTION_FLAG_ALLOW_HALF_\n"
+           "                         PRECISION_COMPUTATION: FLOAT32 math may run at lower precision\n"
+           "                         (TF32 tensor cores in CUDA GEMMs and convolutions)\n"
            "      --output-dir DIR   write each output to DIR/NAME.npy\n"
            "      --dump-graph       print the DirectML graph the model became\n"
            "      --compare-ort      run the same inputs through ONNX Runtime (Python onnxruntime)\n"
@@ -131,6 +134,8 @@ CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* o
             const char* v = value(i, "--output-dir");
             if (!v) return CommandLineAction::Error;
             options->outputDir = v;
+        } else if (is(arg, nullptr, "--allow-half-precision")) {
+            options->allowHalfPrecision = true;
         } else if (is(arg, nullptr, "--dump-graph")) {
             options->dumpGraph = true;
         } else if (is(arg, nullptr, "--compare-ort")) {
@@ -209,8 +214,9 @@ CommandLineAction ParseCommandLine(int argc, const char* const* argv, Options* o
     const bool onnx = options->modelPath.size() >= 5 &&
                       options->modelPath.compare(options->modelPath.size() - 5, 5, ".onnx") == 0;
     if (!onnx && (!options->dims.empty() || !options->inputs.empty() || !options->outputDir.empty() ||
-                  options->dumpGraph || options->compareOrt)) {
-        *error = "--dim, --input, --output-dir, --dump-graph and --compare-ort apply to ONNX models (MODEL.onnx).";
+                  options->dumpGraph || options->compareOrt || options->allowHalfPrecision)) {
+        *error = "--dim, --input, --output-dir, --dump-graph, --compare-ort and --allow-half-precision apply to ONNX "
+                 "models (MODEL.onnx); a JSON model gives a dispatchable \"executionFlags\".";
         return CommandLineAction::Error;
     }
     if (options->check && !options->compareAdapters[0].empty()) {

@@ -24,6 +24,7 @@ struct Options {
     uint64_t seed = 0;                                         // --seed N (random inputs)
     bool dumpGraph = false;                                    // --dump-graph
     bool compareOrt = false;                                   // --compare-ort
+    bool allowHalfPrecision = false;                           // --allow-half-precision
     // --check: replay a capture and compare every output with the captured one, bit for bit.
     bool check = false;
     // --compare-adapters A,B: run the model on both and compare each dispatch's outputs.

@@ -157,6 +157,7 @@ int Run(const Options& options) {
     fo::SessionOptions sessionOptions;
     sessionOptions.adapter = options.adapter;
     sessionOptions.debug = options.debug;
+    sessionOptions.allowHalfPrecision = options.allowHalfPrecision;
     std::vector<std::vector<uint8_t>> outputs;
     std::vector<double> milliseconds;
     const std::string name = std::filesystem::path(options.modelPath).stem().string();
