@@ -14,7 +14,9 @@ and sequence) into --models-dir and reused.
 intra-op threads runs the same .onnx file on the same inputs; needs onnxruntime in this Python, and
 torch (with torchvision and transformers) in --export-python for the export.
 --reference torch (the GPU benchmark, bench/run_gpu.sh): the same torch model in eager mode on the
-same device ("cuda" when --adapter is cuda); needs torch, torchvision and transformers here.
+same device ("cuda" when --adapter is cuda) with TF32 off (full FLOAT32, as FreeDML computes it);
+needs torch, torchvision and transformers here. --allow-half-precision runs dmlrun with that flag
+(FreeDML may use TF32 tensor cores on CUDA) and PyTorch with TF32 on, rows named NAME_tf32.
 
 FreeDML's time is dmlrun's median over its iterations (the first excluded); the reference's is the
 median over as many runs after one untimed. Both sides' outputs are compared (largest absolute
@@ -134,7 +136,7 @@ def run_dmlrun(args, path, model, inputs, tmp):
         dims += ["--dim", "sequence=%d" % x.shape[1]]
     out = os.path.join(tmp, "out")
     command = [args.dmlrun, path, "--adapter", args.adapter, "--iterations", str(args.iterations + 1),
-               "--output-dir", out] + files + dims
+               "--output-dir", out] + files + dims + (["--allow-half-precision"] if args.allow_half_precision else [])
     r = subprocess.run(command, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("dmlrun failed (exit %d): %s" % (r.returncode, r.stderr[-2000:]))
@@ -164,6 +166,11 @@ def run_torch(args, model, inputs):
     device = "cuda" if args.adapter.startswith("cuda") else "cpu"
     if device == "cpu":
         torch.set_num_threads(args.threads)
+    # The same arithmetic as FreeDML's: full FLOAT32, or TF32 tensor cores in convolutions and
+    # matrix multiplies where FreeDML was allowed half precision (PyTorch's own default is TF32 in
+    # convolutions only).
+    torch.backends.cudnn.allow_tf32 = args.allow_half_precision
+    torch.backends.cuda.matmul.allow_tf32 = args.allow_half_precision
     m = build_model(model).to(device)
     feeds = [torch.from_numpy(v).to(device) for v in inputs.values()]
 
@@ -197,6 +204,8 @@ def main():
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all, or batch 1 with --quick)")
     parser.add_argument("--split", nargs=2, metavar=("FREEDML_FILE", "REFERENCE_FILE"))
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--allow-half-precision", action="store_true",
+                        help="dmlrun --allow-half-precision (TF32 on CUDA), PyTorch with TF32 on; rows named NAME_tf32")
     parser.add_argument("--export", nargs=2, metavar=("MODEL", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.export:
@@ -208,11 +217,13 @@ def main():
     if args.cases:
         cases = [c for c in CASES if c[0] in args.cases.split(",")]
     os.makedirs(args.models_dir, exist_ok=True)
-    reference = "ONNX Runtime CPU" if args.reference == "ort" else "PyTorch eager (%s)" % (
-        "cuda" if args.adapter.startswith("cuda") else "cpu")
+    reference = "ONNX Runtime CPU" if args.reference == "ort" else "PyTorch eager (%s, %s)" % (
+        "cuda" if args.adapter.startswith("cuda") else "cpu", "TF32" if args.allow_half_precision else "FLOAT32")
     status = 0
     for name, model, batch in cases:
         path = os.path.join(args.models_dir, model + ".onnx")
+        if args.allow_half_precision:
+            name += "_tf32"
         row = {"bench": "model", "type": "f32", "name": name, "reference": reference}
         try:
             if not os.path.exists(path):

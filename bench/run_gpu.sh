@@ -45,6 +45,10 @@ if [ -x "$build/tools/dmlrun/dmlrun" ] || cmake --build "$build" --target dmlrun
   python3 "$root/bench/onnx_models.py" --dmlrun "$build/tools/dmlrun/dmlrun" --adapter cuda --reference torch \
       --models-dir "$build/onnx-models" $quick --split "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" |
     tee "$out/onnx_models.jsonl" || true
+  # The convolution models again with TF32 allowed on both sides (PyTorch's default for convolutions).
+  python3 "$root/bench/onnx_models.py" --dmlrun "$build/tools/dmlrun/dmlrun" --adapter cuda --reference torch \
+      --models-dir "$build/onnx-models" --allow-half-precision --cases resnet50_b1,resnet50_b16,mobilenet_v2_b1 \
+      --split "$out/freedml_bench.jsonl" "$out/torch_bench.jsonl" | tee -a "$out/onnx_models.jsonl" || true
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 {  # the facts bench/report.py prints above the table

@@ -13,7 +13,8 @@
 # and runs the ONNX tests on the CUDA adapter: the small models, the real models (torchvision and
 # transformers, exported there with that machine's PyTorch) and the ONNX backend suites, whose pass
 # counts it prints; FREEDML_ONNX_TESTS (a ctest regex) narrows them, FREEDML_ONNX_BACKEND=0 skips the
-# backend suites, FREEDML_ONNX_BENCH (all, quick or case names) adds bench/onnx_models.py on CUDA.
+# backend suites, FREEDML_ONNX_BENCH (all, quick or case names) adds bench/onnx_models.py on CUDA,
+# FREEDML_ONNX_BENCH_TF32 (case names) the same cases with TF32 allowed on both sides.
 # `tests` also installs the build into a prefix, moves the prefix, and lists the adapters with the
 # moved dmlrun in a clean environment (the CUDA plugin must be found beside the libraries), then
 # runs the CUDA tests, the conformance suite (FREEDML_CONFORMANCE_FILTER narrows it), the DirectML
@@ -118,6 +119,13 @@ if [ "$what" = onnx ]; then
     timeout $(( budget - ($(date +%s) - start) - 30 )) python3 bench/onnx_models.py --dmlrun $build/tools/dmlrun/dmlrun \
         --adapter cuda --reference torch --models-dir $build/onnx-models $bench_args > "$out/onnx_models.jsonl" 2> "$out/onnx_models.log"
     echo "onnx_models rc=$?"; cat "$out/onnx_models.jsonl"; tail -5 "$out/onnx_models.log"
+    # FREEDML_ONNX_BENCH_TF32 (case names): the same with --allow-half-precision against PyTorch with TF32.
+    if [ -n "${FREEDML_ONNX_BENCH_TF32:-}" ]; then
+      timeout $(( budget - ($(date +%s) - start) - 10 )) python3 bench/onnx_models.py --dmlrun $build/tools/dmlrun/dmlrun \
+          --adapter cuda --reference torch --models-dir $build/onnx-models --allow-half-precision \
+          --cases "$FREEDML_ONNX_BENCH_TF32" >> "$out/onnx_models.jsonl" 2>> "$out/onnx_models.log"
+      echo "onnx_models tf32 rc=$?"; grep _tf32 "$out/onnx_models.jsonl"
+    fi
     mkdir -p "$final/cuda" && cp "$out/onnx_models.jsonl" "$final/cuda/"
   fi
   [ "${FREEDML_ONNX_BACKEND:-1}" = 0 ] && { echo "total: $(( $(date +%s) - start )) s"; exit 0; }
