@@ -978,7 +978,11 @@ if os.path.exists(gpu_table):
     w("adapter through the DirectML API against PyTorch (eager, cuBLAS/cuDNN) on the same GPU in the same run.")
     w("GB/s counts the bytes each operator must move; \"of copy\" is FreeDML's figure over its own")
     w("device-to-device copy. The memory-bound operators are small enough (8 to 320 MB) that PyTorch's own")
-    w("figures move by up to a third between runs; ratios near 1 are not verdicts.")
+    w("figures move by up to a third between runs; ratios near 1 are not verdicts. The `model` rows are whole")
+    w("ONNX models through `dmlrun` against the same torch models in eager mode (`bench/onnx_models.py --adapter")
+    w("cuda --reference torch`): PyTorch with TF32 off, the full FLOAT32 arithmetic FreeDML computes by default;")
+    w("rows ending `_tf32` run `dmlrun --allow-half-precision` against PyTorch with TF32 on (its default for")
+    w("convolutions).")
     w("")
     for key in ["date", "gpu", "driver", "command", "rerun"]:
         if key in gpu:
