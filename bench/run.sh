@@ -7,7 +7,8 @@
 # docs/performance/results.csv and PNG plots. Every ratio is measured against its reference in the
 # same run. --device picks the FreeDML adapter (FREEDML_ADAPTER); the CPU-only references (raw
 # oneDNN, ONNX Runtime's CPU provider, the FMA peak) run for cpu only, and a cuda run writes to
-# docs/cuda/ so the CPU report stays. --quick: fewer rounds and sizes (a smoke run, minutes).
+# docs/cuda/ so the CPU report stays. --quick: fewer rounds and sizes (a smoke run, minutes);
+# FREEDML_BENCH_MODELS=all keeps every ONNX model case (batch 16 and 8 too) in a quick run.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -201,7 +202,8 @@ fi
 # 21): exported once with Debian's PyTorch (torchvision, transformers) into $build/onnx-models.
 if has dmlrun && [ "$device" = cpu ]; then
   run onnx-models.jsonl "$venv/bin/python" "$root/bench/onnx_models.py" --dmlrun "$build/tools/dmlrun/dmlrun" \
-      --export-python "$system_python" --models-dir "$build/onnx-models" --threads "$(nproc)" "${op_quick[@]}"
+      --export-python "$system_python" --models-dir "$build/onnx-models" --threads "$(nproc)" \
+      $([ "${FREEDML_BENCH_MODELS:-}" = all ] || echo "${op_quick[@]}")
 fi
 run torch.txt "$system_python" "$root/bench/references.py" --framework torch --device "$torch_device" \
     --what gemm,conv,dispatch --sizes "$sizes" --layers "$layers" "${common[@]}"
