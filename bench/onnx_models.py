@@ -16,7 +16,9 @@ torch (with torchvision and transformers) in --export-python for the export.
 --reference torch (the GPU benchmark, bench/run_gpu.sh): the same torch model in eager mode on the
 same device ("cuda" when --adapter is cuda) with TF32 off (full FLOAT32, as FreeDML computes it);
 needs torch, torchvision and transformers here. --allow-half-precision runs dmlrun with that flag
-(FreeDML may use TF32 tensor cores on CUDA) and PyTorch with TF32 on, rows named NAME_tf32.
+(FreeDML may use TF32 tensor cores on CUDA) and PyTorch with TF32 on, rows named NAME_tf32;
+--torch-compile runs the PyTorch side through torch.compile (compiled in the untimed first call),
+rows named NAME_vs_compile.
 
 FreeDML's time is dmlrun's median over its iterations (the first excluded); the reference's is the
 median over as many runs after one untimed. Both sides' outputs are compared (largest absolute
@@ -172,6 +174,8 @@ def run_torch(args, model, inputs):
     torch.backends.cudnn.allow_tf32 = args.allow_half_precision
     torch.backends.cuda.matmul.allow_tf32 = args.allow_half_precision
     m = build_model(model).to(device)
+    if args.torch_compile:
+        m = torch.compile(m)  # compiled at the first call, which is untimed
     feeds = [torch.from_numpy(v).to(device) for v in inputs.values()]
 
     def once():
@@ -204,6 +208,8 @@ def main():
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all, or batch 1 with --quick)")
     parser.add_argument("--split", nargs=2, metavar=("FREEDML_FILE", "REFERENCE_FILE"))
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--torch-compile", action="store_true",
+                        help="the PyTorch reference through torch.compile; rows named NAME_vs_compile")
     parser.add_argument("--allow-half-precision", action="store_true",
                         help="dmlrun --allow-half-precision (TF32 on CUDA), PyTorch with TF32 on; rows named NAME_tf32")
     parser.add_argument("--export", nargs=2, metavar=("MODEL", "PATH"), help=argparse.SUPPRESS)
@@ -217,13 +223,16 @@ def main():
     if args.cases:
         cases = [c for c in CASES if c[0] in args.cases.split(",")]
     os.makedirs(args.models_dir, exist_ok=True)
-    reference = "ONNX Runtime CPU" if args.reference == "ort" else "PyTorch eager (%s, %s)" % (
-        "cuda" if args.adapter.startswith("cuda") else "cpu", "TF32" if args.allow_half_precision else "FLOAT32")
+    reference = "ONNX Runtime CPU" if args.reference == "ort" else "PyTorch %s (%s, %s)" % (
+        "torch.compile" if args.torch_compile else "eager", "cuda" if args.adapter.startswith("cuda") else "cpu",
+        "TF32" if args.allow_half_precision else "FLOAT32")
     status = 0
     for name, model, batch in cases:
         path = os.path.join(args.models_dir, model + ".onnx")
         if args.allow_half_precision:
             name += "_tf32"
+        if args.torch_compile:
+            name += "_vs_compile"
         row = {"bench": "model", "type": "f32", "name": name, "reference": reference}
         try:
             if not os.path.exists(path):

@@ -982,7 +982,7 @@ if os.path.exists(gpu_table):
     w("ONNX models through `dmlrun` against the same torch models in eager mode (`bench/onnx_models.py --adapter")
     w("cuda --reference torch`): PyTorch with TF32 off, the full FLOAT32 arithmetic FreeDML computes by default;")
     w("rows ending `_tf32` run `dmlrun --allow-half-precision` against PyTorch with TF32 on (its default for")
-    w("convolutions).")
+    w("convolutions); rows ending `_vs_compile` compare with the same model through `torch.compile`.")
     w("")
     for key in ["date", "gpu", "driver", "command", "rerun"]:
         if key in gpu:

@@ -14,7 +14,8 @@
 # transformers, exported there with that machine's PyTorch) and the ONNX backend suites, whose pass
 # counts it prints; FREEDML_ONNX_TESTS (a ctest regex) narrows them, FREEDML_ONNX_BACKEND=0 skips the
 # backend suites, FREEDML_ONNX_BENCH (all, quick or case names) adds bench/onnx_models.py on CUDA,
-# FREEDML_ONNX_BENCH_TF32 (case names) the same cases with TF32 allowed on both sides.
+# FREEDML_ONNX_BENCH_TF32 (case names) the same cases with TF32 allowed on both sides,
+# FREEDML_ONNX_BENCH_COMPILE (case names) against torch.compile.
 # `tests` also installs the build into a prefix, moves the prefix, and lists the adapters with the
 # moved dmlrun in a clean environment (the CUDA plugin must be found beside the libraries), then
 # runs the CUDA tests, the conformance suite (FREEDML_CONFORMANCE_FILTER narrows it), the DirectML
@@ -125,6 +126,13 @@ if [ "$what" = onnx ]; then
           --adapter cuda --reference torch --models-dir $build/onnx-models --allow-half-precision \
           --cases "$FREEDML_ONNX_BENCH_TF32" >> "$out/onnx_models.jsonl" 2>> "$out/onnx_models.log"
       echo "onnx_models tf32 rc=$?"; grep _tf32 "$out/onnx_models.jsonl"
+    fi
+    # FREEDML_ONNX_BENCH_COMPILE (case names): against torch.compile instead of eager.
+    if [ -n "${FREEDML_ONNX_BENCH_COMPILE:-}" ]; then
+      timeout $(( budget - ($(date +%s) - start) - 10 )) python3 bench/onnx_models.py --dmlrun $build/tools/dmlrun/dmlrun \
+          --adapter cuda --reference torch --models-dir $build/onnx-models --torch-compile \
+          --cases "$FREEDML_ONNX_BENCH_COMPILE" >> "$out/onnx_models.jsonl" 2>> "$out/onnx_models.log"
+      echo "onnx_models compile rc=$?"; grep _vs_compile "$out/onnx_models.jsonl"; tail -3 "$out/onnx_models.log"
     fi
     mkdir -p "$final/cuda" && cp "$out/onnx_models.jsonl" "$final/cuda/"
   fi
