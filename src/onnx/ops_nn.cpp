@@ -136,6 +136,17 @@ ConvGeometry ResolveConv(NodeContext& c, const Value& x, const Value& wv, const 
     return g;
 }
 
+// The window fields every DirectML convolution desc shares.
+template <class Desc>
+void SetConvWindow(NodeContext& c, const ConvGeometry& g, UINT groups, Desc* d) {
+    d->DimensionCount = static_cast<UINT>(g.dims);
+    d->Strides = c.Array(g.w.strides);
+    d->Dilations = c.Array(g.w.dilations);
+    d->StartPadding = c.Array(g.w.start);
+    d->EndPadding = c.Array(g.w.end);
+    d->GroupCount = groups;
+}
+
 void Conv(NodeContext& c, bool transposed) {
     const Value& x = c.Input(0);
     const Value& wv = c.Input(1);
@@ -153,13 +164,8 @@ void Conv(NodeContext& c, bool transposed) {
     d->OutputTensor = c.OutDesc(c.OutType(0), TrailShape(out, rank));
     d->Mode = DML_CONVOLUTION_MODE_CROSS_CORRELATION;
     d->Direction = transposed ? DML_CONVOLUTION_DIRECTION_BACKWARD : DML_CONVOLUTION_DIRECTION_FORWARD;
-    d->DimensionCount = static_cast<UINT>(g.dims);
-    d->Strides = c.Array(g.w.strides);
-    d->Dilations = c.Array(g.w.dilations);
-    d->StartPadding = c.Array(g.w.start);
-    d->EndPadding = c.Array(g.w.end);
+    SetConvWindow(c, g, static_cast<UINT>(c.Int("group", 1)), d);
     d->OutputPadding = c.Array(g.outPad);
-    d->GroupCount = static_cast<UINT>(c.Int("group", 1));
     c.EmitSingle(DML_OPERATOR_CONVOLUTION, d, {&x, &wv, bias});
 }
 
@@ -211,12 +217,7 @@ void QuantizedConv(NodeContext& c, bool linear) {
         d->FilterTensor = filter;
         d->FilterZeroPointTensor = param(wz, true, "w_zero_point");
         d->OutputTensor = output;
-        d->DimensionCount = static_cast<UINT>(g.dims);
-        d->Strides = c.Array(g.w.strides);
-        d->Dilations = c.Array(g.w.dilations);
-        d->StartPadding = c.Array(g.w.start);
-        d->EndPadding = c.Array(g.w.end);
-        d->GroupCount = groups;
+        SetConvWindow(c, g, groups, d);
         c.EmitSingle(DML_OPERATOR_CONVOLUTION_INTEGER, d, {&x, xz, &wv, wz});
         return;
     }
@@ -233,12 +234,7 @@ void QuantizedConv(NodeContext& c, bool linear) {
     d->OutputScaleTensor = param(ys, false, "y_scale");
     d->OutputZeroPointTensor = param(yz, false, "y_zero_point");
     d->OutputTensor = output;
-    d->DimensionCount = static_cast<UINT>(g.dims);
-    d->Strides = c.Array(g.w.strides);
-    d->Dilations = c.Array(g.w.dilations);
-    d->StartPadding = c.Array(g.w.start);
-    d->EndPadding = c.Array(g.w.end);
-    d->GroupCount = groups;
+    SetConvWindow(c, g, groups, d);
     c.EmitSingle(DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION, d, {&x, xs, xz, &wv, ws, wz, bias, ys, yz});
 }
 
