@@ -305,6 +305,24 @@ TEST(Convolution, ChannelsLastActivationsNeedNoReorder) {
     RunConv(c);
 }
 
+TEST(Convolution, ChannelsLastOutputWithTheKernelsOwnActivationPass) {
+    // SOFTSIGN is no oneDNN post-op: the kernel's own pass walks the NHWC output as one run.
+    ConvCase c;
+    c.batch = 2, c.cin = 16, c.cout = 32;
+    c.in = {9, 8};
+    c.kernel = {1, 1};
+    c.channelsLastInput = c.channelsLastOutput = true;
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    c.expectOneDnn = 1;
+    RunConv(c);
+    c.cout = 16, c.groups = 16;  // depthwise 3x3
+    c.kernel = {3, 3};
+    c.startPad = {1, 1}, c.endPad = {1, 1};
+    RunConv(c);
+    c.channelsLastInput = false;  // NCHW in, NHWC out
+    RunConv(c);
+}
+
 TEST(Convolution, BlockedActivationsThroughTheTemporaryResource) {
     // Plain NCHW activations with a 3x3 window: oneDNN runs on blocked copies, reordered in and
     // out; 1x1 on a large plane and a single output channel plane of 1: each layout's result must

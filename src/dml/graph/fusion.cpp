@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "dml/device.h"
+#include "dml/graph/layout.h"
 #include "dml/kernels/loop_merge.h"
 #include "dml/ops/activation/activation_params.h"
 #include "dml/ops/elementwise_binary/binary_decode.h"
@@ -678,6 +679,7 @@ Status OptimizeGraph(Device& device, const FusionOptions& options, ValidatedGrap
     FuseActivations(device, graph, log);
     FuseConvolutionClips(device, graph, log);
     OwnConstantWeights(device, graph, log);
+    if (options.channelsLast && ChannelsLastEnabled()) ChooseChannelsLastIntermediates(device, graph, log);
     if (options.elementwise) TreeFuser(graph, log).Run();
     graph->order.erase(std::remove_if(graph->order.begin(), graph->order.end(),
                                       [&](uint32_t n) { return graph->nodes[n].removed; }),

@@ -345,6 +345,7 @@ Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlag
     if (GraphFusionEnabled()) {
         FusionOptions options;
         options.elementwise = kernelSet.Graphs().fusedElementwise != nullptr;
+        options.channelsLast = &kernelSet == &CpuKernels();
         FREEDML_TRY(OptimizeGraph(device, options, &graph, &log));
     }
     if (GraphDebugLog()) {

@@ -389,6 +389,10 @@ struct ConvolutionKernel::OneDnnState {
     Arguments args;  // src, weights, dst, scratchpad[, bias]
     uint64_t scratchSize = 0;  // the largest of the primitives' scratchpads (they run one by one)
     bool activationPass = false;
+    // The pass's view of the output: a 1-D run over its elements when they fill their span without
+    // gaps (NCHW, NHWC or any other order of dense strides), so that the pass walks memory in
+    // order whatever the dimension order; the output's own desc otherwise.
+    TensorDesc activationView;
     // FLOAT16: input and output go through packed FLOAT32 copies, the filter through its dense
     // FLOAT32 form (flipped or not), as for CONVOLUTION mode in FLOAT32.
     bool half = false;
@@ -549,6 +553,13 @@ void ConvolutionKernel::TryOneDnn() {
         state->args.Add(DNNL_ARG_SCRATCHPAD, pd.scratchpad_desc());
         if (p.bias) state->args.Add(DNNL_ARG_BIAS, state->biasMd);
         state->activationPass = !fused;
+        state->activationView = output;
+        if (output.ElementCount() <= UINT32_MAX &&
+            output.MinimumSizeInBytes() == output.ElementCount() * ElementSizeInBytes(output.dataType)) {
+            state->activationView.rank = 1;
+            state->activationView.sizes = {uint32_t(output.ElementCount())};
+            state->activationView.strides = {1};
+        }
         oneDnn_ = std::move(state);
     } catch (const dnnl::error& e) {
         path_ = std::string("reference (oneDNN refused: ") + e.what() + ")";
@@ -637,7 +648,7 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     void* dst = s.reorderDst ? temporary + s.dstOffset : out.data;
     s.args.Run(s.primitive, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
     if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
-    if (s.activationPass) ApplyActivation(threads, params_.activation, out);
+    if (s.activationPass) ApplyActivation(threads, params_.activation, TensorView{&s.activationView, out.data});
     if (s.half) ConvertTensor(threads, out, output);
 }
 

@@ -11,7 +11,10 @@
 // padded); the reference kernel otherwise. oneDNN reads the activations where they are when its
 // implementation for their layout is a good one (NHWC), and otherwise, where blocking pays for
 // its reorders, runs on blocked copies in the temporary resource (the input reordered in, the
-// output reordered out). FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
+// output reordered out). A fused activation oneDNN has no post-op for (and the clamped output of
+// a folded CLIP, which keeps NaN where oneDNN's clip would not) is applied by a pass after the
+// primitive, over the output as one run when its elements fill their span (NCHW or NHWC alike).
+// FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
 // output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
 // layout in the persistent resource at Initialize; an unowned one is prepared in the temporary
 // resource at every Execute.
