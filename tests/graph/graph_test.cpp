@@ -1125,5 +1125,89 @@ TEST_F(CpuGraphFusionTest, ConvolutionIntermediatesAreStoredChannelsLast) {
     ExpectNear(Run(desc, false, {xv, av, bv, cv}, CI * H * W, &temporary), want, 1e-4);
 }
 
+
+// A residual block: r = conv0(x); out = relu(conv2(relu(conv1(r))) + r). The ADD folds into conv2,
+// which writes over r's bytes and adds its result to them (r has no reader after it), and the
+// RELU after it becomes conv2's FusedActivation, applied after the sum; the log says so and the
+// result is the definition's, with and without the optimizer.
+TEST_F(CpuGraphFusionTest, ResidualAddFoldsIntoTheConvolution) {
+    constexpr UINT H = 5, W = 6, C = 8;
+    Tensor t(kF32, {1, C, H, W}), f1(kF32, {C, C, 1, 1}), f3(kF32, {C, C, 3, 3});
+    const UINT ones[2] = {1, 1}, zeros[2] = {0, 0};
+    auto conv = [&](const Tensor& filter, const UINT* pads) {
+        DML_CONVOLUTION_OPERATOR_DESC desc{&t.desc, &filter.desc, nullptr, &t.desc, DML_CONVOLUTION_MODE_CROSS_CORRELATION,
+                                           DML_CONVOLUTION_DIRECTION_FORWARD, 2, ones, ones, pads, pads, zeros, 1, nullptr};
+        return Op(DML_OPERATOR_CONVOLUTION, &desc);
+    };
+    auto conv0 = conv(f1, zeros), conv1 = conv(f3, ones), conv2 = conv(f1, zeros);
+    auto relu1 = Relu(t, t), relu2 = Relu(t, t);
+    auto add = Add(t, t, t);
+    GraphBuilder g;
+    for (auto* op : {conv0.Get(), conv1.Get(), relu1.Get(), conv2.Get(), add.Get(), relu2.Get()}) g.AddOperator(op);
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Input(2, 1, 1);
+    g.Connect(1, 0, 2, 0);
+    g.Connect(2, 0, 3, 0);
+    g.Input(3, 3, 1);
+    g.Connect(3, 0, 4, 0);
+    g.Connect(0, 0, 4, 1);  // the shortcut
+    g.Connect(4, 0, 5, 0);
+    g.Output(5, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(4, 1);
+
+    std::vector<float> xv(C * H * W), a(C * C), b(C * C * 9), c(C * C);
+    for (UINT i = 0; i < xv.size(); ++i) xv[i] = float(int(i * 7 % 19) - 9) * 0.25f;
+    for (UINT i = 0; i < a.size(); ++i) a[i] = float(int(i * 5 % 11) - 5) * 0.25f;
+    for (UINT i = 0; i < b.size(); ++i) b[i] = float(int(i * 3 % 13) - 6) * 0.125f;
+    for (UINT i = 0; i < c.size(); ++i) c[i] = float(int(i * 11 % 7) - 3) * 0.5f;
+    auto pointwise = [&](const std::vector<double>& in, const std::vector<float>& w) {
+        std::vector<double> out(C * H * W, 0.0);
+        for (UINT o = 0; o < C; ++o)
+            for (UINT i = 0; i < C; ++i)
+                for (UINT p = 0; p < H * W; ++p) out[o * H * W + p] += in[i * H * W + p] * w[o * C + i];
+        return out;
+    };
+    const std::vector<double> r = pointwise(std::vector<double>(xv.begin(), xv.end()), a);
+    std::vector<double> h(C * H * W, 0.0);
+    for (UINT o = 0; o < C; ++o) {
+        for (UINT y = 0; y < H; ++y) {
+            for (UINT xx = 0; xx < W; ++xx) {
+                double sum = 0;
+                for (UINT i = 0; i < C; ++i) {
+                    for (int ky = 0; ky < 3; ++ky) {
+                        for (int kx = 0; kx < 3; ++kx) {
+                            const int iy = int(y) + ky - 1, ix = int(xx) + kx - 1;
+                            if (iy < 0 || ix < 0 || iy >= int(H) || ix >= int(W)) continue;
+                            sum += r[(i * H + iy) * W + ix] * b[((o * C + i) * 3 + ky) * 3 + kx];
+                        }
+                    }
+                }
+                h[(o * H + y) * W + xx] = std::max(sum, 0.0);
+            }
+        }
+    }
+    std::vector<double> want = pointwise(h, c);
+    size_t negative = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        negative += want[i] + r[i] < 0.0;
+        want[i] = std::max(want[i] + r[i], 0.0);
+    }
+    ASSERT_GT(negative, want.size() / 8) << "the final RELU should act";
+
+    ScopedEnv debug("FREEDML_DEBUG", "1");
+    UINT64 temporary = 0;
+    testing::internal::CaptureStderr();
+    const std::vector<float> got = Run(desc, true, {xv, a, b, c}, C * H * W, &temporary);
+    const std::string log = testing::internal::GetCapturedStderr();
+    ExpectNear(got, want, 1e-4);
+    EXPECT_NE(log.find("folded node 4 (ELEMENT_WISE_ADD operator) into node 3 (CONVOLUTION operator) as an "
+                       "accumulated output over the bytes of node 0's output"),
+              std::string::npos)
+        << log;
+    ExpectNear(Run(desc, false, {xv, a, b, c}, C * H * W, &temporary), want, 1e-4);
+}
+
 }  // namespace
 }  // namespace freedml_test

@@ -162,6 +162,13 @@ void ChooseChannelsLastIntermediates(Device& device, ValidatedGraph* graph, std:
     for (const auto& [n, o] : graph->outputSources) {
         if (o == 0) isGraphOutput[n] = true;
     }
+    // Outputs another node writes over (GraphNode::outputOver): that node reads them as it
+    // accumulates, in its own output's layout (made equal below).
+    std::vector<bool> overwritten(count, false);
+    for (uint32_t n : graph->order) {
+        const GraphSource& over = graph->nodes[n].outputOver;
+        if (over.kind == GraphSource::Kind::NodeOutput) overwritten[over.index] = true;
+    }
     std::vector<bool> convolution(count, false), pointwise(count, false);
     for (uint32_t n : graph->order) {
         convolution[n] = IsCandidateConvolution(graph->nodes[n]);
@@ -179,7 +186,7 @@ void ChooseChannelsLastIntermediates(Device& device, ValidatedGraph* graph, std:
     for (uint32_t n : graph->order) {
         const GraphNode& node = graph->nodes[n];
         if (!(convolution[n] || (pointwise[n] && readsChosen(node)))) continue;
-        if (node.outputCount != 1 || isGraphOutput[n] || readers[n].empty()) continue;
+        if (node.outputCount != 1 || isGraphOutput[n] || (readers[n].empty() && !overwritten[n])) continue;
         const TensorDesc& out = *node.OutputTensor(0);
         if (out.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || out.rank != 4 || !IsPackedNchw(out)) continue;
         if (out.sizes[1] < 2 || uint64_t(out.sizes[2]) * out.sizes[3] < 2) continue;
@@ -190,6 +197,17 @@ void ChooseChannelsLastIntermediates(Device& device, ValidatedGraph* graph, std:
             if (!ok) break;
         }
         chosen[n] = ok;
+    }
+
+    // A node output written over another's bytes (GraphNode::outputOver) has that one's layout.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t n : graph->order) {
+            const GraphSource& over = graph->nodes[n].outputOver;
+            if (over.kind != GraphSource::Kind::NodeOutput || chosen[n] == chosen[over.index]) continue;
+            chosen[n] = chosen[over.index] = false;
+            changed = true;
+        }
     }
 
     // Every node that touches a chosen intermediate gets a new operator; all of them or none.
@@ -239,7 +257,7 @@ void ChooseChannelsLastIntermediates(Device& device, ValidatedGraph* graph, std:
                                   node.description.c_str(), made.message().c_str()));
             return;
         }
-        if (node.op->Args().clampOutput) replacement->ClampOutput(node.op->Args().clampMin, node.op->Args().clampMax);
+        replacement->CopyEpilogues(*node.op.Get());
         replacements.emplace_back(n, std::move(replacement));
         if (writes) lines.push_back(Format("stored the output of %s channels-last (NHWC)", node.description.c_str()));
     }

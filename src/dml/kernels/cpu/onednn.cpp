@@ -407,6 +407,10 @@ struct ConvolutionKernel::OneDnnState {
     bool reorderSrc = false, reorderDst = false;
     dnnl::reorder srcReorder, dstReorder;
     Arguments srcArgs, dstArgs;
+    // Accumulating onto a blocked output: the output's values reordered into it first.
+    bool reorderDstIn = false;
+    dnnl::reorder dstInReorder;
+    Arguments dstInArgs;
     // Temporary resource layout: scratchpad, an unowned filter (dense floats, then oneDNN's
     // layout) and bias, the FLOAT16 input and output copies, the blocked activations.
     uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0, inputOffset = 0, outputOffset = 0,
@@ -476,8 +480,9 @@ void ConvolutionKernel::TryOneDnn() {
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         dnnl::post_ops ops;
+        if (p.accumulate) ops.append_sum(1.0f);  // before the activation, as accumulateOutput says
         const bool fused = AppendActivation(p.activation, ops);
-        if (fused) attr.set_post_ops(ops);
+        if (fused || p.accumulate) attr.set_post_ops(ops);
         auto& engine = CpuEngine();
         const auto inference = dnnl::prop_kind::forward_inference;
         auto describe = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst) -> dnnl::primitive_desc {
@@ -543,6 +548,8 @@ void ConvolutionKernel::TryOneDnn() {
         state->reorderWeights = state->weightsMd != state->weightsSourceMd;
         if (state->reorderSrc) makeReorder(srcUserMd, state->srcMd, &state->srcReorder, &state->srcArgs);
         if (state->reorderDst) makeReorder(state->dstMd, dstUserMd, &state->dstReorder, &state->dstArgs);
+        state->reorderDstIn = state->reorderDst && p.accumulate;
+        if (state->reorderDstIn) makeReorder(dstUserMd, state->dstMd, &state->dstInReorder, &state->dstInArgs);
         if (state->reorderWeights) {
             makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder, &state->weightsArgs);
         }
@@ -639,6 +646,7 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
         in = TensorView{&s.input32, temporary + s.inputOffset};
         ConvertTensor(threads, input, in);
         out = TensorView{&s.output32, temporary + s.outputOffset};
+        if (params_.accumulate) ConvertTensor(threads, output, out);
     }
     void* src = in.data;
     if (s.reorderSrc) {
@@ -646,6 +654,7 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
         src = temporary + s.srcOffset;
     }
     void* dst = s.reorderDst ? temporary + s.dstOffset : out.data;
+    if (s.reorderDstIn) s.dstInArgs.Run(s.dstInReorder, {out.data, dst, scratch});
     s.args.Run(s.primitive, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
     if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
     if (s.activationPass) ApplyActivation(threads, params_.activation, TensorView{&s.activationView, out.data});

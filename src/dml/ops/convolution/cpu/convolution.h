@@ -1,7 +1,8 @@
 // CPU kernel of CONVOLUTION: 1-, 2- and 3-D (tensors of rank DimensionCount + 2: NCW, NCHW,
 // NCDHW), FORWARD and BACKWARD (transposed, with OutputPadding), CONVOLUTION (flipped filter) and
 // CROSS_CORRELATION, strides, dilations, asymmetric padding, groups, optional bias {1, C, 1...},
-// fused activation; FLOAT32 and FLOAT16 (FLOAT16 computes in float).
+// fused activation, and optionally the sum with what Output holds (a folded residual ADD); FLOAT32
+// and FLOAT16 (FLOAT16 computes in float).
 //
 // Filter layouts, as DirectML and ONNX give them: FORWARD {OutputChannels, InputChannels / Groups,
 // spatial...}; BACKWARD {InputChannels, OutputChannels / Groups, spatial...}.
@@ -54,6 +55,9 @@ struct ConvolutionParams {
     std::array<uint32_t, kMaxConvolutionSpatialDims> outputPadding{};
     uint32_t groupCount = 1;
     FusedActivation activation;
+    // The result is added to the values Output holds when Execute runs, before the activation
+    // (OperatorArgs::accumulateOutput).
+    bool accumulate = false;
     bool forceReference = false;  // tests and debugging: never use oneDNN
 };
 
