@@ -24,6 +24,15 @@ public:
         args_->clampMin = min;
         args_->clampMax = max;
     }
+    // The graph optimizer's accumulated-output epilogue (OperatorArgs::accumulateOutput).
+    void AccumulateOutput() { args_->accumulateOutput = true; }
+    // Carries the graph optimizer's epilogues of `from` over to this operator, made to replace it.
+    void CopyEpilogues(const Operator& from) {
+        args_->clampOutput = from.args_->clampOutput;
+        args_->clampMin = from.args_->clampMin;
+        args_->clampMax = from.args_->clampMax;
+        args_->accumulateOutput = from.args_->accumulateOutput;
+    }
     const OperatorSchema& Schema() const { return args_->schema; }
     // "GEMM operator 'layer1'"
     std::string Describe() const;

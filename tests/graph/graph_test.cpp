@@ -994,5 +994,220 @@ TEST_F(GraphFusionTest, TreesFuseAndSharedIntermediatesStay) {
     EXPECT_GE(compiled->GetBindingProperties().TemporaryResourceSize, t.Bytes()) << "the shared difference stays";
 }
 
+
+// Sets an environment variable for the life of the scope.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+        setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (had_) {
+            setenv(name_.c_str(), old_.c_str(), 1);
+        } else {
+            unsetenv(name_.c_str());
+        }
+    }
+
+private:
+    std::string name_, old_;
+    bool had_ = false;
+};
+
+size_t Occurrences(const std::string& text, const std::string& what) {
+    size_t count = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+    return count;
+}
+
+// The graph fusion tests on the CPU adapter (FREEDML_ADAPTER=cpu while the device is made), where
+// the layout choices are the CPU kernels'.
+class CpuGraphFusionTest : public GraphFusionTest {
+protected:
+    void SetUp() override {
+        ScopedEnv cpu("FREEDML_ADAPTER", "cpu");
+        GraphFusionTest::SetUp();
+    }
+};
+
+// An inverted-residual block (MobileNetV2's): 1x1 convolution, CLIP(0, 6), depthwise 3x3, 1x1,
+// and the ADD of the block's input. The CPU graph stores the three convolutions' outputs
+// channels-last (NHWC), the optimizer's log says so (FREEDML_DEBUG), and the ADD reads one NHWC
+// and one NCHW operand into the NCHW graph output. The result is the definition's whether the
+// layouts change (FREEDML_CHANNELS_LAST unset), stay (=0) or the optimizer is off.
+TEST_F(CpuGraphFusionTest, ConvolutionIntermediatesAreStoredChannelsLast) {
+    constexpr UINT H = 6, W = 5, CI = 8, CM = 16;
+    Tensor x(kF32, {1, CI, H, W}), mid(kF32, {1, CM, H, W});
+    Tensor fa(kF32, {CM, CI, 1, 1}), fb(kF32, {CM, 1, 3, 3}), fc(kF32, {CI, CM, 1, 1});
+    const UINT ones[2] = {1, 1}, zeros[2] = {0, 0};
+    DML_CONVOLUTION_OPERATOR_DESC aDesc{&x.desc, &fa.desc, nullptr, &mid.desc, DML_CONVOLUTION_MODE_CROSS_CORRELATION,
+                                        DML_CONVOLUTION_DIRECTION_FORWARD, 2, ones, ones, zeros, zeros, zeros, 1, nullptr};
+    DML_CONVOLUTION_OPERATOR_DESC bDesc{&mid.desc, &fb.desc, nullptr, &mid.desc, DML_CONVOLUTION_MODE_CROSS_CORRELATION,
+                                        DML_CONVOLUTION_DIRECTION_FORWARD, 2, ones, ones, ones, ones, zeros, CM, nullptr};
+    DML_CONVOLUTION_OPERATOR_DESC cDesc{&mid.desc, &fc.desc, nullptr, &x.desc, DML_CONVOLUTION_MODE_CROSS_CORRELATION,
+                                        DML_CONVOLUTION_DIRECTION_FORWARD, 2, ones, ones, zeros, zeros, zeros, 1, nullptr};
+    auto convA = Op(DML_OPERATOR_CONVOLUTION, &aDesc);
+    auto convB = Op(DML_OPERATOR_CONVOLUTION, &bDesc);
+    auto convC = Op(DML_OPERATOR_CONVOLUTION, &cDesc);
+    DML_ELEMENT_WISE_CLIP_OPERATOR_DESC clipDesc{&mid.desc, &mid.desc, nullptr, 0.0f, 6.0f};
+    auto clip = Op(DML_OPERATOR_ELEMENT_WISE_CLIP, &clipDesc);
+    auto add = Add(x, x, x);
+    GraphBuilder g;
+    for (auto* op : {convA.Get(), clip.Get(), convB.Get(), convC.Get(), add.Get()}) g.AddOperator(op);
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Connect(1, 0, 2, 0);
+    g.Input(2, 2, 1);
+    g.Connect(2, 0, 3, 0);
+    g.Input(3, 3, 1);
+    g.Connect(3, 0, 4, 0);
+    g.Input(0, 4, 1);
+    g.Output(4, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(4, 1);
+
+    std::vector<float> xv(CI * H * W), av(CM * CI), bv(CM * 9), cv(CI * CM);
+    for (UINT i = 0; i < xv.size(); ++i) xv[i] = float(int(i * 7 % 23) - 11) * 0.25f;
+    for (UINT i = 0; i < av.size(); ++i) av[i] = float(int(i * 5 % 13) - 6) * 0.5f;
+    for (UINT i = 0; i < bv.size(); ++i) bv[i] = float(int(i * 3 % 11) - 5) * 0.25f;
+    for (UINT i = 0; i < cv.size(); ++i) cv[i] = float(int(i * 11 % 17) - 8) * 0.125f;
+    // float64 reference, NCHW.
+    std::vector<double> a(CM * H * W), b(CM * H * W), want(CI * H * W);
+    size_t clamped = 0;
+    for (UINT m = 0; m < CM; ++m) {
+        for (UINT p = 0; p < H * W; ++p) {
+            double sum = 0;
+            for (UINT c = 0; c < CI; ++c) sum += double(xv[c * H * W + p]) * av[m * CI + c];
+            a[m * H * W + p] = std::min(6.0, std::max(0.0, sum));
+            clamped += sum < 0.0 || sum > 6.0;
+        }
+    }
+    ASSERT_GT(clamped, a.size() / 8) << "the data should reach the clip's bounds";
+    for (UINT m = 0; m < CM; ++m) {
+        for (UINT y = 0; y < H; ++y) {
+            for (UINT xx = 0; xx < W; ++xx) {
+                double sum = 0;
+                for (int ky = 0; ky < 3; ++ky) {
+                    for (int kx = 0; kx < 3; ++kx) {
+                        const int iy = int(y) + ky - 1, ix = int(xx) + kx - 1;
+                        if (iy < 0 || ix < 0 || iy >= int(H) || ix >= int(W)) continue;
+                        sum += a[(m * H + iy) * W + ix] * bv[m * 9 + ky * 3 + kx];
+                    }
+                }
+                b[(m * H + y) * W + xx] = sum;
+            }
+        }
+    }
+    for (UINT c = 0; c < CI; ++c) {
+        for (UINT p = 0; p < H * W; ++p) {
+            double sum = xv[c * H * W + p];
+            for (UINT m = 0; m < CM; ++m) sum += b[m * H * W + p] * cv[c * CM + m];
+            want[c * H * W + p] = sum;
+        }
+    }
+
+    const std::string line = "channels-last (NHWC)";
+    for (const char* choice : {"1", "0"}) {
+        SCOPED_TRACE(testing::Message() << "FREEDML_CHANNELS_LAST=" << choice);
+        ScopedEnv debug("FREEDML_DEBUG", "1"), channelsLast("FREEDML_CHANNELS_LAST", choice);
+        UINT64 temporary = 0;
+        testing::internal::CaptureStderr();
+        const std::vector<float> got = Run(desc, true, {xv, av, bv, cv}, CI * H * W, &temporary);
+        const std::string log = testing::internal::GetCapturedStderr();
+        ExpectNear(got, want, 1e-4);
+        EXPECT_EQ(Occurrences(log, line), choice[0] == '1' ? 3u : 0u) << log;
+        if (choice[0] == '1') {
+            EXPECT_NE(log.find("node 3 (CONVOLUTION operator) channels-last"), std::string::npos) << log;
+        }
+    }
+    UINT64 temporary = 0;
+    ExpectNear(Run(desc, false, {xv, av, bv, cv}, CI * H * W, &temporary), want, 1e-4);
+}
+
+
+// A residual block: r = conv0(x); out = relu(conv2(relu(conv1(r))) + r). The ADD folds into conv2,
+// which writes over r's bytes and adds its result to them (r has no reader after it), and the
+// RELU after it becomes conv2's FusedActivation, applied after the sum; the log says so and the
+// result is the definition's, with and without the optimizer.
+TEST_F(CpuGraphFusionTest, ResidualAddFoldsIntoTheConvolution) {
+    constexpr UINT H = 5, W = 6, C = 8;
+    Tensor t(kF32, {1, C, H, W}), f1(kF32, {C, C, 1, 1}), f3(kF32, {C, C, 3, 3});
+    const UINT ones[2] = {1, 1}, zeros[2] = {0, 0};
+    auto conv = [&](const Tensor& filter, const UINT* pads) {
+        DML_CONVOLUTION_OPERATOR_DESC desc{&t.desc, &filter.desc, nullptr, &t.desc, DML_CONVOLUTION_MODE_CROSS_CORRELATION,
+                                           DML_CONVOLUTION_DIRECTION_FORWARD, 2, ones, ones, pads, pads, zeros, 1, nullptr};
+        return Op(DML_OPERATOR_CONVOLUTION, &desc);
+    };
+    auto conv0 = conv(f1, zeros), conv1 = conv(f3, ones), conv2 = conv(f1, zeros);
+    auto relu1 = Relu(t, t), relu2 = Relu(t, t);
+    auto add = Add(t, t, t);
+    GraphBuilder g;
+    for (auto* op : {conv0.Get(), conv1.Get(), relu1.Get(), conv2.Get(), add.Get(), relu2.Get()}) g.AddOperator(op);
+    g.Input(0, 0, 0);
+    g.Input(1, 0, 1);
+    g.Connect(0, 0, 1, 0);
+    g.Input(2, 1, 1);
+    g.Connect(1, 0, 2, 0);
+    g.Connect(2, 0, 3, 0);
+    g.Input(3, 3, 1);
+    g.Connect(3, 0, 4, 0);
+    g.Connect(0, 0, 4, 1);  // the shortcut
+    g.Connect(4, 0, 5, 0);
+    g.Output(5, 0, 0);
+    const DML_GRAPH_DESC desc = g.Desc(4, 1);
+
+    std::vector<float> xv(C * H * W), a(C * C), b(C * C * 9), c(C * C);
+    for (UINT i = 0; i < xv.size(); ++i) xv[i] = float(int(i * 7 % 19) - 9) * 0.25f;
+    for (UINT i = 0; i < a.size(); ++i) a[i] = float(int(i * 5 % 11) - 5) * 0.25f;
+    for (UINT i = 0; i < b.size(); ++i) b[i] = float(int(i * 3 % 13) - 6) * 0.125f;
+    for (UINT i = 0; i < c.size(); ++i) c[i] = float(int(i * 11 % 7) - 3) * 0.5f;
+    auto pointwise = [&](const std::vector<double>& in, const std::vector<float>& w) {
+        std::vector<double> out(C * H * W, 0.0);
+        for (UINT o = 0; o < C; ++o)
+            for (UINT i = 0; i < C; ++i)
+                for (UINT p = 0; p < H * W; ++p) out[o * H * W + p] += in[i * H * W + p] * w[o * C + i];
+        return out;
+    };
+    const std::vector<double> r = pointwise(std::vector<double>(xv.begin(), xv.end()), a);
+    std::vector<double> h(C * H * W, 0.0);
+    for (UINT o = 0; o < C; ++o) {
+        for (UINT y = 0; y < H; ++y) {
+            for (UINT xx = 0; xx < W; ++xx) {
+                double sum = 0;
+                for (UINT i = 0; i < C; ++i) {
+                    for (int ky = 0; ky < 3; ++ky) {
+                        for (int kx = 0; kx < 3; ++kx) {
+                            const int iy = int(y) + ky - 1, ix = int(xx) + kx - 1;
+                            if (iy < 0 || ix < 0 || iy >= int(H) || ix >= int(W)) continue;
+                            sum += r[(i * H + iy) * W + ix] * b[((o * C + i) * 3 + ky) * 3 + kx];
+                        }
+                    }
+                }
+                h[(o * H + y) * W + xx] = std::max(sum, 0.0);
+            }
+        }
+    }
+    std::vector<double> want = pointwise(h, c);
+    size_t negative = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        negative += want[i] + r[i] < 0.0;
+        want[i] = std::max(want[i] + r[i], 0.0);
+    }
+    ASSERT_GT(negative, want.size() / 8) << "the final RELU should act";
+
+    ScopedEnv debug("FREEDML_DEBUG", "1");
+    UINT64 temporary = 0;
+    testing::internal::CaptureStderr();
+    const std::vector<float> got = Run(desc, true, {xv, a, b, c}, C * H * W, &temporary);
+    const std::string log = testing::internal::GetCapturedStderr();
+    ExpectNear(got, want, 1e-4);
+    EXPECT_NE(log.find("folded node 4 (ELEMENT_WISE_ADD operator) into node 3 (CONVOLUTION operator) as an "
+                       "accumulated output over the bytes of node 0's output"),
+              std::string::npos)
+        << log;
+    ExpectNear(Run(desc, false, {xv, a, b, c}, C * H * W, &temporary), want, 1e-4);
+}
+
 }  // namespace
 }  // namespace freedml_test

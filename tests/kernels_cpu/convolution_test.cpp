@@ -25,8 +25,12 @@ struct ConvCase {
     bool channelsLastOutput = false;  // output stored so
     bool expectNoReorder = false;     // oneDNN runs on the activations as they are laid out
     FusedActivation activation;
+    bool accumulate = false;  // the result is added to the output's previous values (before the activation)
     int expectOneDnn = -1;
 };
+
+// The output's previous values in accumulate cases, by element number in ForEach order.
+double PreviousOutput(size_t e) { return double(int(e * 37 % 23) - 11) * 0.0625; }
 
 void RunConv(const ConvCase& c) {
     const uint32_t dims = uint32_t(c.in.size());
@@ -117,6 +121,10 @@ void RunConv(const ConvCase& c) {
                     }
                 }
             }
+            if (c.accumulate) {
+                sum += PreviousOutput(ref.size());
+                magnitude += std::fabs(PreviousOutput(ref.size()));
+            }
             ref.push_back(RefActivation(c.activation, sum));
             tol.push_back(ActivatedTolerance(c.activation, sum, (taps + 4) * kEps32 * magnitude + 1e-30, c.type));
         });
@@ -134,6 +142,7 @@ void RunConv(const ConvCase& c) {
             }
             p.groupCount = c.groups;
             p.activation = c.activation;
+            p.accumulate = c.accumulate;
             p.forceReference = forceReference;
             ConvolutionKernel kernel;
             Status status = kernel.Create(p);
@@ -152,6 +161,10 @@ void RunConv(const ConvCase& c) {
             TensorView fv = filter.view(), bv = bias.view();
             if (ownFilter) fv.data = nullptr, bv.data = nullptr;  // not bound at execution
             Tensor out(shape.desc);
+            if (c.accumulate) {
+                size_t k = 0;
+                out.ForEach([&](const std::vector<uint32_t>& i) { out.Set(i, PreviousOutput(k++)); });
+            }
             kernel.Execute(Threads(), input.view(), fv, c.bias ? bv : TensorView{}, out.view(), persistent.ptr,
                            temporary.ptr);
             size_t e = 0, failures = 0;
@@ -302,6 +315,46 @@ TEST(Convolution, ChannelsLastActivationsNeedNoReorder) {
     c.expectNoReorder = true;  // oneDNN's channels-last kernels read DirectML's strides directly
     RunConv(c);
     c.kernel = {1, 1};
+    RunConv(c);
+}
+
+TEST(Convolution, ChannelsLastOutputWithTheKernelsOwnActivationPass) {
+    // SOFTSIGN is no oneDNN post-op: the kernel's own pass walks the NHWC output as one run.
+    ConvCase c;
+    c.batch = 2, c.cin = 16, c.cout = 32;
+    c.in = {9, 8};
+    c.kernel = {1, 1};
+    c.channelsLastInput = c.channelsLastOutput = true;
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    c.expectOneDnn = 1;
+    RunConv(c);
+    c.cout = 16, c.groups = 16;  // depthwise 3x3
+    c.kernel = {3, 3};
+    c.startPad = {1, 1}, c.endPad = {1, 1};
+    RunConv(c);
+    c.channelsLastInput = false;  // NCHW in, NHWC out
+    RunConv(c);
+}
+
+TEST(Convolution, AccumulatesOntoTheOutput) {
+    // A folded residual ADD: NHWC (oneDNN's sum post-op on the output itself), NCHW with a 3x3
+    // window (blocked copies: the output reordered in first), an activation after the sum, FLOAT16.
+    ConvCase c;
+    c.batch = 1, c.cin = 16, c.cout = 16;
+    c.in = {7, 6};
+    c.kernel = {1, 1};
+    c.channelsLastInput = c.channelsLastOutput = true;
+    c.accumulate = true;
+    c.expectOneDnn = 1;
+    RunConv(c);
+    c.channelsLastInput = c.channelsLastOutput = false;
+    c.kernel = {3, 3};
+    c.startPad = {1, 1}, c.endPad = {1, 1};
+    c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+    RunConv(c);
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};  // the kernel's own pass, after the sum
+    RunConv(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     RunConv(c);
 }
 

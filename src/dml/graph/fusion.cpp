@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "dml/device.h"
+#include "dml/graph/layout.h"
 #include "dml/kernels/loop_merge.h"
 #include "dml/ops/activation/activation_params.h"
 #include "dml/ops/elementwise_binary/binary_decode.h"
@@ -124,6 +125,11 @@ void Redirect(ValidatedGraph* graph, Uses* uses, uint32_t from, uint32_t output,
         graph->outputSources[g] = {to.index, to.output};
         uses->graphOutputs[to.index][to.output].push_back(g);
     }
+    // A node that writes over (from, output)'s bytes writes over the new source's.
+    for (GraphNode& node : graph->nodes) {
+        const GraphSource& over = node.outputOver;
+        if (over.kind == GraphSource::Kind::NodeOutput && over.index == from && over.output == output) node.outputOver = to;
+    }
 }
 
 // Takes node n out of the graph: its inputs read nothing any more.
@@ -229,6 +235,69 @@ void FoldGemmBiases(Device& device, ValidatedGraph* graph, std::vector<std::stri
     }
 }
 
+// ---- Residual additions --------------------------------------------------------------------------
+
+// ADD(CONVOLUTION(x), r) where r is an intermediate that nothing reads after the convolution runs
+// (a residual network's shortcut): the convolution writes its output over r's bytes and adds its
+// result to what it finds there (OperatorArgs::accumulateOutput; oneDNN's sum post-op), one pass
+// over memory fewer. The ADD's readers read the convolution's output. FLOAT32, one layout for the
+// three tensors, a convolution without FusedActivation or clamp (an activation after the ADD can
+// then become its FusedActivation, applied after the sum).
+void FoldResidualAdds(Device& device, ValidatedGraph* graph, std::vector<std::string>* log) {
+    Uses uses(*graph);
+    std::vector<size_t> position(graph->nodes.size(), 0);
+    for (size_t p = 0; p < graph->order.size(); ++p) position[graph->order[p]] = p;
+    std::vector<bool> overwritten(graph->nodes.size(), false);  // an output some node writes over
+    for (uint32_t d : graph->order) {
+        GraphNode& add = graph->nodes[d];
+        if (add.removed || TypeOf(add) != DML_OPERATOR_ELEMENT_WISE_ADD) continue;
+        const TensorDesc& addOut = *add.OutputTensor(0);
+        if (addOut.dataType != DML_TENSOR_DATA_TYPE_FLOAT32 || !WritesEachElementOnce(addOut)) continue;
+        if (!SameLayout(*add.InputTensor(0), addOut) || !SameLayout(*add.InputTensor(1), addOut)) continue;
+        if (!uses.graphOutputs[d][0].empty()) continue;
+        for (uint32_t j = 0; j < 2; ++j) {
+            const GraphSource c = add.inputs[j], r = add.inputs[1 - j];
+            if (c.kind != GraphSource::Kind::NodeOutput || r.kind != GraphSource::Kind::NodeOutput) continue;
+            if (c.index == r.index || r.output != 0) continue;
+            GraphNode& conv = graph->nodes[c.index];
+            const GraphNode& residual = graph->nodes[r.index];
+            if (conv.removed || TypeOf(conv) != DML_OPERATOR_CONVOLUTION) continue;
+            const OperatorArgs& args = conv.op->Args();
+            if (args.clampOutput || args.accumulateOutput || args.As<DML_CONVOLUTION_OPERATOR_DESC>().FusedActivation) continue;
+            if (uses.readers[c.index][0].size() != 1 || !uses.graphOutputs[c.index][0].empty()) continue;
+            // r: an intermediate of an operator node (not a constant's bytes), written over by no
+            // other node, not read by the convolution itself, and read by no node after it.
+            if (residual.removed || residual.IsConstant() || overwritten[r.index]) continue;
+            if (!uses.graphOutputs[r.index][r.output].empty()) continue;
+            bool lastReader = true;
+            for (const Reader& reader : uses.readers[r.index][r.output]) {
+                if (reader.node != d && position[reader.node] >= position[c.index]) lastReader = false;
+            }
+            for (const GraphSource& s : conv.inputs) {
+                if (s.kind == r.kind && s.index == r.index && s.output == r.output) lastReader = false;
+            }
+            if (!lastReader) continue;
+            if (!SameLayout(*residual.OutputTensor(r.output), addOut) || !SameLayout(*conv.OutputTensor(0), addOut)) continue;
+
+            Ref<Operator> replacement;
+            const Status made = Operator::Create(device, {DML_OPERATOR_CONVOLUTION, args.desc}, replacement.Put());
+            if (!made.ok()) continue;
+            replacement->CopyEpilogues(*conv.op.Get());
+            replacement->AccumulateOutput();
+            log->push_back(Format("folded %s into %s as an accumulated output over the bytes of node %u's output",
+                                  add.description.c_str(), conv.description.c_str(), r.index));
+            conv.op = std::move(replacement);
+            conv.description += " with its residual ADD folded";
+            conv.outputOver = r;
+            overwritten[r.index] = true;
+            // The ADD no longer reads r; its readers read the convolution.
+            Redirect(graph, &uses, d, 0, {GraphSource::Kind::NodeOutput, c.index, 0});
+            Remove(graph, &uses, d);
+            break;
+        }
+    }
+}
+
 // ---- Activation epilogues ------------------------------------------------------------------------
 
 void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::string>* log) {
@@ -246,6 +315,8 @@ void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::str
         const void* producerDesc = producer.op->Args().desc;
         if (FieldAt<const DML_OPERATOR_DESC*>(producerDesc, fusedField->offset)) continue;
         if (uses.readers[source.index][0].size() != 1 || !uses.graphOutputs[source.index][0].empty()) continue;
+        // A node written over an intermediate's bytes must not come to fill a graph output.
+        if (producer.outputOver.kind != GraphSource::Kind::None && !uses.graphOutputs[a][0].empty()) continue;
         const TensorDesc& produced = *producer.OutputTensor(0);
         const TensorDesc& actIn = *act.InputTensor(0);
         const TensorDesc& actOut = *act.OutputTensor(0);
@@ -284,6 +355,7 @@ void FuseActivations(Device& device, ValidatedGraph* graph, std::vector<std::str
         }
         log->push_back(Format("fused %s into %s as its FusedActivation", act.description.c_str(),
                               producer.description.c_str()));
+        replacement->CopyEpilogues(*producer.op.Get());
         producer.op = std::move(replacement);
         producer.description += Format(" with %s fused", actSchema.name);
         Redirect(graph, &uses, a, 0, {GraphSource::Kind::NodeOutput, source.index, 0});
@@ -346,7 +418,7 @@ void OwnConstantWeights(Device& device, ValidatedGraph* graph, std::vector<std::
                                   made.message().c_str()));
             continue;
         }
-        if (node.op->Args().clampOutput) replacement->ClampOutput(node.op->Args().clampMin, node.op->Args().clampMax);
+        replacement->CopyEpilogues(*node.op.Get());
         log->push_back(Format("%s packs its constant weights at initialization", node.description.c_str()));
         node.op = std::move(replacement);
     }
@@ -372,6 +444,7 @@ void FuseConvolutionClips(Device& device, ValidatedGraph* graph, std::vector<std
         const auto& convDesc = conv.op->Args().As<DML_CONVOLUTION_OPERATOR_DESC>();
         if (convDesc.FusedActivation) continue;
         if (uses.readers[source.index][0].size() != 1 || !uses.graphOutputs[source.index][0].empty()) continue;
+        if (conv.outputOver.kind != GraphSource::Kind::None && !uses.graphOutputs[c][0].empty()) continue;
         const TensorDesc& produced = *conv.OutputTensor(0);
         const TensorDesc& clipIn = *clip.InputTensor(0);
         const TensorDesc& clipOut = *clip.OutputTensor(0);
@@ -389,6 +462,7 @@ void FuseConvolutionClips(Device& device, ValidatedGraph* graph, std::vector<std
                                   made.message().c_str()));
             continue;
         }
+        replacement->CopyEpilogues(*conv.op.Get());
         replacement->ClampOutput(clipDesc.Min, clipDesc.Max);
         log->push_back(
             Format("fused %s into %s as a clamped output", clip.description.c_str(), conv.description.c_str()));
@@ -504,6 +578,11 @@ public:
         child_.assign(count, {});
         cost_.assign(count, {});
         for (uint32_t n : graph_.order) eligible_[n] = DecodeEw(graph_.nodes[n], &ew_[n]);
+        // An output another node writes over (FoldResidualAdds) must be written where it is.
+        for (uint32_t n : graph_.order) {
+            const GraphSource& over = graph_.nodes[n].outputOver;
+            if (over.kind == GraphSource::Kind::NodeOutput) eligible_[over.index] = false;
+        }
         const Uses uses(graph_);
         for (uint32_t n : graph_.order) {
             if (!eligible_[n]) continue;
@@ -675,9 +754,11 @@ private:
 Status OptimizeGraph(Device& device, const FusionOptions& options, ValidatedGraph* graph, std::vector<std::string>* log) {
     ElideIdentities(graph, log);
     FoldGemmBiases(device, graph, log);
+    if (options.accumulateOutputs) FoldResidualAdds(device, graph, log);
     FuseActivations(device, graph, log);
     FuseConvolutionClips(device, graph, log);
     OwnConstantWeights(device, graph, log);
+    if (options.channelsLast && ChannelsLastEnabled()) ChooseChannelsLastIntermediates(device, graph, log);
     if (options.elementwise) TreeFuser(graph, log).Run();
     graph->order.erase(std::remove_if(graph->order.begin(), graph->order.end(),
                                       [&](uint32_t n) { return graph->nodes[n].removed; }),

@@ -8,6 +8,10 @@
 //   - element-wise trees: FLOAT32 element-wise nodes of one shape whose intermediates have one
 //     reader and are no graph output become one node that runs an EwProgram (ew_program.h) in one
 //     pass over memory.
+//   - residual additions (CPU): ADD(CONVOLUTION(x), r), r an intermediate nothing reads after the
+//     convolution, becomes the convolution writing over r's bytes and adding onto them.
+//   - channels-last intermediates (CPU): the activations between convolutions are stored NHWC
+//     (graph/layout.h), before the element-wise trees are fused.
 // The graph inputs, outputs and their tensors do not change. FREEDML_GRAPH_FUSION=0 turns the
 // optimizer off (the random-graph conformance runs both ways).
 #pragma once
@@ -29,6 +33,8 @@ struct FusedElementwise {
 
 struct FusionOptions {
     bool elementwise = true;  // the backend runs fused element-wise programs
+    bool accumulateOutputs = false;  // the backend's convolutions honour OperatorArgs::accumulateOutput
+    bool channelsLast = false;  // the backend's convolutions prefer channels-last activations (graph/layout.h)
 };
 
 // False when FREEDML_GRAPH_FUSION is "0" (read at every compile).

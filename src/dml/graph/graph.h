@@ -39,6 +39,10 @@ struct GraphNode {
     Ref<Operator> op;         // operator nodes; null for a constant node and a fused node
     std::shared_ptr<const FusedElementwise> fused;  // a fused element-wise node
     bool removed = false;     // folded into another node by the optimizer; in no order
+    // Set by the optimizer on a node whose operator accumulates onto its output
+    // (OperatorArgs::accumulateOutput): the intermediate whose bytes its output 0 is written over,
+    // holding the value it adds to. That intermediate has no reader after this node.
+    GraphSource outputOver;
     std::vector<std::byte> constant;  // a constant node's data, copied at compile time
     const TensorDesc* constantTensor = nullptr;  // what its consumers read it as (G8)
     std::vector<GraphSource> inputs;  // one per operator input (absent optional inputs: None)

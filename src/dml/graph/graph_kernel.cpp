@@ -142,6 +142,18 @@ void GraphKernel::Plan() {
         }
     }
 
+    // A node output written over another intermediate's bytes (GraphNode::outputOver) shares that
+    // intermediate's lifetime, which lasts until its last reader; chains end at the first.
+    std::vector<std::pair<uint32_t, uint32_t>> over(nodeCount, {UINT32_MAX, 0});  // root of output 0
+    for (uint32_t n : graph_.order) {
+        const GraphSource& source = graph_.nodes[n].outputOver;
+        if (source.kind != GraphSource::Kind::NodeOutput) continue;
+        over[n] = over[source.index].first != UINT32_MAX && source.output == 0 ? over[source.index]
+                                                                               : std::make_pair(source.index, source.output);
+        size_t& last = lastRead[over[n].first][over[n].second];
+        last = std::max(last, lastRead[n][0]);
+    }
+
     // Steps in topological order; node outputs that no graph output takes become intermediates.
     std::vector<std::vector<Lifetime>> lifetimes(nodeCount);
     for (size_t n = 0; n < nodeCount; ++n) lifetimes[n].resize(graph_.nodes[n].outputCount);
@@ -165,6 +177,10 @@ void GraphKernel::Plan() {
                 }
                 continue;
             }
+            if (o == 0 && over[n].first != UINT32_MAX) {
+                step.outputs[o] = {Place::Kind::Intermediate, 0, 0};  // the root's offset, below
+                continue;
+            }
             // Read by other nodes, or by nobody (an unconnected output still needs somewhere to go).
             Lifetime& lifetime = lifetimes[n][o];
             lifetime.bytes = tensor->totalTensorSizeInBytes;
@@ -182,10 +198,14 @@ void GraphKernel::Plan() {
     temporarySize_ = nodeTemporarySize_ + intermediateArea_;
 
     // Now that intermediates have offsets, say where every node input and output is.
+    auto lifetimeOf = [&](uint32_t n, uint32_t o) -> const Lifetime& {
+        if (o == 0 && over[n].first != UINT32_MAX) return lifetimes[over[n].first][over[n].second];
+        return lifetimes[n][o];
+    };
     for (Step& step : steps_) {
         const GraphNode& node = graph_.nodes[step.node];
         for (uint32_t o = 0; o < step.outputs.size(); ++o) {
-            if (step.outputs[o].kind == Place::Kind::Intermediate) step.outputs[o].offset = lifetimes[step.node][o].offset;
+            if (step.outputs[o].kind == Place::Kind::Intermediate) step.outputs[o].offset = lifetimeOf(step.node, o).offset;
         }
         step.inputs.resize(node.inputs.size());
         for (size_t i = 0; i < node.inputs.size(); ++i) {
@@ -199,7 +219,7 @@ void GraphKernel::Plan() {
                 } else if (!fills[source.index][source.output].empty()) {
                     step.inputs[i] = {Place::Kind::GraphOutput, fills[source.index][source.output][0], 0};
                 } else {
-                    step.inputs[i] = {Place::Kind::Intermediate, 0, lifetimes[source.index][source.output].offset};
+                    step.inputs[i] = {Place::Kind::Intermediate, 0, lifetimeOf(source.index, source.output).offset};
                 }
             }
         }
@@ -345,6 +365,8 @@ Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlag
     if (GraphFusionEnabled()) {
         FusionOptions options;
         options.elementwise = kernelSet.Graphs().fusedElementwise != nullptr;
+        options.channelsLast = &kernelSet == &CpuKernels();
+        options.accumulateOutputs = options.channelsLast;
         FREEDML_TRY(OptimizeGraph(device, options, &graph, &log));
     }
     if (GraphDebugLog()) {

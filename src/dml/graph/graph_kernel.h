@@ -7,7 +7,9 @@
 //   persistent: every node kernel's persistent bytes, then the constants (written at initialization)
 //   temporary:  one region every node uses in turn as its own temporary resource (the largest a
 //               node needs), then the intermediates, placed by lifetime: two intermediates share
-//               bytes when no node runs while both are live.
+//               bytes when no node runs while both are live. A node output written over another
+//               intermediate (GraphNode::outputOver) takes that one's bytes, which stay live until
+//               the output's last reader.
 #pragma once
 
 #include <memory>

@@ -88,6 +88,11 @@ public:
     // FusedActivation is null; the kernels of such operators honour it.
     bool clampOutput = false;
     float clampMin = 0.0f, clampMax = 0.0f;
+    // FreeDML's own epilogue too: the operator's result is added to the value its output tensor
+    // holds when it runs, before FusedActivation and the clamp (an ELEMENT_WISE_ADD of a residual
+    // folded into the CONVOLUTION that computes the other addend; the graph places the output over
+    // the residual's bytes). Set only by the graph optimizer, only on a FLOAT32 CPU CONVOLUTION.
+    bool accumulateOutput = false;
 
     template <class Desc>
     const Desc& As() const { return *static_cast<const Desc*>(desc); }

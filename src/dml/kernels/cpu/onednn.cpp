@@ -389,6 +389,10 @@ struct ConvolutionKernel::OneDnnState {
     Arguments args;  // src, weights, dst, scratchpad[, bias]
     uint64_t scratchSize = 0;  // the largest of the primitives' scratchpads (they run one by one)
     bool activationPass = false;
+    // The pass's view of the output: a 1-D run over its elements when they fill their span without
+    // gaps (NCHW, NHWC or any other order of dense strides), so that the pass walks memory in
+    // order whatever the dimension order; the output's own desc otherwise.
+    TensorDesc activationView;
     // FLOAT16: input and output go through packed FLOAT32 copies, the filter through its dense
     // FLOAT32 form (flipped or not), as for CONVOLUTION mode in FLOAT32.
     bool half = false;
@@ -403,6 +407,10 @@ struct ConvolutionKernel::OneDnnState {
     bool reorderSrc = false, reorderDst = false;
     dnnl::reorder srcReorder, dstReorder;
     Arguments srcArgs, dstArgs;
+    // Accumulating onto a blocked output: the output's values reordered into it first.
+    bool reorderDstIn = false;
+    dnnl::reorder dstInReorder;
+    Arguments dstInArgs;
     // Temporary resource layout: scratchpad, an unowned filter (dense floats, then oneDNN's
     // layout) and bias, the FLOAT16 input and output copies, the blocked activations.
     uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0, inputOffset = 0, outputOffset = 0,
@@ -472,8 +480,9 @@ void ConvolutionKernel::TryOneDnn() {
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         dnnl::post_ops ops;
+        if (p.accumulate) ops.append_sum(1.0f);  // before the activation, as accumulateOutput says
         const bool fused = AppendActivation(p.activation, ops);
-        if (fused) attr.set_post_ops(ops);
+        if (fused || p.accumulate) attr.set_post_ops(ops);
         auto& engine = CpuEngine();
         const auto inference = dnnl::prop_kind::forward_inference;
         auto describe = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst) -> dnnl::primitive_desc {
@@ -539,6 +548,8 @@ void ConvolutionKernel::TryOneDnn() {
         state->reorderWeights = state->weightsMd != state->weightsSourceMd;
         if (state->reorderSrc) makeReorder(srcUserMd, state->srcMd, &state->srcReorder, &state->srcArgs);
         if (state->reorderDst) makeReorder(state->dstMd, dstUserMd, &state->dstReorder, &state->dstArgs);
+        state->reorderDstIn = state->reorderDst && p.accumulate;
+        if (state->reorderDstIn) makeReorder(dstUserMd, state->dstMd, &state->dstInReorder, &state->dstInArgs);
         if (state->reorderWeights) {
             makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder, &state->weightsArgs);
         }
@@ -549,6 +560,13 @@ void ConvolutionKernel::TryOneDnn() {
         state->args.Add(DNNL_ARG_SCRATCHPAD, pd.scratchpad_desc());
         if (p.bias) state->args.Add(DNNL_ARG_BIAS, state->biasMd);
         state->activationPass = !fused;
+        state->activationView = output;
+        if (output.ElementCount() <= UINT32_MAX &&
+            output.MinimumSizeInBytes() == output.ElementCount() * ElementSizeInBytes(output.dataType)) {
+            state->activationView.rank = 1;
+            state->activationView.sizes = {uint32_t(output.ElementCount())};
+            state->activationView.strides = {1};
+        }
         oneDnn_ = std::move(state);
     } catch (const dnnl::error& e) {
         path_ = std::string("reference (oneDNN refused: ") + e.what() + ")";
@@ -628,6 +646,7 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
         in = TensorView{&s.input32, temporary + s.inputOffset};
         ConvertTensor(threads, input, in);
         out = TensorView{&s.output32, temporary + s.outputOffset};
+        if (params_.accumulate) ConvertTensor(threads, output, out);
     }
     void* src = in.data;
     if (s.reorderSrc) {
@@ -635,9 +654,10 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
         src = temporary + s.srcOffset;
     }
     void* dst = s.reorderDst ? temporary + s.dstOffset : out.data;
+    if (s.reorderDstIn) s.dstInArgs.Run(s.dstInReorder, {out.data, dst, scratch});
     s.args.Run(s.primitive, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
     if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
-    if (s.activationPass) ApplyActivation(threads, params_.activation, out);
+    if (s.activationPass) ApplyActivation(threads, params_.activation, TensorView{&s.activationView, out.data});
     if (s.half) ConvertTensor(threads, out, output);
 }
 

@@ -238,9 +238,12 @@ void ConvolutionKernel::ExecuteReference(ThreadPool* threads, const std::byte* i
                         }
                         row[size_t(o2)] = acc + biasValue;
                     }
+                    std::byte* rowOut = outChannel + (o0 * os.stride[0] + o1 * os.stride[1]) * es;
+                    if (p.accumulate) {
+                        for (int64_t o2 = 0; o2 < ow; ++o2) row[size_t(o2)] += LoadOne(type, rowOut + o2 * os.stride[2] * es);
+                    }
                     ApplyActivation(p.activation, row.data(), row.size());
-                    StoreFloats(type, row.data(), outChannel + (o0 * os.stride[0] + o1 * os.stride[1]) * es,
-                                os.stride[2] * es, row.size());
+                    StoreFloats(type, row.data(), rowOut, os.stride[2] * es, row.size());
                 }
             }
         }
@@ -266,6 +269,7 @@ Status CreateCpuConvolution(const KernelContext&, const OperatorArgs& args, std:
         params.outputPadding[i] = desc.OutputPadding ? desc.OutputPadding[i] : 0;
     }
     params.groupCount = desc.GroupCount;
+    params.accumulate = args.accumulateOutput;
     FREEDML_TRY(
         DecodeEpilogue(desc.FusedActivation, args.clampOutput, args.clampMin, args.clampMax, &params.activation));
     ConvolutionKernel kernel;

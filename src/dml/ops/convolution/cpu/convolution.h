@@ -1,7 +1,8 @@
 // CPU kernel of CONVOLUTION: 1-, 2- and 3-D (tensors of rank DimensionCount + 2: NCW, NCHW,
 // NCDHW), FORWARD and BACKWARD (transposed, with OutputPadding), CONVOLUTION (flipped filter) and
 // CROSS_CORRELATION, strides, dilations, asymmetric padding, groups, optional bias {1, C, 1...},
-// fused activation; FLOAT32 and FLOAT16 (FLOAT16 computes in float).
+// fused activation, and optionally the sum with what Output holds (a folded residual ADD); FLOAT32
+// and FLOAT16 (FLOAT16 computes in float).
 //
 // Filter layouts, as DirectML and ONNX give them: FORWARD {OutputChannels, InputChannels / Groups,
 // spatial...}; BACKWARD {InputChannels, OutputChannels / Groups, spatial...}.
@@ -11,7 +12,10 @@
 // padded); the reference kernel otherwise. oneDNN reads the activations where they are when its
 // implementation for their layout is a good one (NHWC), and otherwise, where blocking pays for
 // its reorders, runs on blocked copies in the temporary resource (the input reordered in, the
-// output reordered out). FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
+// output reordered out). A fused activation oneDNN has no post-op for (and the clamped output of
+// a folded CLIP, which keeps NaN where oneDNN's clip would not) is applied by a pass after the
+// primitive, over the output as one run when its elements fill their span (NCHW or NHWC alike).
+// FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
 // output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
 // layout in the persistent resource at Initialize; an unowned one is prepared in the temporary
 // resource at every Execute.
@@ -51,6 +55,9 @@ struct ConvolutionParams {
     std::array<uint32_t, kMaxConvolutionSpatialDims> outputPadding{};
     uint32_t groupCount = 1;
     FusedActivation activation;
+    // The result is added to the values Output holds when Execute runs, before the activation
+    // (OperatorArgs::accumulateOutput).
+    bool accumulate = false;
     bool forceReference = false;  // tests and debugging: never use oneDNN
 };
 

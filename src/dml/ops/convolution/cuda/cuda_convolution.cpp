@@ -526,6 +526,7 @@ Status ConvolutionKernel::Plan(CudaDevice& device, const OperatorArgs& args, DML
     ToElementType(type, &type_);
     elementBytes_ = ElementBytes(type_);
     backward_ = desc.Direction == DML_CONVOLUTION_DIRECTION_BACKWARD;
+    if (args.accumulateOutput) return NoKernel("the CUDA CONVOLUTION does not add onto its output (a CPU graph's epilogue).");
     ActivationParams epilogue;
     FREEDML_TRY(DecodeEpilogue(desc.FusedActivation, args.clampOutput, args.clampMin, args.clampMax, &epilogue));
     FREEDML_TRY(ToActParams(epilogue, &act_));
