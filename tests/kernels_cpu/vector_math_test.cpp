@@ -260,6 +260,28 @@ TEST(VectorMath, FormsForFloat16Results) {
     }, halfRange);
 }
 
+// The same over every FLOAT16 value (the arguments the FLOAT16 rows mostly see), infinities and NaNs
+// included: the values decoded here from their bits.
+TEST(VectorMath, FormsForFloat16ResultsOverEveryHalf) {
+    std::vector<float> halves;
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+        const uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+        float magnitude = exponent == 0    ? std::ldexp(float(mantissa), -24)
+                          : exponent == 31 ? (mantissa ? std::numeric_limits<float>::quiet_NaN()
+                                                       : std::numeric_limits<float>::infinity())
+                                           : std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
+        halves.push_back(bits & 0x8000 ? -magnitude : magnitude);
+    }
+    ExpectHalfAccurate("ExpH", vmath::ExpH, [](long double x) { return expl(x); }, halves);
+    ExpectHalfAccurate("SigmoidH", vmath::SigmoidH, [](long double x) { return 1.0L / (1.0L + expl(-x)); }, halves);
+    ExpectHalfAccurate("TanhH", vmath::TanhH, [](long double x) { return tanhl(x); }, halves);
+    ExpectHalfAccurate("ErfH", vmath::ErfH, [](long double x) { return erfl(x); }, halves);
+    ExpectHalfAccurate("GeluH", vmath::GeluH, [](long double x) {
+        if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
+        return 0.5L * x * erfcl(-x / sqrtl(2.0L));
+    }, halves);
+}
+
 // The limits the activations rely on: exact zeros and ones at the infinities (SWISH's
 // -inf * sigmoid(-inf) must stay NaN, not become -inf).
 TEST(VectorMath, InfinitiesGiveExactLimits) {
