@@ -75,6 +75,29 @@ TEST(VectorMath, Exp) {
                        Arguments(-110, 95, {88.72f, 88.73f, -87.3f, -103.9f, -104.0f, 11.09f, -16.6f, 1e-7f}));
 }
 
+// ExpForFloat: 2e-9 relative over [-88, 0] (a dense sweep of doubles, the float arguments, and the
+// ends), 0 below -88 and at -infinity, exactly 1 at 0, NaN for NaN.
+TEST(VectorMath, ExpForFloat) {
+    double worst = 0, worstAt = 0;
+    auto check = [&](double x) {
+        const long double want = expl((long double)x);
+        const double got = vmath::ExpForFloat(x);
+        const double relative = double(std::fabs((long double)got - want) / want);
+        if (!(relative <= worst)) worst = relative, worstAt = x;
+    };
+    for (int i = 0; i <= 2000000; ++i) check(-88.0 * i / 2000000);
+    for (float x : Arguments(-88, 0, {-87.99999f, -0.34657359f, -0.34657362f, -1e-30f, -1e-45f})) {
+        if (x <= 0.0f && x >= -88.0f) check(x);
+    }
+    EXPECT_LE(worst, 2.5e-9) << "ExpForFloat is " << worst << " relative off at x = " << worstAt;
+    EXPECT_EQ(vmath::ExpForFloat(0.0), 1.0);
+    EXPECT_EQ(vmath::ExpForFloat(-0.0), 1.0);
+    EXPECT_EQ(vmath::ExpForFloat(-88.000001), 0.0);
+    EXPECT_EQ(vmath::ExpForFloat(-1000.0), 0.0);
+    EXPECT_EQ(vmath::ExpForFloat(-std::numeric_limits<double>::infinity()), 0.0);
+    EXPECT_TRUE(std::isnan(vmath::ExpForFloat(std::numeric_limits<double>::quiet_NaN())));
+}
+
 // The float forms: within the ulps the design allows (1.3, 2.5 and 1.1 measured over the floats of
 // the range), below the conformance tolerances of EXP (4), SIGMOID (3 ulp, or FLT_MIN where the
 // result is subnormal) and TANH (2).
@@ -145,17 +168,57 @@ TEST(VectorMath, ErfF) {
 }
 
 TEST(VectorMath, GeluF) {
-    // 0.5 x erfc(-x / sqrt 2) with its relative accuracy down to 1e-7 (the conformance cases'
-    // absolute tolerance): built for 1.8 ulp, including the far negative tail and the switches at
-    // x / sqrt 2 = -1/2 and 1.
+    // 0.5 x erfc(-x / sqrt 2) within 2 ulp or the conformance cases' 1e-7 absolute: built for 1.8
+    // ulp, including the switches at |x| = sqrt 2 and 13 and the far negative tail.
     auto gelu = [](long double x) {
         if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
         return 0.5L * x * erfcl(-x / sqrtl(2.0L));
     };
     ExpectWithin(2.0, 1e-7, "GeluF", vmath::GeluF, gelu,
-                 Arguments(-16, 16, {-0.70710677f, -0.7071068f, 1.4142135f, 1.4142137f, -5.0f, -5.6f, -15.0f, -16.0f,
-                                     15.0f, 1e-30f, -1e-30f}));
+                 Arguments(-16, 16, {-0.70710677f, -0.7071068f, 1.4142135f, 1.4142137f, -1.4142135f, -1.4142137f,
+                                     -5.0f, -5.6f, -13.0f, -13.000001f, 13.0f, 13.000001f, -15.0f, -16.0f, 15.0f,
+                                     1e-30f, -1e-30f}));
     ExpectWithin(2.0, 1e-7, "GeluF", vmath::GeluF, gelu, Arguments(-6, 0, {}));
+    // A sweep over the bit patterns of [-16, 16] (every 251st float of either sign): within 2 ulp
+    // where the result is at least 1/2 in magnitude, and within 9e-8 absolute below (where the
+    // form for |x| < sqrt 2 cancels for x < 0 and the tail's error is absolute).
+    double worstUlps = 0, worstAbsolute = 0;
+    float ulpsAt = 0, absoluteAt = 0;
+    for (uint32_t sign : {0u, 0x80000000u}) {
+        for (uint32_t bits = 0; bits <= 0x41800000u; bits += 251) {
+            float x;
+            const uint32_t pattern = bits | sign;
+            std::memcpy(&x, &pattern, 4);
+            const long double want = gelu(x);
+            const float got = vmath::GeluF(x);
+            if (std::fabs(want) < 0.5L) {
+                const double error = double(std::fabs((long double)got - want));
+                if (!(error <= worstAbsolute)) worstAbsolute = error, absoluteAt = x;
+            } else {
+                const double d = UlpDistance(got, want);
+                if (d > worstUlps) worstUlps = d, ulpsAt = x;
+            }
+        }
+    }
+    EXPECT_LE(worstUlps, 2.0) << "GeluF is " << worstUlps << " ulp off at x = " << ulpsAt;
+    EXPECT_LE(worstAbsolute, 9e-8) << "GeluF is " << worstAbsolute << " off at x = " << absoluteAt;
+    // The limits: x beyond 13 gives x, -0 below -13; the infinities as the formula has them; zeros
+    // keep their sign; subnormals give x / 2 within the absolute bound.
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(vmath::GeluF(inf), inf);
+    EXPECT_TRUE(std::isnan(vmath::GeluF(-inf)));
+    EXPECT_TRUE(std::isnan(vmath::GeluF(std::numeric_limits<float>::quiet_NaN())));
+    EXPECT_EQ(vmath::GeluF(std::numeric_limits<float>::max()), std::numeric_limits<float>::max());
+    EXPECT_EQ(vmath::GeluF(20.0f), 20.0f);
+    EXPECT_EQ(vmath::GeluF(-20.0f), 0.0f);
+    EXPECT_TRUE(std::signbit(vmath::GeluF(-20.0f)));
+    EXPECT_EQ(vmath::GeluF(-std::numeric_limits<float>::max()), 0.0f);
+    EXPECT_EQ(vmath::GeluF(0.0f), 0.0f);
+    EXPECT_FALSE(std::signbit(vmath::GeluF(0.0f)));
+    EXPECT_TRUE(std::signbit(vmath::GeluF(-0.0f)));
+    const float tiny = std::numeric_limits<float>::denorm_min() * 1000;
+    EXPECT_NEAR(vmath::GeluF(tiny), tiny / 2, 1e-45);
+    EXPECT_NEAR(vmath::GeluF(-tiny), -tiny / 2, 1e-45);
 }
 
 // The forms for FLOAT16 results: within 2^-13 relative (half of FLOAT16's smallest half-spacing)
@@ -195,6 +258,28 @@ TEST(VectorMath, FormsForFloat16Results) {
         if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
         return 0.5L * x * erfcl(-x / sqrtl(2.0L));
     }, halfRange);
+}
+
+// The same over every FLOAT16 value (the arguments the FLOAT16 rows mostly see), infinities and NaNs
+// included: the values decoded here from their bits.
+TEST(VectorMath, FormsForFloat16ResultsOverEveryHalf) {
+    std::vector<float> halves;
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+        const uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+        float magnitude = exponent == 0    ? std::ldexp(float(mantissa), -24)
+                          : exponent == 31 ? (mantissa ? std::numeric_limits<float>::quiet_NaN()
+                                                       : std::numeric_limits<float>::infinity())
+                                           : std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
+        halves.push_back(bits & 0x8000 ? -magnitude : magnitude);
+    }
+    ExpectHalfAccurate("ExpH", vmath::ExpH, [](long double x) { return expl(x); }, halves);
+    ExpectHalfAccurate("SigmoidH", vmath::SigmoidH, [](long double x) { return 1.0L / (1.0L + expl(-x)); }, halves);
+    ExpectHalfAccurate("TanhH", vmath::TanhH, [](long double x) { return tanhl(x); }, halves);
+    ExpectHalfAccurate("ErfH", vmath::ErfH, [](long double x) { return erfl(x); }, halves);
+    ExpectHalfAccurate("GeluH", vmath::GeluH, [](long double x) {
+        if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
+        return 0.5L * x * erfcl(-x / sqrtl(2.0L));
+    }, halves);
 }
 
 // The limits the activations rely on: exact zeros and ones at the infinities (SWISH's

@@ -10,12 +10,13 @@
 // (computed in float blocks) rounds a second time only from there. Arguments of float magnitude
 // never reach double's subnormals, so none of the reductions needs a subnormal case.
 //
-// ExpF, SigmoidF, TanhF, ErfF and GeluF are float arithmetic (ErfF and GeluF with one double
+// ExpF, SigmoidF, TanhF, ErfF and GeluF are float arithmetic (ErfF with one double
 // polynomial), for the functions whose float argument is exact and whose result is the output
 // (EXP, SIGMOID, TANH, ERF, GELU): twice the lanes of the double forms, which keeps them near
 // memory speed, for errors of up to 1.3, 2.5, 1.1, 2.3 and 1.8 ulp (the conformance cases allow 4,
-// 3, 2, 4 and 4). Functions of a scaled argument or built further on an exponential (expm1,
-// softplus, SCALED_TANH, SWISH, softmax) go through the double forms.
+// 3, 2, 4 and 4; GELU's also 1e-7 absolute, and below 1/2 its error is absolute: 8.8e-8).
+// Functions of a scaled argument or built further on an exponential (expm1, softplus,
+// SCALED_TANH, SWISH, softmax) go through the double forms (softmax's terms through ExpForFloat).
 #pragma once
 
 #include <bit>
@@ -98,6 +99,29 @@ FREEDML_VMATH_INLINE T ExpOf(T x) {
     const T s2 = std::bit_cast<T>((k2 + E::kBias) << E::kMantissaBits);
     const T e = p * s1 * s2;
     return x < E::kLow ? T(0) : e;
+}
+
+// e^x for x <= 0 in double to 2e-9 relative, for results rounded to float once (softmax's terms,
+// whose sum must not take float's rounding): x = k ln2 + r, |r| <= ln2/2, e^r by a polynomial of
+// degree 6 (minimax relative error over [-ln2/2, ln2/2], fitted at authoring time against 40-digit
+// exp), 2^k built in the exponent field. Below -88 (e^-88 is half of FLT_MIN) the result is 0,
+// exactly 0 at -infinity; NaN stays NaN. A third less work than Exp, whose 1e-13 a float result
+// cannot show.
+FREEDML_VMATH_INLINE double ExpForFloat(double x) {
+    const double xc = x < -88.0 ? -88.0 : x;
+    const double t = xc * 1.4426950408889634 + 6755399441055744.0;  // 1.5 * 2^52: rounds to an integer k
+    const double k = t - 6755399441055744.0;
+    const uint64_t kBits = std::bit_cast<uint64_t>(t) - std::bit_cast<uint64_t>(6755399441055744.0);
+    const double r = xc - k * 0.6931471805599453;  // k ln2's rounding, below 1e-14, is far below 2e-9
+    double p = 0.001384365366822257;
+    p = p * r + 0.008374155376017605;
+    p = p * r + 0.04166800203642894;
+    p = p * r + 0.16666431261893516;
+    p = p * r + 0.4999999420903203;
+    p = p * r + 1.0000000321651936;
+    p = p * r + 1.0;
+    const double e = p * std::bit_cast<double>((kBits + 1023) << 52);  // k >= -127: a normal 2^k
+    return x < -88.0 ? 0.0 : e;
 }
 
 // 1 / (1 + e^-x): 0 at -infinity, 1 at +infinity.
@@ -314,55 +338,96 @@ FREEDML_VMATH_INLINE float ErfF(float x) {
     return a < 1.0f ? small : large;
 }
 
-// GELU, 0.5 x erfc(-x / sqrt 2), in float with y = x / sqrt 2: 0.5 x (1 + y ErfOverZF(y^2)) for y in
-// (-1/2, 1) (1 + erf y >= 0.48 there: no cancellation); 0.5 x (2 - tail) above; 0.5 x tail below,
-// tail = e^(-y^2) ErfcScaled(|y|), where the result is small and must keep its relative accuracy:
-// x^2 is taken exactly as p + e (Veltkamp's split, no fused multiply-add, so that every instruction
-// set rounds alike) and e^(-x^2 / 2) = e^(-p/2) (1 - e/2). x is clamped to +-15, where e^(-x^2/2)
-// is 0 in float. Within 1.8 ulp (the conformance cases allow 4, and 1e-7 absolute); +inf gives
-// +inf, -inf gives -inf * 0 = NaN as the formula does, NaN stays NaN.
+// GELU, x Phi(x) with Phi the normal distribution function, in float arithmetic only, for a
+// result within 4 ulp or 1e-7 (the conformance cases' tolerance): within 1.8 ulp, or 8.8e-8
+// absolute where the result is below 1/2 in magnitude (every x < 0), checked over every float.
+// Two forms, both computed for every lane, one selected:
+// - |x| < sqrt 2: x (1/2 + x C(x^2)), C(v) = erf(x / sqrt 2) / 2x of degree 5 fitted at authoring
+//   time (weighted least squares on Chebyshev nodes iterated toward minimax, against 30-digit erf,
+//   coefficients rounded to float one by one from the highest and the rest refitted) for 3e-8
+//   relative to Phi where x > 0 and 3e-8 / |x| absolute where x < 0, where 1/2 + x C cancels.
+// - |x| >= sqrt 2: q = Phi(-|x|) = 2^w S(|x|), w = -x^2 log2(e) / 2, S = Phi(-|x|) e^(x^2/2) a
+//   polynomial of degree 4 in s = 8.84 / (2 + |x|) - 1.59 (s over [-1, 1] on [sqrt 2, 13]; fitted
+//   as C, weighted by how much of q's error reaches the result: relative q / (1 - q) of it for
+//   x > 0, absolute |x| q for x < 0), 2^w as 2^k 2^f, |f| <= 1/2, 2^f of degree 5 (1e-7). The
+//   result is x q for x < 0 and x - x q for x > 0 (no cancellation: q < 0.08 there). Beyond
+//   |x| = 13, q (below 1e-38) is taken as 0: x for x > 0, -0 for x < 0.
+// +inf gives +inf, -inf gives -inf * 0 = NaN as the formula does, NaN stays NaN. Lanes of the form
+// not selected may hold any value (the tail's arguments are clamped only where x^2 is huge).
 FREEDML_VMATH_INLINE float GeluF(float x) {
-    const float xt = x > 15.0f ? 15.0f : (x < -15.0f ? -15.0f : x);  // NaN stays NaN
-    const float y = xt * 0.70710678f;
-    const float central = 0.5f * x * (1.0f + y * ErfOverZF(y * y));
-    const float c = xt * 4097.0f;  // 2^12 + 1: splits xt into two halves of 12 bits
-    const float hi = c - (c - xt), lo = xt - hi;
-    const float p = xt * xt;
-    const float e = ((hi * hi - p) + 2.0f * hi * lo) + lo * lo;
-    const float gauss = ExpF(-0.5f * p) * (1.0f - 0.5f * e);
-    const float a = y < 0.0f ? -y : y;
-    const float ac = a < 0.5f ? 0.5f : a;  // at most 15 / sqrt 2 < 10.75
-    const float tail = gauss * float(ErfcScaled(ac));
-    const float lower = 0.5f * x * tail;
-    const float upper = 0.5f * x * (2.0f - tail);
-    return y <= -0.5f ? lower : (y >= 1.0f ? upper : central);
+    const float v = x * x;
+    float c = -6.056958682165714e-06f;
+    c = c * v + 0.00010776030831038952f;
+    c = c * v - 0.0011786873219534755f;
+    c = c * v + 0.009968802332878113f;
+    c = c * v - 0.06648927181959152f;
+    c = c * v + 0.3989422023296356f;
+    const float central = x * (0.5f + x * c);
+
+    const float a = x < 0.0f ? -x : x;
+    const float w = (v > 169.0f ? 169.0f : v) * -0.72134752f;  // -x^2 log2(e) / 2, at least -122
+    const float t = w + 12582912.0f;  // 1.5 * 2^23: rounds w to an integer k
+    const float k = t - 12582912.0f;
+    const uint32_t kBits = std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(12582912.0f);
+    const float f = w - k;  // exact
+    float p = 0.001326472731307149f;
+    p = p * f + 0.009671512991189957f;
+    p = p * f + 0.05550733581185341f;
+    p = p * f + 0.24022242426872253f;
+    p = p * f + 0.6931470036506653f;
+    p = p * f + 1.0f;
+    const float gauss = p * std::bit_cast<float>((kBits + 127u) << 23);  // 2^k stays normal
+    const float s = 8.84069538116455f / (2.0f + a) - 1.5893796682357788f;
+    float r = -0.00038699229480698705f;
+    r = r * s + 0.0007840067846700549f;
+    r = r * s + 0.01786872185766697f;
+    r = r * s + 0.09082259982824326f;
+    r = r * s + 0.10470343381166458f;
+    const float q = a > 13.0f ? 0.0f : gauss * r;
+    const float xq = x * q;
+    const float upper = a > 13.0f ? x : x - xq;
+    const float tail = x < 0.0f ? xq : upper;
+    return a < 1.41421356f ? central : tail;
 }
 
 // ---- Forms for FLOAT16 results -----------------------------------------------------------------
-// A FLOAT16 result keeps 11 significant bits. Computed to 3e-5 relative (an eighth of its spacing
-// at worst) and rounded once, it lands within the 1 ulp the conformance cases allow, for about half
-// the work of the float forms: lower degrees (fitted as ErfOverZF's, to FLOAT16's needs) and
-// arguments clamped to where FLOAT16 saturates, so that no subnormal case remains.
+// A FLOAT16 result keeps 11 significant bits. Computed to 1e-4 relative (under half of its
+// half-spacing, 2.4e-4 at worst) and rounded once, it lands within the 1 ulp the conformance cases
+// allow, for about half the work of the float forms: lower degrees (fitted as ErfOverZF's, to
+// FLOAT16's needs) and arguments clamped to where FLOAT16 saturates, so that no subnormal case
+// remains.
 
-// e^x for a FLOAT16 result: x clamped to [-18.5, 18.5] (e^-18.5 rounds to FLOAT16's 0, e^18.5 to
-// its infinity), x = k ln2 + r, e^r by a degree-4 polynomial (3e-6), 2^k added into the exponent
-// field (the result stays a normal float). NaN stays NaN.
-FREEDML_VMATH_INLINE float ExpH(float x) {
-    const float xc = x < -18.5f ? -18.5f : (x > 18.5f ? 18.5f : x);
-    const float t = xc * 1.44269504f + 12582912.0f;  // 1.5 * 2^23: rounds to an integer
-    const float k = t - 12582912.0f;
-    const uint32_t kBits = std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(12582912.0f);
-    const float r = xc - k * 0.693147181f;
-    float p = 0.041417055f;
-    p = p * r + 0.16790661f;
-    p = p * r + 0.5000485f;
-    p = p * r + 0.99996364f;
-    p = p * r + 0.99999917f;
-    const float e = std::bit_cast<float>(std::bit_cast<uint32_t>(p) + (kBits << 23));
-    return x != x ? x : e;
+// 2^t for |t| <= 27 (or NaN, which stays NaN), for the FLOAT16 results below: t = k + f, |f| <= 1/2,
+// 2^f by a polynomial of degree 3 (minimax relative error, fitted at authoring time: 7.5e-5, a
+// thirteenth of FLOAT16's spacing), 2^k put in by a product. Beyond 27 the value is garbage: the
+// callers select over it.
+FREEDML_VMATH_INLINE float Exp2H(float t) {
+    const float shifted = t + 12582912.0f;  // 1.5 * 2^23: rounds t to an integer k
+    const float k = shifted - 12582912.0f;
+    const uint32_t kBits = std::bit_cast<uint32_t>(shifted) - std::bit_cast<uint32_t>(12582912.0f);
+    const float f = t - k;  // exact
+    float p = 0.055171672254800797f;
+    p = p * f + 0.24261115491390228f;
+    p = p * f + 0.6932609677314758f;
+    p = p * f + 0.9999280571937561f;
+    return p * std::bit_cast<float>((kBits + 127u) << 23);
 }
 
-FREEDML_VMATH_INLINE float SigmoidH(float x) { return 1.0f / (1.0f + ExpH(-x)); }
+// e^x for a FLOAT16 result, as 2^(x log2(e)) (the product's rounding, 1e-6 relative at most for any
+// x FLOAT16 holds, is far below FLOAT16's spacing). Infinity above ln 65520 (where e^x rounds to
+// FLOAT16's infinity: exactly there, so that a result near the edge rounds as e^x does), 0 below
+// -18.5 (e^-18.5 rounds to FLOAT16's 0), selected after the arithmetic.
+FREEDML_VMATH_INLINE float ExpH(float x) {
+    const float e = Exp2H(x * 1.44269504f);
+    return x > 11.0901098f ? std::numeric_limits<float>::infinity() : (x < -18.5f ? 0.0f : e);
+}
+
+// 1 / (1 + e^-x), e^-x finite up to e^18.5 (where the result rounds to FLOAT16's 0).
+FREEDML_VMATH_INLINE float SigmoidH(float x) {
+    const float e = Exp2H(x * -1.44269504f);
+    const float en = x < -18.5f ? std::numeric_limits<float>::infinity() : (x > 18.5f ? 0.0f : e);
+    return 1.0f / (1.0f + en);
+}
 
 // tanh for a FLOAT16 result: x + x u P(u), u = x^2, P of degree 2 below |x| = 0.625 (1e-5
 // relative), 1 - 2 / (e^2|x| + 1) above (the sign put back).
@@ -400,24 +465,27 @@ FREEDML_VMATH_INLINE float ErfH(float x) {
     return a < 1.0f ? small : large;
 }
 
-// GELU for a FLOAT16 result, x Phi(x): Phi(-|x|) = e^(-x^2/2) R(|x| / sqrt 2) / 2, R as ErfcScaled
-// by a degree-5 polynomial in 1 / (2 + z) over [0, 4.5] (9e-6 relative), and Phi(x) = 1 - Phi(-x)
-// for x > 0 (no cancellation: Phi(-x) <= 1/2). Below x = -6.3 the result rounds to FLOAT16's -0
-// (and -inf gives -inf * 0 = NaN, as the formula does).
+// GELU for a FLOAT16 result, x Phi(x) as GeluF's tail for every x: q = Phi(-|x|) = 2^w S(|x|),
+// w = -x^2 log2(e) / 2 (Exp2H), S = Phi(-|x|) e^(x^2/2) a polynomial of degree 4 in
+// s = 6.98 / (2.5 + |x|) - 1.79 over [0, 6.32] (fitted as ErfOverZF's: 2.5e-5 relative, more only
+// where |x| q < 1.2e-4 and FLOAT16's absolute allowance takes over); x q for x < 0, x - x q for
+// x >= 0 (no cancellation: q <= 1/2), so 1e-4 relative in all.
+// Beyond |x| = 6.32 q is 0 (x Phi(x) is below FLOAT16's smallest half-spacing there): x for x > 0,
+// -0 for x < 0, and -inf * 0 = NaN at -inf, as the formula has it; NaN stays NaN.
 FREEDML_VMATH_INLINE float GeluH(float x) {
-    const float xt = x < -6.3f ? -6.3f : (x > 6.3f ? 6.3f : x);  // NaN stays NaN
-    const float z = (xt < 0.0f ? -xt : xt) * 0.70710678f;
-    const float t = 1.0f / (2.0f + z);
-    const float s = (t - 0.32692307f) * 5.7777777f;
-    float r = -0.0010314792f;
-    r = r * s - 0.0015307273f;
-    r = r * s + 0.025486218f;
-    r = r * s + 0.15073654f;
-    r = r * s + 0.41429868f;
-    r = r * s + 0.4120322f;
-    const float lower = 0.5f * ExpH(-0.5f * (xt * xt)) * r;  // Phi(-|x|)
-    const float phi = x < -6.3f ? 0.0f : (x < 0.0f ? lower : 1.0f - lower);
-    return x * phi;
+    const float v = x * x;
+    const float a = x < 0.0f ? -x : x;
+    const float gauss = Exp2H((v > 40.0f ? 40.0f : v) * -0.72134752f);
+    const float s = 6.977848052978516f / (2.5f + a) - 1.7911392450332642f;
+    float r = -0.002029919298365712f;
+    r = r * s + 0.005991999059915543f;
+    r = r * s + 0.06720419228076935f;
+    r = r * s + 0.21325576305389404f;
+    r = r * s + 0.2155906856060028f;
+    const float q = a > 6.32f ? 0.0f : gauss * r;
+    const float xq = x * q;
+    const float upper = a > 6.32f ? x : x - xq;
+    return x < 0.0f ? xq : upper;
 }
 
 #undef FREEDML_VMATH_INLINE

@@ -320,13 +320,14 @@ enum class AxisFunction : uint8_t { Softmax, LogSoftmax, Hardmax };
 }
 
 // Softmax or log-softmax of one gathered slice of `n` floats, in place; `e` holds n doubles.
-// x - max is exact in double for any two floats; exp and the sum in double leave a single
-// rounding, to float, at the end. A NaN reaches the sum and so every element; a +inf maximum, or a
-// slice of only -inf, gives NaN throughout too, as the formula has it.
+// x - max in double (one rounding of 1e-16), exp to 2e-9 (ExpForFloat) and the sum in double
+// leave one rounding that matters, to float, at the end. A NaN reaches the sum and
+// so every element; a +inf maximum, or a slice of only -inf, gives NaN throughout too, as the
+// formula has it.
 [[gnu::always_inline]] inline void SoftmaxBody(bool logarithm, float* v, double* e, uint64_t n) {
     const float max = MaxOf(v, n);
     const double m = max;
-    for (uint64_t i = 0; i < n; ++i) e[i] = cpu::vmath::Exp(double(v[i]) - m);
+    for (uint64_t i = 0; i < n; ++i) e[i] = cpu::vmath::ExpForFloat(double(v[i]) - m);
     if (!logarithm) {
         const double inverse = 1.0 / SumOf(e, n);
         for (uint64_t i = 0; i < n; ++i) v[i] = float(e[i] * inverse);
