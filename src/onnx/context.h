@@ -136,6 +136,27 @@ std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& 
 bool LowerAttention(Lowerer& lowerer, const AttentionPattern& pattern, std::string* why);
 void LowerContribMultiHeadAttention(NodeContext& c);
 
+// LayerNorm and the erf GELU written out node by node (fusion_chains.cpp), each lowered as one
+// operator where the lowering can prove it the same.
+struct LayerNormPattern {
+    std::vector<int> nodes;     // graph node indices in the chain's order; the last makes the result
+    int reduceMean[2] = {-1, -1};
+    std::string input, exponent, epsilon;  // exponent empty: the square is Mul(d, d)
+    std::string scale, bias;               // empty where absent
+};
+std::map<int, LayerNormPattern> FindLayerNormPatterns(const ::onnx::GraphProto& graph);
+bool LowerLayerNorm(Lowerer& lowerer, const LayerNormPattern& pattern, std::string* why);
+struct GeluPattern {
+    std::vector<int> nodes;  // ascending; the last makes the result
+    std::string input, divisor, multiplier, one, half;  // one of divisor (sqrt 2) and multiplier (1 / sqrt 2)
+};
+std::map<int, GeluPattern> FindGeluPatterns(const ::onnx::GraphProto& graph);
+bool LowerGelu(Lowerer& lowerer, const GeluPattern& pattern, std::string* why);
+// The value of a scalar known while lowering or computed from such by scalar arithmetic, in
+// double; false where it is not one (fusion.cpp).
+bool ScalarOf(Lowerer& lowerer, const std::map<std::string, int>& producers, const std::string& name, int depth,
+              double* out);
+
 // Tensor element type mapping.
 DML_TENSOR_DATA_TYPE DmlType(int32_t onnxType);
 

@@ -113,8 +113,6 @@ std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& 
     return found;
 }
 
-namespace {
-
 // The value of a scalar computed from constants by scalar arithmetic (GPT-2 divides by
 // Add(ConstantOfShape, Pow(Cast(head size), 0.5))), in double; false where it is not one.
 bool ScalarOf(Lowerer& l, const std::map<std::string, int>& producers, const std::string& name, int depth,
@@ -182,8 +180,6 @@ bool ScalarOf(Lowerer& l, const std::map<std::string, int>& producers, const std
         return false;
     return true;
 }
-
-}  // namespace
 
 bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     const auto& g = l.model.proto->graph();

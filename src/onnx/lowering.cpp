@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -746,20 +747,45 @@ LoweredGraph Lowerer::Run() {
     // are still lowered where they can be, so that every value computable while lowering is known
     // when LowerWithFolding folds them into constants (fewer rounds of folding and inference).
     std::optional<LoweringError> shapeError;
-    // Attention patterns: their nodes wait for the last one, which lowers them together (or one by
-    // one where the fusion does not apply).
-    const std::map<int, AttentionPattern> attention = FindAttentionPatterns(g);
-    std::set<int> waiting;
-    for (const auto& [last, pattern] : attention) waiting.insert(pattern.nodes.begin(), pattern.nodes.end() - 1);
+    // Fusable patterns (attention, layer normalization, GELU; fusion.cpp, fusion_chains.cpp): their
+    // nodes wait for the last one, which lowers them together (or one by one where the fusion does
+    // not apply). A node belongs to one pattern at most, the first found.
+    struct Fusion {
+        std::vector<int> nodes;
+        const char* what;
+        std::function<bool(std::string*)> lower;
+    };
+    std::map<int, Fusion> fusions;
+    std::set<int> waiting, claimed;
+    auto add = [&](int last, const std::vector<int>& nodes, const char* what, std::function<bool(std::string*)> fn) {
+        for (int n : nodes) {
+            if (claimed.count(n)) return;
+        }
+        claimed.insert(nodes.begin(), nodes.end());
+        for (int n : nodes) {
+            if (n != last) waiting.insert(n);
+        }
+        fusions[last] = {nodes, what, std::move(fn)};
+    };
+    for (const auto& [last, p] : FindAttentionPatterns(g))
+        add(last, p.nodes, "attention", [this, p](std::string* why) { return LowerAttention(*this, p, why); });
+    for (const auto& [last, p] : FindLayerNormPatterns(g))
+        add(last, p.nodes, "layer normalization", [this, p](std::string* why) { return LowerLayerNorm(*this, p, why); });
+    for (const auto& [last, p] : FindGeluPatterns(g))
+        add(last, p.nodes, "GELU", [this, p](std::string* why) { return LowerGelu(*this, p, why); });
     auto lower = [&](int i) {
         if (waiting.count(i)) return;
-        auto it = attention.find(i);
+        auto it = fusions.find(i);
         std::string why;
-        if (it == attention.end()) {
+        if (it == fusions.end()) {
             LowerNode(g.node(i));
-        } else if (!LowerAttention(*this, it->second, &why)) {
-            for (int n : it->second.nodes) LowerNode(g.node(n));
-            graph.notes.push_back("attention ending at node '" + g.node(i).name() + "' lowered node by node: " + why +
+        } else if (!it->second.lower(&why)) {
+            std::vector<int> nodes = it->second.nodes;
+            std::sort(nodes.begin(), nodes.end());
+            for (int n : nodes) LowerNode(g.node(n));
+            const auto& last = g.node(i);
+            graph.notes.push_back(std::string(it->second.what) + " ending at node '" +
+                                  (last.name().empty() ? last.output(0) : last.name()) + "' lowered node by node: " + why +
                                   ".");
         }
     };

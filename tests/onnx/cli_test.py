@@ -25,8 +25,8 @@ ERRORS = HERE / "errors"
 failures = []
 
 
-def run(*args):
-    return subprocess.run([DMLRUN, "--adapter", "cpu"] + [str(a) for a in args], capture_output=True, text=True)
+def run(*args, env=None):
+    return subprocess.run([DMLRUN, "--adapter", "cpu"] + [str(a) for a in args], capture_output=True, text=True, env=env)
 
 
 def check(name, condition, detail=""):
@@ -231,6 +231,36 @@ for name, needles in fused.items():
     multihead = r.stdout.count("DML_OPERATOR_MULTIHEAD_ATTENTION")
     check("fusion " + name, multihead == (1 if "fused" in name and "unfused" not in name else 0),
           "%d MULTIHEAD_ATTENTION nodes" % multihead)
+
+# LayerNorm and erf GELU fusion: --dump-graph's notes and operator counts (expected outputs checked
+# by run_case.py); the cases that must stay node by node say why, or have no fusable pattern.
+chains = {
+    "layer_norm_decomposed_gelu": ({"MEAN_VARIANCE_NORMALIZATION1": 1, "ACTIVATION_GELU": 1},
+                                   ("layer normalization fused into MEAN_VARIANCE_NORMALIZATION1",
+                                    "epsilon 1e-05, scale and bias", "GELU fused into ACTIVATION_GELU")),
+    "layer_norm_fused_two_axes": ({"MEAN_VARIANCE_NORMALIZATION1": 1, "REDUCE": 0},
+                                  ("axes {2, 3}, epsilon 1e-06, scale):",)),
+    "layer_norm_unfused": ({"MEAN_VARIANCE_NORMALIZATION1": 0, "REDUCE": 6},
+                           ("ending at node 'z' lowered node by node: epsilon is not a non-negative scalar",
+                            "ending at node 'p_n' lowered node by node: the Pow's exponent is not a scalar 2")),
+    "gelu_erf_matmul_fused": ({"ACTIVATION_GELU": 1, "ELEMENT_WISE_ERF": 0}, ("GELU fused into ACTIVATION_GELU",)),
+    "gelu_erf_orders_fused": ({"ACTIVATION_GELU": 2, "ELEMENT_WISE_ERF": 0}, ("'xs' (Mul), 'e' (Erf)",
+                                                                            "'xs2' (Div), 'f' (Erf)")),
+    "gelu_erf_unfused": ({"ACTIVATION_GELU": 0, "ELEMENT_WISE_ERF": 2},
+                         ("GELU ending at node 'z' lowered node by node: x is not divided by sqrt(2)",)),
+}
+for name, (counts, needles) in chains.items():
+    r = run(CASES / name / "model.onnx", "--dump-graph", "--quiet")
+    check("fusion " + name, r.returncode == 0, r.stderr)
+    for needle in needles:
+        check("fusion " + name, needle in r.stdout, "--dump-graph lacks %r" % needle)
+    for operator, count in counts.items():
+        got = len(re.findall(r"DML_OPERATOR_%s\b" % operator, r.stdout))
+        check("fusion " + name, got == count, "%d %s nodes, not %d" % (got, operator, count))
+# The graph optimizer then carries the GELU after MatMul and its bias as the GEMM's epilogue.
+r = run(CASES / "gelu_erf_matmul_fused" / "model.onnx", "--quiet", env=dict(os.environ, FREEDML_DEBUG="1"))
+check("fusion gelu into gemm", re.search(r"fused node \d+ .*\(ACTIVATION_GELU operator\) into node \d+ .*\(GEMM operator\)"
+                                         r".* as its FusedActivation", r.stderr) is not None, r.stderr)
 
 if failures:
     print("%d failed checks:" % len(failures))

@@ -400,6 +400,56 @@ case("gelu_tanh_pow3",
       "k": np.array(np.sqrt(2 / np.pi), np.float32), "one": np.array(1, np.float32),
       "half": np.array(0.5, np.float32)})
 
+# LayerNorm written out as exporters write it (the layer_norm_decomposed_gelu case above has
+# BERT's form), fused into MEAN_VARIANCE_NORMALIZATION1 where the formula is the same; cli_test.py
+# checks which are fused. Here: the square as Mul(d, d), a scale and no bias, over two axes.
+def layer_norm(x, square, axes, eps, tail, prefix=""):
+    n = lambda s: prefix + s
+    nodes = [N("ReduceMean", [x], [n("mu")], axes=axes), N("Sub", [x, n("mu")], [n("d")]),
+             N("Mul", [n("d"), n("d")], [n("d2")]) if square == "mul" else N("Pow", [n("d"), square], [n("d2")]),
+             N("ReduceMean", [n("d2")], [n("var")], axes=axes),
+             N("Add", [eps, n("var")], [n("ve")]), N("Sqrt", [n("ve")], [n("sd")]), N("Div", [n("d"), n("sd")], [n("n")])]
+    return nodes + tail
+
+
+case("layer_norm_fused_two_axes",
+     layer_norm("x", "mul", [-2, -1], "eps", [N("Mul", ["g", "n"], ["y"])]),
+     {"x": f32(2, 3, 4, 8, low=-3.0, high=5.0)}, ["y"], {"eps": np.array([1e-6], np.float32), "g": f32(4, 1)})
+# Not fused, and still equal to ONNX Runtime: the deviation also read as an output; an epsilon per
+# channel (not a scalar); a square by an exponent other than 2.
+case("layer_norm_unfused",
+     layer_norm("x", "two", [-1], "eps", [N("Mul", ["n", "g"], ["ng"]), N("Add", ["ng", "b"], ["y"])]) +
+     layer_norm("x", "two", [-1], "epsv", [N("Mul", ["v_n", "g"], ["v_ng"]), N("Add", ["v_ng", "b"], ["z"])], prefix="v_") +
+     layer_norm("x", "three", [-1], "eps", [], prefix="p_"),
+     {"x": f32(2, 5, 16)}, ["y", "d", "z", "p_n"],
+     {"two": np.array(2, np.float32), "three": np.array(3, np.float32), "eps": np.array(1e-5, np.float32),
+      "epsv": f32(5, 1, low=1e-3, high=1e-2), "g": f32(16), "b": f32(16)})
+# The erf GELU: after a MatMul and its bias (the GEMM then carries it as its fused activation), in
+# BERT's order; with the other orders exporters write (x / sqrt(2) as a product with 1 / sqrt(2),
+# the halving first or last); and unfused where the sum 1 + erf is also an output.
+gelu_bert = [N("Div", ["h", "sqrt2"], ["hs"]), N("Erf", ["hs"], ["e"]), N("Add", ["e", "one"], ["e1"]),
+             N("Mul", ["h", "e1"], ["he"]), N("Mul", ["he", "half"], ["y"])]
+case("gelu_erf_matmul_fused", [N("MatMul", ["x", "w"], ["m"]), N("Add", ["bias", "m"], ["h"])] + gelu_bert,
+     {"x": f32(2, 6, 8, low=-2.0, high=2.0)}, ["y"],
+     {"w": f32(8, 12), "bias": f32(12), "sqrt2": np.array(np.sqrt(2), np.float32),
+      "one": np.array(1, np.float32), "half": np.array(0.5, np.float32)})
+case("gelu_erf_orders_fused",
+     [N("Mul", ["r", "x"], ["xs"]), N("Erf", ["xs"], ["e"]), N("Add", ["one", "e"], ["e1"]),
+      N("Mul", ["half", "x"], ["xh"]), N("Mul", ["e1", "xh"], ["y"]),
+      N("Div", ["x", "sqrt2"], ["xs2"]), N("Erf", ["xs2"], ["f"]), N("Add", ["f", "one"], ["f1"]),
+      N("Mul", ["f1", "half"], ["fh"]), N("Mul", ["x", "fh"], ["z"])],
+     {"x": f32(3, 40, low=-5.0, high=5.0)}, ["y", "z"],
+     {"r": np.array(1 / np.sqrt(2), np.float32), "sqrt2": np.array(np.sqrt(2), np.float32),
+      "one": np.array(1, np.float32), "half": np.array(0.5, np.float32)})
+case("gelu_erf_unfused",
+     [N("Div", ["x", "sqrt2"], ["xs"]), N("Erf", ["xs"], ["e"]), N("Add", ["e", "one"], ["e1"]),
+      N("Mul", ["x", "e1"], ["xe"]), N("Mul", ["xe", "half"], ["y"]),
+      N("Div", ["x", "c"], ["xc"]), N("Erf", ["xc"], ["g"]), N("Add", ["g", "one"], ["g1"]),
+      N("Mul", ["x", "g1"], ["xg"]), N("Mul", ["xg", "half"], ["z"])],
+     {"x": f32(4, 10, low=-3.0, high=3.0)}, ["y", "e1", "z"],
+     {"sqrt2": np.array(np.sqrt(2), np.float32), "c": np.array(1.5, np.float32),
+      "one": np.array(1, np.float32), "half": np.array(0.5, np.float32)})
+
 
 if __name__ == "__main__":
     if os.path.isdir(OUT):
