@@ -176,17 +176,18 @@ void RunRows(const NormPlan& p, const cpu::FusedActivation& act, const Operands&
         } else {
             double mean = 0.0, factor = 1.0, variance = 0.0;
             if (p.useMean) {
-                double sum = 0.0;
-                for (size_t i = 0; i < n; ++i) sum += x[i];
-                mean = sum / double(n);
+                mean = SumRun(n, [&](uint64_t i) { return double(x[i]); }) / double(n);
             }
             if (p.p != 0 || p.useVariance) {
                 double acc = 0.0;
                 if (p.p == 1) {
-                    for (size_t i = 0; i < n; ++i) acc += std::fabs(double(x[i]) - mean);
+                    acc = SumRun(n, [&](uint64_t i) { return std::fabs(double(x[i]) - mean); });
                     factor = 1.0 / std::max(acc, double(p.epsilon));
                 } else {
-                    for (size_t i = 0; i < n; ++i) acc += (double(x[i]) - mean) * (double(x[i]) - mean);
+                    acc = SumRun(n, [&](uint64_t i) {
+                        const double v = double(x[i]) - mean;
+                        return v * v;
+                    });
                     variance = acc / double(n);
                     factor = p.p == 2 ? 1.0 / std::max(std::sqrt(acc), double(p.epsilon))
                                       : 1.0 / std::sqrt(acc / double(n) + double(p.epsilon));
