@@ -177,6 +177,13 @@ public:
         return p.get();
     }
     uint32_t ConstantNode(const Value& v);  // materializes a host value as a constant node (once)
+    // SPLIT nodes by node index: the value split and the (ONNX) axis, for attention reading Q, K
+    // and V stacked in place of the split's outputs (fusion.cpp).
+    struct SplitOrigin {
+        Value input;
+        uint32_t axis = 0;
+    };
+    std::map<uint32_t, SplitOrigin> splits;
     std::map<std::pair<const void*, uint64_t>, uint32_t> constantNodes;  // materializes a host value as a constant node
 };
 

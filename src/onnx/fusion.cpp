@@ -242,15 +242,40 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
         return true;
     };
     auto* desc = c.Make(DML_MULTIHEAD_ATTENTION_OPERATOR_DESC{});
-    desc->QueryTensor = c.InDesc(*q, {B, S, H * D}, {q->strides[0], q->strides[2], q->strides[3]});
-    desc->KeyTensor = c.InDesc(*kt, {B, T, H * D}, {kt->strides[0], kt->strides[3], kt->strides[2]});
-    desc->ValueTensor = c.InDesc(*v, {B, T, H * Dv}, {v->strides[0], v->strides[2], v->strides[3]});
+    std::vector<const Value*> inputs(11, nullptr);
+    // Q, K and V the three equal parts of one SPLIT along the last axis of X {B, S, 3 x H x D}
+    // (GPT-2's c_attn output), each head-split in the canonical way: the operator reads them
+    // stacked in X, {B, S, H, 3, D} with strides, and the SPLIT's copy is left unread (the graph
+    // optimizer removes it).
+    const Lowerer::SplitOrigin* split = nullptr;
+    if (q->source == Value::Source::NodeOutput && kt->source == Value::Source::NodeOutput &&
+        v->source == Value::Source::NodeOutput && q->index == kt->index && q->index == v->index && q->output == 0 &&
+        kt->output == 1 && v->output == 2 && l.splits.count(q->index)) {
+        split = &l.splits.at(q->index);
+        const Value& x = split->input;
+        const uint32_t E = H * D;
+        const Shape headStrides = {S * E, D, E, 1}, keyStrides = {S * E, D, 1, E};
+        if (x.shape != Shape{B, S, 3 * E} || split->axis != 2 || T != S || Dv != D || q->strides != headStrides ||
+            kt->strides != keyStrides || v->strides != headStrides) {
+            split = nullptr;
+        }
+    }
+    if (split) {
+        const Value& x = split->input;
+        const uint32_t E = H * D;
+        desc->StackedQueryKeyValueTensor =
+            c.InDesc(x, {B, S, H, 3, D}, {x.strides[0], x.strides[1], D * x.strides[2], E * x.strides[2], x.strides[2]});
+        inputs[5] = &x;
+    } else {
+        desc->QueryTensor = c.InDesc(*q, {B, S, H * D}, {q->strides[0], q->strides[2], q->strides[3]});
+        desc->KeyTensor = c.InDesc(*kt, {B, T, H * D}, {kt->strides[0], kt->strides[3], kt->strides[2]});
+        desc->ValueTensor = c.InDesc(*v, {B, T, H * Dv}, {v->strides[0], v->strides[2], v->strides[3]});
+        inputs[0] = q, inputs[1] = kt, inputs[2] = v;
+    }
     desc->OutputTensor = c.OutDesc(type, {B, S, H * Dv});
     desc->Scale = static_cast<float>(scale);
     desc->HeadCount = H;
     desc->MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_NONE;
-    std::vector<const Value*> inputs(11, nullptr);
-    inputs[0] = q, inputs[1] = kt, inputs[2] = v;
     Value keep;
     std::string note;
     if (p.mask == AttentionPattern::Mask::Additive) {
@@ -309,6 +334,7 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     for (int i : p.nodes) names += (names.empty() ? "'" : ", '") + g.node(i).name() + "' (" + g.node(i).op_type() + ")";
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.6g", scale);
+    if (split) note += ", Q, K and V read stacked in the split's input";
     l.graph.notes.push_back("attention fused into MULTIHEAD_ATTENTION (node " + std::to_string(n) + ", " +
                             std::to_string(H) + " heads, scale " + buffer + note + "): " + names);
     return true;

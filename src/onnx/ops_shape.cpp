@@ -202,6 +202,7 @@ void Split(NodeContext& c) {
     d->OutputTensors = c.Array(descs);
     d->Axis = static_cast<UINT>(axis + rank - r);
     uint32_t n = c.Emit(DML_OPERATOR_SPLIT, d, {&x});
+    c.lowerer.splits[n] = {x, axis};
     for (size_t i = 0; i < c.OutputCount(); ++i) {
         c.SetOutput(i, c.NodeOutput(n, static_cast<uint32_t>(i), c.OutType(i), c.OutOnnxType(i), shapes[i]));
     }

@@ -218,6 +218,7 @@ fused = {
                                "scale 0.353553"),
     "attention_fused_padding": ("attention fused into MULTIHEAD_ATTENTION", "the additive mask 'pad' as RelativePositionBias",
                                 "scale 0.353553"),
+    "attention_fused_split_qkv": ("attention fused into MULTIHEAD_ATTENTION", "Q, K and V read stacked in the split's input"),
     "attention_masked_row_unfused": ("lowered node by node: a row of the Where mask masks every key",),
     # A fill of -1e4 added to the scores is not the same as filling with it.
     "attention": ("lowered node by node: the Where mask's fill value is not a scalar of at most -1e30",),
@@ -257,6 +258,10 @@ for name, (counts, needles) in chains.items():
     for operator, count in counts.items():
         got = len(re.findall(r"DML_OPERATOR_%s\b" % operator, r.stdout))
         check("fusion " + name, got == count, "%d %s nodes, not %d" % (got, operator, count))
+# The SPLIT whose parts the attention reads stacked is then read by nothing: the optimizer drops it.
+r = run(CASES / "attention_fused_split_qkv" / "model.onnx", "--quiet", env=dict(os.environ, FREEDML_DEBUG="1"))
+check("fusion split qkv", re.search(r"removed node \d+ .*\(SPLIT operator\): no node or graph output reads it", r.stderr)
+      is not None, r.stderr)
 # The graph optimizer then carries the GELU after MatMul and its bias as the GEMM's epilogue.
 r = run(CASES / "gelu_erf_matmul_fused" / "model.onnx", "--quiet", env=dict(os.environ, FREEDML_DEBUG="1"))
 check("fusion gelu into gemm", re.search(r"fused node \d+ .*\(ACTIVATION_GELU operator\) into node \d+ .*\(GEMM operator\)"

@@ -449,6 +449,24 @@ case("gelu_erf_unfused",
      {"x": f32(4, 10, low=-3.0, high=3.0)}, ["y", "e1", "z"],
      {"sqrt2": np.array(np.sqrt(2), np.float32), "c": np.array(1.5, np.float32),
       "one": np.array(1, np.float32), "half": np.array(0.5, np.float32)})
+# GPT-2's attention: Q, K and V split from one projection along its last axis; the fused
+# attention reads them stacked in the projection (cli_test.py checks the note, and that the graph
+# optimizer drops the then unread SPLIT).
+B, S, H, D = 2, 6, 2, 4
+E = H * D
+causal = np.tril(np.ones((S, S), bool)).reshape(1, 1, S, S)
+case("attention_fused_split_qkv",
+     [N("MatMul", ["x", "w"], ["qkv"]), N("Split", ["qkv", "parts"], ["q", "k", "v"], axis=2),
+      N("Reshape", ["q", "heads"], ["qh"]), N("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
+      N("Reshape", ["k", "heads"], ["kh"]), N("Transpose", ["kh"], ["kt"], perm=[0, 2, 3, 1]),
+      N("Reshape", ["v", "heads"], ["vh"]), N("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
+      N("MatMul", ["qt", "kt"], ["s"]), N("Div", ["s", "root"], ["ss"]), N("Where", ["mask", "ss", "lowest"], ["sm"]),
+      N("Softmax", ["sm"], ["p"], axis=-1), N("MatMul", ["p", "vt"], ["o"]),
+      N("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), N("Reshape", ["ot", "joined"], ["y"])],
+     {"x": f32(B, S, E)}, ["y"],
+     {"w": f32(E, 3 * E), "parts": np.array([E, E, E], np.int64), "heads": np.array([B, S, H, D], np.int64),
+      "root": np.array(np.sqrt(D), np.float32), "mask": causal, "lowest": np.array(np.finfo(np.float32).min, np.float32),
+      "joined": np.array([B, S, E], np.int64)})
 
 
 if __name__ == "__main__":

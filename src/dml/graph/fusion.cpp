@@ -175,6 +175,30 @@ void ElideIdentities(ValidatedGraph* graph, std::vector<std::string>* log) {
     }
 }
 
+// ---- Unread nodes ---------------------------------------------------------------------------------
+
+// An operator none of whose outputs is read by a node or fills a graph output has no effect on
+// what the graph gives (an operator writes only its outputs): it is not run. A lowering may leave
+// one behind (the ONNX lowering's SPLIT whose parts an attention node reads in place). Walked
+// from the last node back, so a chain of them goes at once. Nodes reading a graph input stay, so
+// that every input keeps a consumer.
+void RemoveUnreadNodes(ValidatedGraph* graph, std::vector<std::string>* log) {
+    Uses uses(*graph);
+    for (auto it = graph->order.rbegin(); it != graph->order.rend(); ++it) {
+        const uint32_t n = *it;
+        GraphNode& node = graph->nodes[n];
+        if (node.removed || !node.op) continue;
+        bool read = false;
+        for (uint32_t o = 0; o < node.outputCount; ++o) {
+            read = read || !uses.readers[n][o].empty() || !uses.graphOutputs[n][o].empty();
+        }
+        for (const GraphSource& s : node.inputs) read = read || s.kind == GraphSource::Kind::GraphInput;
+        if (read) continue;
+        Remove(graph, &uses, n);
+        log->push_back(Format("removed %s: no node or graph output reads it", node.description.c_str()));
+    }
+}
+
 // ---- GEMM biases --------------------------------------------------------------------------------
 
 // ADD(GEMM(A, B), bias) with GEMM's C absent becomes GEMM(A, B, C = bias, Beta = 1): one kernel
@@ -752,6 +776,7 @@ private:
 }  // namespace
 
 Status OptimizeGraph(Device& device, const FusionOptions& options, ValidatedGraph* graph, std::vector<std::string>* log) {
+    RemoveUnreadNodes(graph, log);
     ElideIdentities(graph, log);
     FoldGemmBiases(device, graph, log);
     if (options.accumulateOutputs) FoldResidualAdds(device, graph, log);
