@@ -174,7 +174,7 @@ std::map<int, LayerNormPattern> FindLayerNormPatterns(const ::onnx::GraphProto& 
                 p.nodes.push_back(bias);
             }
         }
-        // The square's node precedes the division's in any order the exporter wrote them.
+        // The pattern is lowered where its result is made: that node must come last in the graph.
         std::vector<int> sorted = p.nodes;
         std::sort(sorted.begin(), sorted.end());
         if (sorted.back() != p.nodes.back()) continue;
