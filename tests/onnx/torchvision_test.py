@@ -249,6 +249,16 @@ def main():
             print("expected %d fused attention patterns; the graph's notes:\n%s" % (
                 want, "\n".join(line for line in r.stdout.splitlines() if "note:" in line)))
             return 1
+        # Each LayerNorm (embeddings, two per layer; GPT-2's final one) becomes one
+        # MEAN_VARIANCE_NORMALIZATION1, and BERT's erf GELU one ACTIVATION_GELU.
+        norms = r.stdout.count("note: layer normalization fused into MEAN_VARIANCE_NORMALIZATION1")
+        gelus = r.stdout.count("note: GELU fused into ACTIVATION_GELU")
+        print("%d layer normalizations and %d GELUs fused" % (norms, gelus))
+        want = {"bert_base": (25, 12), "gpt2_small": (25, 0)}.get(args.model)
+        if want and (norms, gelus) != want:
+            print("expected %d fused layer normalizations and %d GELUs; the graph's notes:\n%s" % (
+                want + ("\n".join(line for line in r.stdout.splitlines() if "note:" in line),)))
+            return 1
         got = np.load(os.path.join(out, "output.npy"))
         if got.shape != expected.shape:
             print("dmlrun gave shape %s, ONNX Runtime %s" % (got.shape, expected.shape))
