@@ -18,8 +18,8 @@
 //
 // OpenMP's wait policy: this binary links oneDNN itself (for the references), so GNU OpenMP starts
 // with the process and reads its wait policy before FreeDML could choose one. In a user's process
-// without OpenMP of its own, FreeDML's loader chooses the passive policy (dnnl_lazy.cpp); to measure
-// what that user gets, dense_bench starts itself again under OMP_WAIT_POLICY=passive unless the
+// without OpenMP of its own, FreeDML's loader chooses a short spin (GOMP_SPINCOUNT=600, dnnl_lazy.cpp's
+// kSpinCount); to measure what that user gets, dense_bench starts itself again under it unless the
 // caller chose a policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT set), and the oneDNN references run under
 // the same policy. dense_bench_alone (no oneDNN of its own) needs no such step.
 //
@@ -581,9 +581,9 @@ std::vector<uint32_t> ParseList(const std::string& text) {
 int main(int argc, char** argv) {
 #ifdef FREEDML_BENCH_HAVE_DNNL
     if (!std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT")) {
-        setenv("OMP_WAIT_POLICY", "passive", 1);
+        setenv("GOMP_SPINCOUNT", "600", 1);  // dnnl_lazy.cpp's kSpinCount
         execv("/proc/self/exe", argv);
-        std::perror("dense_bench: cannot start itself again under OMP_WAIT_POLICY=passive");
+        std::perror("dense_bench: cannot start itself again under GOMP_SPINCOUNT=600");
         return 1;
     }
     std::fprintf(stderr, "dense_bench: OpenMP wait policy from OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n",

@@ -148,8 +148,9 @@ if has dense_bench; then
   run conv.txt "$bin/dense_bench" --conv --layers "$layers" "${common[@]}" "${onednn[@]}"
 fi
 # FreeDML alone in its process (dense_bench_alone links no oneDNN of its own, so libdirectml loads
-# it and chooses OpenMP's wait policy: cmake/DnnlLazy.cmake), with no variable set and with OpenMP's
-# default spinning asked for explicitly (GOMP_SPINCOUNT=300000, what libgomp does when nothing is set).
+# it and chooses OpenMP's wait policy: cmake/DnnlLazy.cmake), with no variable set, with OpenMP's
+# default spinning asked for explicitly (GOMP_SPINCOUNT=300000, what libgomp does when nothing is set)
+# and with the passive policy (threads sleep at once).
 alone_bench=dense_bench_alone; has dense_bench_alone || alone_bench=dense_bench
 if has "$alone_bench" && [ "$device" = cpu ]; then
   head -4 "$root/bench/resnet50_convs.csv" >"$raw/layers-alone.csv"
@@ -158,6 +159,8 @@ if has "$alone_bench" && [ "$device" = cpu ]; then
   run threading-default.txt "$bin/$alone_bench" "${alone[@]}" --suffix " (alone; no variable set)"
   run threading-spin.txt env GOMP_SPINCOUNT=300000 "$bin/$alone_bench" "${alone[@]}" \
       --suffix " (alone; GOMP_SPINCOUNT=300000)"
+  run threading-passive.txt env OMP_WAIT_POLICY=passive "$bin/$alone_bench" "${alone[@]}" \
+      --suffix " (alone; OMP_WAIT_POLICY=passive)"
   # The same beside a competing process: a busy loop pinned to one core (the first this script may
   # use) while they run; the report divides each figure by its idle twin above.
   if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
@@ -168,6 +171,8 @@ if has "$alone_bench" && [ "$device" = cpu ]; then
     run competing-default.txt "$bin/$alone_bench" "${alone[@]}" --suffix " (alone; no variable set; spinner)"
     run competing-spin.txt env GOMP_SPINCOUNT=300000 "$bin/$alone_bench" "${alone[@]}" \
         --suffix " (alone; GOMP_SPINCOUNT=300000; spinner)"
+    run competing-passive.txt env OMP_WAIT_POLICY=passive "$bin/$alone_bench" "${alone[@]}" \
+        --suffix " (alone; OMP_WAIT_POLICY=passive; spinner)"
     kill $spinner 2>/dev/null || true
     wait $spinner 2>/dev/null || true
     trap - EXIT
@@ -175,8 +180,8 @@ if has "$alone_bench" && [ "$device" = cpu ]; then
 fi
 # The integer matrix multiplies against ONNX Runtime's MatMulInteger and QLinearMatMul (ort.txt).
 int8_sizes=1024,4096; [ "$quick" = 1 ] && int8_sizes=1024
-# (dense_bench runs under the passive policy unless one is chosen, as FreeDML alone would: the first
-# line asks for OpenMP's default spinning explicitly, the second for the passive policy.)
+# (dense_bench runs under FreeDML's short spin unless a policy is chosen, as FreeDML alone would: the
+# first line asks for OpenMP's default spinning explicitly, the second for the passive policy.)
 if has dense_bench && [ "$device" = cpu ]; then
   run int8.txt env GOMP_SPINCOUNT=300000 "$bin/dense_bench" --int8 --sizes "$int8_sizes" "${common[@]}"
   run int8-passive.txt env OMP_WAIT_POLICY=passive "$bin/dense_bench" --int8 --sizes "$int8_sizes" "${common[@]}" \

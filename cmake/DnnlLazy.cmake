@@ -5,8 +5,8 @@
 # beside another busy process that spinning keeps FreeDML's GEMM and convolutions at a few percent
 # of their speed (docs/PERFORMANCE.md, "Beside a competing process"). Loaded with libdirectml,
 # libgomp is initialized before any FreeDML code runs, so FreeDML could not choose. Loaded on first
-# use (src/dml/kernels/cpu/dnnl_lazy.cpp), FreeDML can ask for the passive policy unless the user
-# set one or the process already has OpenMP.
+# use (src/dml/kernels/cpu/dnnl_lazy.cpp), FreeDML can ask for a short spin (GOMP_SPINCOUNT=600)
+# unless the user set a policy or the process already has OpenMP.
 #
 # How: freedml_dnnl_lazy(TARGET) lists the dnnl_* functions that the installed libdnnl exports and
 # gives TARGET a hidden stub of each (generated assembly): the stub jumps through a table whose

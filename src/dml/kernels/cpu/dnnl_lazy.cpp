@@ -28,9 +28,13 @@ namespace {
 }
 
 // Loads oneDNN once. GNU OpenMP reads its wait policy when it is loaded, here: unless the user chose
-// one (OMP_WAIT_POLICY, GOMP_SPINCOUNT) or the process already has OpenMP, FreeDML asks for the
-// passive policy, so that OpenMP's idle threads sleep instead of spinning for milliseconds against
-// FreeDML's own threads and other processes. The variable is set only while the library loads.
+// one (OMP_WAIT_POLICY, GOMP_SPINCOUNT) or the process already has OpenMP, FreeDML asks for a short
+// spin: an idle OpenMP thread polls kSpinCount times (tens of microseconds) and then sleeps. OpenMP's
+// default (300000 polls, milliseconds) collapses FreeDML's dense math beside a busy process; the
+// passive policy (sleep at once) costs a wake-up at every GEMM and convolution, a quarter of a
+// 256 GEMM's speed on an idle machine (docs/PERFORMANCE.md measures both). The variable is set only
+// while the library loads.
+constexpr const char* kSpinCount = "600";
 void* loaded = nullptr;  // oneDNN's handle, once Load has run
 
 void Load() {
@@ -41,9 +45,9 @@ void Load() {
         dlclose(openMp);
     }
     const bool setPolicy = !chosen && !openMpLoaded;
-    if (setPolicy) setenv("OMP_WAIT_POLICY", "passive", 0);
+    if (setPolicy) setenv("GOMP_SPINCOUNT", kSpinCount, 0);
     void* library = dlopen(FREEDML_DNNL_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (setPolicy) unsetenv("OMP_WAIT_POLICY");
+    if (setPolicy) unsetenv("GOMP_SPINCOUNT");
     if (!library) {
         const char* why = dlerror();
         std::fprintf(stderr, "FreeDML: cannot load oneDNN (%s), which the CPU adapter's dense math needs: %s\n",
