@@ -170,6 +170,11 @@ public:
     LoweredGraph graph;
     std::map<std::string, Value> values;
     std::map<std::string, const ::onnx::TypeProto*> types;  // every value info, by name
+    // The lowered value named `name`, or null where none is (yet).
+    const Value* Lowered(const std::string& name) const {
+        auto it = values.find(name);
+        return it == values.end() ? nullptr : &it->second;
+    }
     const LoadedModel& model;
 
     template <class T> T* Keep(std::shared_ptr<T> p) {

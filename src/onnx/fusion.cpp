@@ -183,13 +183,9 @@ bool ScalarOf(Lowerer& l, const std::map<std::string, int>& producers, const std
 
 bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     const auto& g = l.model.proto->graph();
-    auto find = [&](const std::string& name) -> const Value* {
-        auto it = l.values.find(name);
-        return it == l.values.end() ? nullptr : &it->second;
-    };
-    const Value* q = find(p.query);
-    const Value* kt = find(p.keyTransposed);
-    const Value* v = find(p.value);
+    const Value* q = l.Lowered(p.query);
+    const Value* kt = l.Lowered(p.keyTransposed);
+    const Value* v = l.Lowered(p.value);
     if (!q || !kt || !v) return *why = "an input is not lowered", false;
     if (q->shape.size() != 4 || kt->shape.size() != 4 || v->shape.size() != 4)
         return *why = "Q, K and V are not 4-D", false;
@@ -279,7 +275,7 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     Value keep;
     std::string note;
     if (p.mask == AttentionPattern::Mask::Additive) {
-        const Value* m = find(p.maskInput);
+        const Value* m = l.Lowered(p.maskInput);
         if (!m || m->type != type || !broadcasts(*m))
             return *why = "the additive mask does not broadcast to the scores", false;
         Shape sizes, strides;
@@ -288,7 +284,7 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
         inputs[8] = m;
         note = ", the additive mask '" + p.maskInput + "' as RelativePositionBias";
     } else if (p.mask == AttentionPattern::Mask::Select) {
-        const Value* cond = find(p.maskInput);
+        const Value* cond = l.Lowered(p.maskInput);
         double fill = 0;
         if (!cond || !cond->host || !broadcasts(*cond) || DataTypeSize(cond->type) != 1) {
             return *why = "the Where mask's values are not known while lowering", false;

@@ -117,6 +117,15 @@ bool IsFloat(DML_TENSOR_DATA_TYPE type) {
     return type == DML_TENSOR_DATA_TYPE_FLOAT32 || type == DML_TENSOR_DATA_TYPE_FLOAT16;
 }
 
+// Whether a pattern's input can be fused: lowered, floating point, and not a constant (which
+// folding computes instead); otherwise `why` says which.
+bool FusibleInput(const Value* x, std::string* why) {
+    if (!x) return *why = "its input is not lowered", false;
+    if (!IsFloat(x->type)) return *why = "its input is not FLOAT32 or FLOAT16", false;
+    if (x->host) return *why = "its input is known while lowering (folded instead)", false;
+    return true;
+}
+
 }  // namespace
 
 std::map<int, LayerNormPattern> FindLayerNormPatterns(const ::onnx::GraphProto& g) {
@@ -185,14 +194,8 @@ std::map<int, LayerNormPattern> FindLayerNormPatterns(const ::onnx::GraphProto& 
 
 bool LowerLayerNorm(Lowerer& l, const LayerNormPattern& p, std::string* why) {
     const auto& g = l.model.proto->graph();
-    auto find = [&](const std::string& name) -> const Value* {
-        auto it = l.values.find(name);
-        return it == l.values.end() ? nullptr : &it->second;
-    };
-    const Value* x = find(p.input);
-    if (!x) return *why = "its input is not lowered", false;
-    if (!IsFloat(x->type)) return *why = "its input is not FLOAT32 or FLOAT16", false;
-    if (x->host) return *why = "its input is known while lowering (folded instead)", false;
+    const Value* x = l.Lowered(p.input);
+    if (!FusibleInput(x, why)) return false;
     const size_t r = x->shape.size();
     if (r == 0) return *why = "its input is a scalar", false;
     const int64_t opset = l.model.opset;
@@ -205,7 +208,7 @@ bool LowerLayerNorm(Lowerer& l, const LayerNormPattern& p, std::string* why) {
         std::vector<int64_t> list;
         if (opset >= 18) {
             if (node.input_size() > 1 && !node.input(1).empty()) {
-                const Value* a = find(node.input(1));
+                const Value* a = l.Lowered(node.input(1));
                 if (!a || !a->host || a->type != DML_TENSOR_DATA_TYPE_INT64)
                     return *why = "a ReduceMean's axes are not known while lowering", false;
                 list.resize(a->ElementCount());
@@ -230,13 +233,13 @@ bool LowerLayerNorm(Lowerer& l, const LayerNormPattern& p, std::string* why) {
     double exponent = 2, epsilon = 0;
     if (!p.exponent.empty() && (!ScalarOf(l, producers, p.exponent, 0, &exponent) || exponent != 2))
         return *why = "the Pow's exponent is not a scalar 2", false;
-    const Value* eps = find(p.epsilon);
+    const Value* eps = l.Lowered(p.epsilon);
     if (!eps || !FitsInside(*eps, x->shape) || !ScalarOf(l, producers, p.epsilon, 0, &epsilon) ||
         !std::isfinite(epsilon) || epsilon < 0) {
         return *why = "epsilon is not a non-negative scalar known while lowering", false;
     }
-    const Value* scale = p.scale.empty() ? nullptr : find(p.scale);
-    const Value* bias = p.bias.empty() ? nullptr : find(p.bias);
+    const Value* scale = p.scale.empty() ? nullptr : l.Lowered(p.scale);
+    const Value* bias = p.bias.empty() ? nullptr : l.Lowered(p.bias);
     for (const Value* v : {scale, bias}) {
         if (!v) continue;
         if (v->type != x->type || !FitsInside(*v, x->shape))
@@ -343,19 +346,13 @@ std::map<int, GeluPattern> FindGeluPatterns(const ::onnx::GraphProto& g) {
 
 bool LowerGelu(Lowerer& l, const GeluPattern& p, std::string* why) {
     const auto& g = l.model.proto->graph();
-    auto find = [&](const std::string& name) -> const Value* {
-        auto it = l.values.find(name);
-        return it == l.values.end() ? nullptr : &it->second;
-    };
-    const Value* x = find(p.input);
-    if (!x) return *why = "its input is not lowered", false;
-    if (!IsFloat(x->type)) return *why = "its input is not FLOAT32 or FLOAT16", false;
-    if (x->host) return *why = "its input is known while lowering (folded instead)", false;
+    const Value* x = l.Lowered(p.input);
+    if (!FusibleInput(x, why)) return false;
     const std::map<std::string, int> producers = Producers(g);
     // A constant: a scalar (or all-ones shape inside x's) known while lowering, equal to `want`
     // within `tolerance` (relative).
     auto constant = [&](const std::string& name, double want, double tolerance) {
-        const Value* v = find(name);
+        const Value* v = l.Lowered(name);
         double value = 0;
         return v && FitsInside(*v, x->shape) && ScalarOf(l, producers, name, 0, &value) &&
                std::fabs(value - want) <= tolerance * want;

@@ -61,15 +61,6 @@ struct Uses {
     }
 };
 
-bool SameLayout(const TensorDesc& a, const TensorDesc& b) {
-    if (a.dataType != b.dataType || a.rank != b.rank || a.totalTensorSizeInBytes != b.totalTensorSizeInBytes) return false;
-    for (uint32_t d = 0; d < a.rank; ++d) {
-        if (a.sizes[d] != b.sizes[d]) return false;
-        if (a.sizes[d] != 1 && a.strides[d] != b.strides[d]) return false;
-    }
-    return true;
-}
-
 bool SameSizes(const TensorDesc& a, const TensorDesc& b) {
     if (a.rank != b.rank) return false;
     for (uint32_t d = 0; d < a.rank; ++d) {

@@ -320,4 +320,13 @@ Status ValidateGraph(Device& device, const DML_GRAPH_DESC& desc, ValidatedGraph*
     return {};
 }
 
+bool SameLayout(const TensorDesc& a, const TensorDesc& b) {
+    if (a.dataType != b.dataType || a.rank != b.rank || a.totalTensorSizeInBytes != b.totalTensorSizeInBytes) return false;
+    for (uint32_t d = 0; d < a.rank; ++d) {
+        if (a.sizes[d] != b.sizes[d]) return false;
+        if (a.sizes[d] != 1 && a.strides[d] != b.strides[d]) return false;
+    }
+    return true;
+}
+
 }  // namespace freedml::dml

@@ -78,4 +78,8 @@ Status ValidateGraph(Device& device, const DML_GRAPH_DESC& desc, ValidatedGraph*
 // operator.
 Status CompileGraph(Device& device, const DML_GRAPH_DESC& desc, uint32_t rawFlags, CompiledOperator** created);
 
+// Whether a and b are the same type and sizes and step the same bytes (strides compared where a
+// size exceeds 1): one tensor, however the two descs spell it.
+bool SameLayout(const TensorDesc& a, const TensorDesc& b);
+
 }  // namespace freedml::dml

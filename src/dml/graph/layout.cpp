@@ -57,15 +57,6 @@ bool IsPointwiseType(DML_OPERATOR_TYPE type) {
     }
 }
 
-bool SameLayout(const TensorDesc& a, const TensorDesc& b) {
-    if (a.dataType != b.dataType || a.rank != b.rank || a.totalTensorSizeInBytes != b.totalTensorSizeInBytes) return false;
-    for (uint32_t d = 0; d < a.rank; ++d) {
-        if (a.sizes[d] != b.sizes[d]) return false;
-        if (a.sizes[d] != 1 && a.strides[d] != b.strides[d]) return false;
-    }
-    return true;
-}
-
 // A point-wise node of one output whose operands all have the output's rank-4 sizes (broadcast
 // operands have them too, through zero strides), so that its dimensions can be permuted.
 bool IsPermutablePointwise(const GraphNode& node) {

@@ -72,6 +72,35 @@ __device__ int32_t MaskAt(const AttentionPointers& ptr, int64_t element) {
     return static_cast<const int32_t*>(ptr.inputs[7])[element];
 }
 
+// The keys [lo, hi) of batch b that the sequence-length masks leave open (lo and hi are left as
+// they are for the other masks).
+__device__ void OpenKeys(const AttentionPlan& p, const AttentionPointers& ptr, uint32_t b, int64_t* lo, int64_t* hi) {
+    if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
+        *hi = MaskAt(ptr, b * p.maskStrides[3]);
+    } else if (p.hasMask && p.maskType == 2) {  // KEY_SEQUENCE_END_START
+        *hi = MaskAt(ptr, b * p.maskStrides[3]);
+        *lo = MaskAt(ptr, p.maskStrides[2] + b * p.maskStrides[3]);
+    }
+}
+
+// A scaled score of (query i, key j) with the relative position bias added and the mask's filter
+// value where the key is masked (BOOLEAN mask, or outside [lo, hi) for the sequence-length masks).
+__device__ float BiasedScore(const AttentionPlan& p, const AttentionPointers& ptr, float s, uint32_t b, uint32_t h,
+                             uint32_t i, uint32_t j, int64_t lo, int64_t hi) {
+    if (p.hasRelativePositionBias) {
+        const int64_t* r = p.positionBiasStrides;
+        s += Load(p, ptr.inputs[8], b * r[0] + h * r[1] + i * r[2] + j * r[3]);
+    }
+    bool masked = false;
+    if (p.hasMask && p.maskType == 4) {  // BOOLEAN
+        const int64_t* m = p.maskStrides;
+        masked = MaskAt(ptr, b * m[0] + h * m[1] + i * m[2] + j * m[3]) == 0;
+    } else if (p.hasMask) {
+        masked = int64_t(j) < lo || int64_t(j) >= hi;
+    }
+    return masked ? s + p.maskFilterValue : s;
+}
+
 // One thread per element of {batch, kv head, total position, channel} of the present outputs.
 __global__ void WritePresent(AttentionPlan p, AttentionPointers ptr, bool value) {
     const uint32_t width = value ? p.valueHeadSize : p.headSize;
@@ -123,12 +152,7 @@ __global__ void AttendRows(AttentionPlan p, AttentionPointers ptr) {
         const uint32_t past = PastLength(p, ptr, b);
         const uint32_t count = past + p.keyValueSequence;
         int64_t lo = 0, hi = count;
-        if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
-            hi = MaskAt(ptr, b * p.maskStrides[3]);
-        } else if (p.hasMask && p.maskType == 2) {  // KEY_SEQUENCE_END_START
-            hi = MaskAt(ptr, b * p.maskStrides[3]);
-            lo = MaskAt(ptr, p.maskStrides[2] + b * p.maskStrides[3]);
-        }
+        OpenKeys(p, ptr, b, &lo, &hi);
         __syncthreads();  // the previous row is done with q and scores
         const AttentionOperandPlan& o = p.query;
         for (uint32_t d = threadIdx.x; d < p.headSize; d += blockDim.x) {
@@ -140,19 +164,7 @@ __global__ void AttendRows(AttentionPlan p, AttentionPointers ptr) {
         for (uint32_t j = threadIdx.x; j < count; j += blockDim.x) {
             float dot = 0.0f;
             for (uint32_t d = 0; d < p.headSize; ++d) dot += q[d] * KeyAt(p, ptr, false, b, past, j, kh, d);
-            float s = dot * p.scale;
-            if (p.hasRelativePositionBias) {
-                const int64_t* r = p.positionBiasStrides;
-                s += Load(p, ptr.inputs[8], b * r[0] + h * r[1] + i * r[2] + j * r[3]);
-            }
-            bool masked = false;
-            if (p.hasMask && p.maskType == 4) {  // BOOLEAN
-                const int64_t* m = p.maskStrides;
-                masked = MaskAt(ptr, b * m[0] + h * m[1] + i * m[2] + j * m[3]) == 0;
-            } else if (p.hasMask) {
-                masked = int64_t(j) < lo || int64_t(j) >= hi;
-            }
-            if (masked) s += p.maskFilterValue;
+            const float s = BiasedScore(p, ptr, dot * p.scale, b, h, i, j, lo, hi);
             scores[j] = s;
             localMax = fmaxf(localMax, s);
         }
@@ -210,12 +222,7 @@ __global__ void AttendTiles(AttentionPlan p, AttentionPointers ptr) {
     const uint32_t past = PastLength(p, ptr, b);
     const uint32_t count = past + p.keyValueSequence;
     int64_t lo = 0, hi = count;
-    if (p.hasMask && (p.maskType == 1 || p.maskType == 3)) {  // KEY_SEQUENCE_LENGTH, KEY_QUERY_..._START_END
-        hi = MaskAt(ptr, b * p.maskStrides[3]);
-    } else if (p.hasMask && p.maskType == 2) {  // KEY_SEQUENCE_END_START
-        hi = MaskAt(ptr, b * p.maskStrides[3]);
-        lo = MaskAt(ptr, p.maskStrides[2] + b * p.maskStrides[3]);
-    }
+    OpenKeys(p, ptr, b, &lo, &hi);
     const uint32_t firstRow = tile * rowsPerBlock;
     const AttentionOperandPlan& o = p.query;
     for (uint32_t e = threadIdx.x; e < rowsPerBlock * D; e += blockDim.x) {
@@ -254,20 +261,7 @@ __global__ void AttendTiles(AttentionPlan p, AttentionPointers ptr) {
             float score = -INFINITY;  // keys past the sequence weigh nothing
             if (j < count) {
                 score = s[r] * p.scale;
-                if (i < p.querySequence) {
-                    if (p.hasRelativePositionBias) {
-                        const int64_t* q = p.positionBiasStrides;
-                        score += Load(p, ptr.inputs[8], b * q[0] + h * q[1] + i * q[2] + j * q[3]);
-                    }
-                    bool masked = false;
-                    if (p.hasMask && p.maskType == 4) {  // BOOLEAN
-                        const int64_t* m = p.maskStrides;
-                        masked = MaskAt(ptr, b * m[0] + h * m[1] + i * m[2] + j * m[3]) == 0;
-                    } else if (p.hasMask) {
-                        masked = int64_t(j) < lo || int64_t(j) >= hi;
-                    }
-                    if (masked) score += p.maskFilterValue;
-                }
+                if (i < p.querySequence) score = BiasedScore(p, ptr, score, b, h, i, j, lo, hi);
             }
             const float newMax = fmaxf(rowMax[r], WarpMax(score));
             const float base = newMax == -INFINITY ? 0.0f : newMax;  // nothing scored yet
