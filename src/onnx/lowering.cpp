@@ -767,12 +767,20 @@ LoweredGraph Lowerer::Run() {
         }
         fusions[last] = {nodes, what, std::move(fn)};
     };
-    for (const auto& [last, p] : FindAttentionPatterns(g))
-        add(last, p.nodes, "attention", [this, p](std::string* why) { return LowerAttention(*this, p, why); });
-    for (const auto& [last, p] : FindLayerNormPatterns(g))
-        add(last, p.nodes, "layer normalization", [this, p](std::string* why) { return LowerLayerNorm(*this, p, why); });
-    for (const auto& [last, p] : FindGeluPatterns(g))
-        add(last, p.nodes, "GELU", [this, p](std::string* why) { return LowerGelu(*this, p, why); });
+    // (Named copies, not structured bindings: C++17 lambdas cannot capture those.)
+    for (const auto& found : FindAttentionPatterns(g)) {
+        const AttentionPattern p = found.second;
+        add(found.first, p.nodes, "attention", [this, p](std::string* why) { return LowerAttention(*this, p, why); });
+    }
+    for (const auto& found : FindLayerNormPatterns(g)) {
+        const LayerNormPattern p = found.second;
+        add(found.first, p.nodes, "layer normalization",
+            [this, p](std::string* why) { return LowerLayerNorm(*this, p, why); });
+    }
+    for (const auto& found : FindGeluPatterns(g)) {
+        const GeluPattern p = found.second;
+        add(found.first, p.nodes, "GELU", [this, p](std::string* why) { return LowerGelu(*this, p, why); });
+    }
     auto lower = [&](int i) {
         if (waiting.count(i)) return;
         auto it = fusions.find(i);
