@@ -40,6 +40,8 @@ struct Value {
 Shape PackedStrides(const Shape& shape);
 uint64_t RoundUp4(uint64_t bytes);
 std::string ShapeText(const Shape& shape);
+// The attribute `name` of `node`, or null where the node has none.
+const ::onnx::AttributeProto* FindAttr(const ::onnx::NodeProto& node, const char* name);
 
 class Lowerer;
 

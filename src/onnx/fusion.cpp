@@ -25,17 +25,6 @@
 
 namespace freedml::onnx {
 
-namespace {
-
-const ::onnx::AttributeProto* Attr(const ::onnx::NodeProto& node, const char* name) {
-    for (const auto& a : node.attribute()) {
-        if (a.name() == name) return &a;
-    }
-    return nullptr;
-}
-
-}  // namespace
-
 std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& g) {
     std::map<std::string, std::vector<int>> consumers;
     for (int i = 0; i < g.node_size(); ++i) {
@@ -53,7 +42,7 @@ std::map<int, AttentionPattern> FindAttentionPatterns(const ::onnx::GraphProto& 
     };
     auto sameTypeCast = [&](int n) {
         // A Cast whose target is FLOAT (what these exporters cast the float scores to).
-        const auto* to = Attr(g.node(n), "to");
+        const auto* to = FindAttr(g.node(n), "to");
         return g.node(n).op_type() == "Cast" && to && to->i() == ::onnx::TensorProto::FLOAT;
     };
 
@@ -207,7 +196,7 @@ bool LowerAttention(Lowerer& l, const AttentionPattern& p, std::string* why) {
     }
     // Softmax over the last axis (opset 13 on; before, flattening from the last axis is the same).
     const auto& softmax = g.node(p.softmaxNode);
-    const auto* axisAttr = Attr(softmax, "axis");
+    const auto* axisAttr = FindAttr(softmax, "axis");
     int64_t axis = axisAttr ? axisAttr->i() : -1;
     int64_t opset = l.model.opset;
     if (!axisAttr && opset < 13) axis = 1;

@@ -31,13 +31,6 @@ namespace freedml::onnx {
 
 namespace {
 
-const ::onnx::AttributeProto* Attr(const ::onnx::NodeProto& node, const char* name) {
-    for (const auto& a : node.attribute()) {
-        if (a.name() == name) return &a;
-    }
-    return nullptr;
-}
-
 // Who reads each value, for following single-consumer chains.
 struct Readers {
     explicit Readers(const ::onnx::GraphProto& g) : graph(g) {
@@ -203,7 +196,7 @@ bool LowerLayerNorm(Lowerer& l, const LayerNormPattern& p, std::string* why) {
     std::set<uint32_t> axes[2];
     for (int k = 0; k < 2; ++k) {
         const auto& node = g.node(p.reduceMean[k]);
-        const auto* keep = Attr(node, "keepdims");
+        const auto* keep = FindAttr(node, "keepdims");
         if (keep && keep->i() != 1) return *why = "a ReduceMean drops the reduced axes (keepdims=0)", false;
         std::vector<int64_t> list;
         if (opset >= 18) {
@@ -214,11 +207,11 @@ bool LowerLayerNorm(Lowerer& l, const LayerNormPattern& p, std::string* why) {
                 list.resize(a->ElementCount());
                 if (!list.empty()) std::memcpy(list.data(), a->host->data(), list.size() * 8);
             }
-        } else if (const auto* a = Attr(node, "axes")) {
+        } else if (const auto* a = FindAttr(node, "axes")) {
             list.assign(a->ints().begin(), a->ints().end());
         }
         if (list.empty()) {
-            const auto* noop = Attr(node, "noop_with_empty_axes");
+            const auto* noop = FindAttr(node, "noop_with_empty_axes");
             if (noop && noop->i() != 0) return *why = "a ReduceMean reduces nothing (noop_with_empty_axes)", false;
             for (size_t a = 0; a < r; ++a) list.push_back(int64_t(a));
         }
