@@ -271,6 +271,23 @@ TEST(Gemm, Float16AnyStridesReachOneDnn) {
     }
 }
 
+TEST(Gemm, Float16LargeEnoughToConvertOnOneDnnsThreads) {
+    // Operands of tens of thousands of elements: their FLOAT32 copies are made (and the output
+    // rounded back) in shares across oneDNN's OpenMP team. Uneven shares, gapped output rows (the
+    // gaps stay untouched), a transposed A read column by column, and C scaled by Beta.
+    GemmCase c;
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.batch = {1, 1};
+    c.m = 151, c.n = 173, c.k = 263;
+    c.hasC = true, c.beta = -0.5f;
+    c.outStrides = {0, 0, 180, 1};
+    c.expectOneDnn = 1;
+    RunGemm(c);
+    c.transA = true;
+    c.ownB = true;
+    RunGemm(c);
+}
+
 TEST(Gemm, OwnedTensorsArePackedAtInitialization) {
     for (bool ownA : {false, true}) {
         for (bool ownB : {false, true}) {

@@ -18,13 +18,14 @@ TensorDesc PackedFloat32Like(const TensorDesc& desc) {
     return d;
 }
 
-void ConvertTensor(ThreadPool* threads, TensorView from, TensorView to) {
+void ConvertTensorOn(const ParallelForFunction& parallelFor, TensorView from, TensorView to,
+                     uint64_t minElementsPerChunk) {
     const TensorDesc &s = from.Desc(), &d = to.Desc();
     const DML_TENSOR_DATA_TYPE sType = s.dataType, dType = d.dataType;
     auto plan = MakeLoopPlan<2>(d.sizes.data(), d.rank, {d.strides.data(), s.strides.data()},
                                 {ElementSizeInBytes(dType), ElementSizeInBytes(sType)});
-    ParallelLoop(
-        threads, plan, {to.data, from.data},
+    ParallelLoopOn(
+        parallelFor, plan, {to.data, from.data},
         [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& st) {
             // One side packed FLOAT32: a single conversion pass; otherwise through a block of floats.
             if (dType == DML_TENSOR_DATA_TYPE_FLOAT32 && st[0] == 4) {
@@ -42,7 +43,15 @@ void ConvertTensor(ThreadPool* threads, TensorView from, TensorView to) {
                 StoreFloats(dType, block, p[0] + int64_t(i) * st[0], st[0], m);
             }
         },
-        1u << 16);
+        minElementsPerChunk);
+}
+
+void ConvertTensor(ThreadPool* threads, TensorView from, TensorView to) {
+    ConvertTensorOn(
+        [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
+            ParallelFor(threads, count, minChunk, body);
+        },
+        from, to, 1u << 16);
 }
 
 }  // namespace freedml::dml::cpu

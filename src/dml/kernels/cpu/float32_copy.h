@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "common/thread_pool.h"
 #include "dml/kernels/cpu/tensor_view.h"
@@ -21,5 +22,18 @@ TensorDesc PackedFloat32Like(const TensorDesc& desc);
 // to <- from, element by element over their common sizes; each is FLOAT16 or FLOAT32 with any
 // strides (zero strides of `from` broadcast). Large tensors are split over `threads`.
 void ConvertTensor(ThreadPool* threads, TensorView from, TensorView to);
+
+// The same with the rows shared out by `parallelFor(count, minChunk, body)` (oneDNN's OpenMP team
+// where the conversion sits between oneDNN primitives), in chunks of at least `minElementsPerChunk`.
+using ParallelForFunction =
+    std::function<void(uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body)>;
+void ConvertTensorOn(const ParallelForFunction& parallelFor, TensorView from, TensorView to,
+                     uint64_t minElementsPerChunk);
+
+// ConvertTensor for the operands of a oneDNN primitive (onednn.cpp): shared out on oneDNN's own
+// OpenMP team, whose threads are still polling just before and after a primitive, so that even a
+// small tensor is converted on every core without waking a second set of threads; on `threads`
+// where oneDNN runs on another runtime or is absent.
+void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView to);
 
 }  // namespace freedml::dml::cpu

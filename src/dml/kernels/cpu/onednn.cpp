@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/float32_copy.h"
 #include "dml/kernels/cpu/int8_gemm.h"
+#include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
 #include "dml/ops/pooling/cpu/pooling_onednn.h"
@@ -64,6 +66,11 @@ constexpr double kOneThreadWork = 96.0 * 96.0 * 96.0;
 struct OpenMp {
     int (*getMaxThreads)() = nullptr;
     void (*setNumThreads)(int) = nullptr;
+    // GNU OpenMP's entry points for a parallel region (what `#pragma omp parallel` compiles to);
+    // null under another OpenMP runtime.
+    void (*parallel)(void (*function)(void*), void* data, unsigned threads, unsigned flags) = nullptr;
+    int (*threadNumber)() = nullptr;
+    int (*teamSize)() = nullptr;
 };
 const OpenMp& OpenMpRuntime() {
     static const OpenMp runtime = [] {
@@ -77,10 +84,43 @@ const OpenMp& OpenMpRuntime() {
         OpenMp r;
         r.getMaxThreads = reinterpret_cast<int (*)()>(find("omp_get_max_threads"));
         r.setNumThreads = reinterpret_cast<void (*)(int)>(find("omp_set_num_threads"));
+        r.parallel = reinterpret_cast<void (*)(void (*)(void*), void*, unsigned, unsigned)>(find("GOMP_parallel"));
+        r.threadNumber = reinterpret_cast<int (*)()>(find("omp_get_thread_num"));
+        r.teamSize = reinterpret_cast<int (*)()>(find("omp_get_num_threads"));
+        if (!r.parallel || !r.threadNumber || !r.teamSize) r.parallel = nullptr;
         if (!r.getMaxThreads || !r.setNumThreads) r = OpenMp{};
         return r;
     }();
     return runtime;
+}
+
+// Calls body(begin, end) over [0, count) on the calling thread's OpenMP team, one even share per
+// thread and at least minChunk each; false (nothing run) where the runtime is not GNU OpenMP.
+// The body must not throw (an exception cannot leave an OpenMP region).
+bool ParallelForOnOpenMpTeam(uint64_t count, uint64_t minChunk,
+                             const std::function<void(uint64_t, uint64_t)>& body) noexcept {
+    const OpenMp& omp = OpenMpRuntime();
+    if (!omp.parallel) return false;
+    const uint64_t most = std::max<uint64_t>(1, count / std::max<uint64_t>(minChunk, 1));
+    const unsigned threads = unsigned(std::min<uint64_t>(most, uint64_t(std::max(omp.getMaxThreads(), 1))));
+    if (threads < 2) {
+        if (count) body(0, count);
+        return true;
+    }
+    struct Job {
+        const OpenMp* omp;
+        uint64_t count;
+        const std::function<void(uint64_t, uint64_t)>* body;
+    } job{&omp, count, &body};
+    omp.parallel(
+        [](void* data) {
+            const Job& j = *static_cast<const Job*>(data);
+            const uint64_t t = uint64_t(j.omp->threadNumber()), n = uint64_t(j.omp->teamSize());
+            const uint64_t begin = j.count * t / n, end = j.count * (t + 1) / n;
+            if (begin < end) (*j.body)(begin, end);
+        },
+        &job, threads, 0);
+    return true;
 }
 #endif
 
@@ -186,6 +226,24 @@ bool AppendActivation(const FusedActivation& a, dnnl::post_ops& ops) {
 
 }  // namespace
 
+
+// Elements a thread of oneDNN's team converts at least: a fork of polling threads costs about a
+// microsecond, what converting some thousands of FLOAT16 values takes.
+constexpr uint64_t kTeamConvertChunk = 8192;
+
+void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView to) {
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+    if (OpenMpRuntime().parallel) {
+        ConvertTensorOn(
+            [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
+                if (!ParallelForOnOpenMpTeam(count, minChunk, body)) ParallelFor(threads, count, minChunk, body);
+            },
+            from, to, kTeamConvertChunk);
+        return;
+    }
+#endif
+    ConvertTensor(threads, from, to);
+}
 
 // ---- GEMM ---------------------------------------------------------------------------------------
 
@@ -644,9 +702,9 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     TensorView in = input, out = output;
     if (s.half) {
         in = TensorView{&s.input32, temporary + s.inputOffset};
-        ConvertTensor(threads, input, in);
+        ConvertTensorBesideOneDnn(threads, input, in);
         out = TensorView{&s.output32, temporary + s.outputOffset};
-        if (params_.accumulate) ConvertTensor(threads, output, out);
+        if (params_.accumulate) ConvertTensorBesideOneDnn(threads, output, out);
     }
     void* src = in.data;
     if (s.reorderSrc) {
@@ -658,7 +716,7 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     s.args.Run(s.primitive, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
     if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
     if (s.activationPass) ApplyActivation(threads, params_.activation, TensorView{&s.activationView, out.data});
-    if (s.half) ConvertTensor(threads, out, output);
+    if (s.half) ConvertTensorBesideOneDnn(threads, out, output);
 }
 
 // ---- POOLING ------------------------------------------------------------------------------------
@@ -883,6 +941,10 @@ bool MatMulAccumulateOneDnn(const float*, int64_t, const float*, int64_t, int64_
 
 bool Int8Gemm(bool, int64_t, int64_t, int64_t, const void*, int64_t, const int8_t*, int64_t, int32_t*, int64_t) {
     return false;
+}
+
+void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView to) {
+    ConvertTensor(threads, from, to);
 }
 
 struct GemmKernel::OneDnnState {};

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 
 #include "common/thread_pool.h"
 #include "dml/kernel.h"
@@ -36,9 +37,10 @@ namespace freedml::dml::cpu {
 
 // Runs a LoopPlan across the pool when it has enough elements to pay for the fork: whole rows per
 // chunk, or pieces of the single row of a packed loop.
-template <size_t N, class Inner>
-void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array<std::byte*, N>& bases, Inner&& inner,
-                  uint64_t minElementsPerChunk = 1u << 15) {
+// `parallelFor(count, minChunk, body)` shares out the chunks (ParallelLoop: FreeDML's pool).
+template <size_t N, class For, class Inner>
+void ParallelLoopOn(For&& parallelFor, const LoopPlan<N>& plan, const std::array<std::byte*, N>& bases, Inner&& inner,
+                    uint64_t minElementsPerChunk) {
     const uint64_t rows = plan.OuterCount();
     const uint64_t count = plan.InnerCount();
     if (rows * count < 2 * minElementsPerChunk) {
@@ -48,7 +50,7 @@ void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array
     if (rows == 1) {
         std::array<int64_t, N> strides{};
         for (size_t k = 0; k < N; ++k) strides[k] = plan.InnerStride(k);
-        ParallelFor(threads, count, minElementsPerChunk, [&](uint64_t begin, uint64_t end) {
+        parallelFor(count, minElementsPerChunk, [&](uint64_t begin, uint64_t end) {
             std::array<std::byte*, N> ptrs;
             for (size_t k = 0; k < N; ++k) ptrs[k] = bases[k] + int64_t(begin) * strides[k];
             inner(ptrs, end - begin, strides);
@@ -56,8 +58,17 @@ void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array
         return;
     }
     uint64_t minRows = (minElementsPerChunk + count - 1) / count;
-    ParallelFor(threads, rows, minRows,
-                [&](uint64_t begin, uint64_t end) { RunLoopRows(plan, bases, begin, end, inner); });
+    parallelFor(rows, minRows, [&](uint64_t begin, uint64_t end) { RunLoopRows(plan, bases, begin, end, inner); });
+}
+
+template <size_t N, class Inner>
+void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array<std::byte*, N>& bases, Inner&& inner,
+                  uint64_t minElementsPerChunk = 1u << 15) {
+    ParallelLoopOn(
+        [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
+            ParallelFor(threads, count, minChunk, body);
+        },
+        plan, bases, std::forward<Inner>(inner), minElementsPerChunk);
 }
 
 }  // namespace freedml::dml::cpu

@@ -173,7 +173,7 @@ void GemmKernel::Execute(ThreadPool* threads, TensorView a, TensorView b, Tensor
     }
     // FLOAT16: the unowned operands' FLOAT32 copies, the product into a FLOAT32 output, rounded once.
     auto copy = [&](TensorView from, const TensorDesc& desc, uint64_t at) {
-        ConvertTensor(threads, from, TensorView{&desc, temporary + at});
+        ConvertTensorBesideOneDnn(threads, from, TensorView{&desc, temporary + at});
         return temporary + at;
     };
     if (aOffset_ == UINT64_MAX) aData = copy(a, compute_.a, aTemp_);
@@ -181,7 +181,7 @@ void GemmKernel::Execute(ThreadPool* threads, TensorView a, TensorView b, Tensor
     if (params_.c && params_.beta != 0.0f && cOffset_ == UINT64_MAX) cData = copy(c, *compute_.c, cTemp_);
     const TensorView output32{&compute_.output, temporary + oTemp_};
     ExecuteOneDnn(threads, aData, bData, cData, output32, temporary);
-    ConvertTensor(threads, output32, output);
+    ConvertTensorBesideOneDnn(threads, output32, output);
 }
 
 void GemmKernel::ExecuteReference(ThreadPool* threads, const std::byte* aBase, const std::byte* bBase,
