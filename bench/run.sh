@@ -161,6 +161,9 @@ if has "$alone_bench" && [ "$device" = cpu ]; then
       --suffix " (alone; GOMP_SPINCOUNT=300000)"
   run threading-passive.txt env OMP_WAIT_POLICY=passive "$bin/$alone_bench" "${alone[@]}" \
       --suffix " (alone; OMP_WAIT_POLICY=passive)"
+  # Without the one-thread twins that medium GEMMs and convolutions switch to on busy cores.
+  run threading-team.txt env FREEDML_CPU_CONTENTION=off "$bin/$alone_bench" "${alone[@]}" \
+      --suffix " (alone; FREEDML_CPU_CONTENTION=off)"
   # The same beside a competing process: a busy loop pinned to one core (the first this script may
   # use) while they run; the report divides each figure by its idle twin above.
   if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
@@ -173,6 +176,8 @@ if has "$alone_bench" && [ "$device" = cpu ]; then
         --suffix " (alone; GOMP_SPINCOUNT=300000; spinner)"
     run competing-passive.txt env OMP_WAIT_POLICY=passive "$bin/$alone_bench" "${alone[@]}" \
         --suffix " (alone; OMP_WAIT_POLICY=passive; spinner)"
+    run competing-team.txt env FREEDML_CPU_CONTENTION=off "$bin/$alone_bench" "${alone[@]}" \
+        --suffix " (alone; FREEDML_CPU_CONTENTION=off; spinner)"
     kill $spinner 2>/dev/null || true
     wait $spinner 2>/dev/null || true
     trap - EXIT

@@ -6,6 +6,7 @@
 // it applies) and on the forced reference path, with the filter and bias owned or not.
 #include <gtest/gtest.h>
 
+#include "dml/kernels/cpu/team_or_solo.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "test_util.h"
 
@@ -24,6 +25,7 @@ struct ConvCase {
     bool channelsLastInput = false;   // input stored N, spatial..., C
     bool channelsLastOutput = false;  // output stored so
     bool expectNoReorder = false;     // oneDNN runs on the activations as they are laid out
+    bool expectSoloTwin = false;      // oneDNN's primitive has a one-thread twin (team_or_solo.h)
     FusedActivation activation;
     bool accumulate = false;  // the result is added to the output's previous values (before the activation)
     int expectOneDnn = -1;
@@ -154,6 +156,9 @@ void RunConv(const ConvCase& c) {
             }
             if (!forceReference && c.expectNoReorder) {
                 EXPECT_EQ(kernel.PathDescription().find("reordered"), std::string::npos);
+            }
+            if (!forceReference && c.expectSoloTwin) {
+                EXPECT_NE(kernel.PathDescription().find("one-thread twin"), std::string::npos);
             }
 #endif
             Buffer persistent(kernel.PersistentSizeInBytes()), temporary(kernel.TemporarySizeInBytes());
@@ -378,6 +383,29 @@ TEST(Convolution, BlockedActivationsThroughTheTemporaryResource) {
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.kernel = {3, 3};
     RunConv(c);
+}
+
+TEST(Convolution, OneThreadTwinRunsWhileTheCoresAreContended) {
+    // Problems of medium size get a twin primitive sized for one thread on the team's layouts (the
+    // owned filter packed once for both); forced to run it, each layout must give the definition's
+    // result, blocked activations and FLOAT16 copies included.
+    SetCpuContentionPolicyForTesting(ContentionPolicy::AlwaysSolo);
+    ConvCase c;
+    c.batch = 2, c.cin = 32, c.cout = 48;
+    c.in = {20, 18};
+    c.kernel = {3, 3};
+    c.startPad = {1, 1}, c.endPad = {1, 1};
+    c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+    c.expectOneDnn = 1, c.expectSoloTwin = true;
+    RunConv(c);
+    c.kernel = {1, 1}, c.startPad = {0, 0}, c.endPad = {0, 0};
+    c.in = {40, 40};
+    c.channelsLastInput = c.channelsLastOutput = true;
+    RunConv(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.accumulate = true;
+    RunConv(c);
+    SetCpuContentionPolicyForTesting(ContentionPolicy::Automatic);
 }
 
 TEST(Convolution, OverlappingInputTakesTheReferencePath) {

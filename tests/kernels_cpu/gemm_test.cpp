@@ -5,6 +5,7 @@
 // on the forced reference path.
 #include <gtest/gtest.h>
 
+#include "dml/kernels/cpu/team_or_solo.h"
 #include "dml/ops/matrix/cpu/gemm.h"
 #include "test_util.h"
 
@@ -24,6 +25,7 @@ struct GemmCase {
     bool ownA = false, ownB = false, ownC = false;
     FusedActivation activation;
     int expectOneDnn = -1;  // 1 / 0: the default path must (not) be oneDNN; -1: either
+    bool expectSoloTwin = false;  // oneDNN's primitive has a one-thread twin (team_or_solo.h)
 };
 
 std::vector<uint32_t> Concat(std::vector<uint32_t> a, std::initializer_list<uint32_t> b) {
@@ -90,6 +92,9 @@ void RunGemm(const GemmCase& c) {
 #ifdef FREEDML_HAVE_DNNL
         if (!forceReference && c.expectOneDnn >= 0) {
             EXPECT_EQ(kernel.UsesOneDnn(), c.expectOneDnn == 1);
+        }
+        if (!forceReference && c.expectSoloTwin) {
+            EXPECT_NE(kernel.PathDescription().find("one-thread twin"), std::string::npos);
         }
 #endif
         Buffer persistent(kernel.PersistentSizeInBytes()), temporary(kernel.TemporarySizeInBytes());
@@ -286,6 +291,25 @@ TEST(Gemm, Float16LargeEnoughToConvertOnOneDnnsThreads) {
     c.transA = true;
     c.ownB = true;
     RunGemm(c);
+}
+
+TEST(Gemm, OneThreadTwinRunsWhileTheCoresAreContended) {
+    // A product of medium size gets a twin matmul sized for one thread, on the team's layouts (B
+    // packed once for both); forced to run it, it must give the definition's result.
+    SetCpuContentionPolicyForTesting(ContentionPolicy::AlwaysSolo);
+    for (bool ownB : {false, true}) {
+        GemmCase c;
+        c.batch = {1, 1};
+        c.m = 120, c.n = 136, c.k = 144;
+        c.hasC = true, c.beta = 0.75f, c.ownB = ownB;
+        c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+        c.expectOneDnn = 1, c.expectSoloTwin = true;
+        RunGemm(c);
+        c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+        c.transA = true;
+        RunGemm(c);
+    }
+    SetCpuContentionPolicyForTesting(ContentionPolicy::Automatic);
 }
 
 TEST(Gemm, OwnedTensorsArePackedAtInitialization) {

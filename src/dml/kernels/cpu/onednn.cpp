@@ -6,6 +6,7 @@
 // quantized matrix multiplies, and the attention kernel's strided batched products. Built
 // without oneDNN (FREEDML_ONEDNN=OFF), the kernels take their own reference paths and say why.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -20,6 +21,7 @@
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/float32_copy.h"
 #include "dml/kernels/cpu/int8_gemm.h"
+#include "dml/kernels/cpu/team_or_solo.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "dml/ops/matrix/cpu/gemm.h"
@@ -184,6 +186,67 @@ void Arguments::Run(const dnnl::primitive& primitive, std::initializer_list<void
     stream.wait();
 }
 
+// Work (multiply-adds) up to which a primitive sized for oneDNN's team gets a twin sized for one
+// thread (team_or_solo.h). Larger problems keep the team: beside a busy process their preempted
+// thread still adds more than it holds back.
+constexpr double kSoloTwinWork = 512.0 * 512.0 * 512.0;
+
+// A primitive sized for oneDNN's team and, where it has one, its twin sized for one thread.
+struct TeamPrimitive {
+    dnnl::primitive team, solo;
+    Arguments teamArgs, soloArgs;
+    bool hasSolo = false;
+    mutable TeamOrSolo chooser;
+
+    // Which form this execution runs (team_or_solo.h); the caller runs whatever goes with the
+    // primitive (reorders) inside a OneThreadScope of the same, and reports the time it took.
+    bool ChooseSolo(int64_t nowNs) const {
+        if (!hasSolo) return false;
+        switch (CpuContentionPolicy()) {
+            case ContentionPolicy::AlwaysTeam:
+                return false;
+            case ContentionPolicy::AlwaysSolo:
+                return true;
+            case ContentionPolicy::Automatic:
+                break;
+        }
+        return chooser.ChooseSolo(nowNs);
+    }
+    // Executes the twin (`solo`) or the team primitive, with the arguments Add named (each
+    // Arguments in the same order) at `data`.
+    void Run(bool solo, std::initializer_list<void*> data) const {
+        if (!solo) {
+            teamArgs.Run(team, data);
+            return;
+        }
+        // Sized for one thread at creation; the scope keeps oneDNN's inner GEMM (the gemm-based
+        // convolutions size it when they run) on this thread too.
+        const OneThreadScope oneThread(true);
+        soloArgs.Run(this->solo, data);
+    }
+    void Record(bool solo, int64_t startNs) const {
+        if (hasSolo) chooser.Record(solo, MonotonicNs() - startNs);
+    }
+    // Makes the twin, for a problem of `work` multiply-adds between one thread's and kSoloTwinWork,
+    // from `describe()` run for one thread on the team's layouts; `addArguments(args, scratchpad)`
+    // names its arguments. None where oneDNN refuses or offers only its reference implementation.
+    template <class Describe, class AddArguments>
+    void MakeSolo(double work, Describe&& describe, AddArguments&& addArguments, uint64_t* scratchSize) {
+        if (work <= kOneThreadWork || work > kSoloTwinWork) return;
+        try {
+            const OneThreadScope oneThread(true);
+            const dnnl::primitive_desc pd = describe();
+            if (std::string(pd.impl_info_str()).find("ref") != std::string::npos) return;
+            solo = dnnl::primitive(pd);
+            addArguments(soloArgs, pd.scratchpad_desc());
+            *scratchSize = std::max<uint64_t>(*scratchSize, pd.scratchpad_desc().get_size());
+            hasSolo = true;
+        } catch (const dnnl::error&) {
+            // No twin: the team runs whatever the load.
+        }
+    }
+};
+
 dnnl::memory::desc Md(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
                              dnnl::memory::data_type type = dnnl::memory::data_type::f32) {
     return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), type,
@@ -226,7 +289,6 @@ bool AppendActivation(const FusedActivation& a, dnnl::post_ops& ops) {
 
 }  // namespace
 
-
 // Elements a thread of oneDNN's team converts at least: a fork of polling threads costs about a
 // microsecond, what converting some thousands of FLOAT16 values takes.
 constexpr uint64_t kTeamConvertChunk = 8192;
@@ -248,14 +310,14 @@ void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView 
 // ---- GEMM ---------------------------------------------------------------------------------------
 
 struct GemmKernel::OneDnnState {
-    dnnl::matmul primitive;
-    dnnl::memory::desc aMd, bMd, bUserMd, cMd, oMd, scratchMd;
+    TeamPrimitive matmul;  // arguments A, B, output, scratchpad[, C]
+    dnnl::memory::desc aMd, bMd, bUserMd, cMd, oMd;
+    uint64_t scratchSize = 0;  // the larger of the team's and the twin's scratchpads
     bool bPacked = false;      // B owned and reordered into oneDNN's layout at Initialize
     bool cBinary = false;      // C added by a binary post-op (Beta == 1)
     bool cSum = false;         // C copied into the output, then a sum post-op scales it by Beta
     bool activationPass = false;  // activation applied by our own pass after the primitive
-    LoopPlan<2> cCopy;         // output <- C, for cSum
-    Arguments args;            // A, B, output, scratchpad[, C]
+    LoopPlan<2> cCopy;            // output <- C, for cSum
 };
 
 void GemmKernel::TryOneDnn() {
@@ -329,7 +391,8 @@ void GemmKernel::TryOneDnn() {
     else if (p.beta == 1.0f) strategies = {1, 2};
     else strategies = {2};
     std::string failure;
-    const OneThreadScope oneThread(double(g.m) * g.n * g.k * double(g.batchCount) <= kOneThreadWork);
+    const double work = double(g.m) * g.n * g.k * double(g.batchCount);
+    const OneThreadScope oneThread(work <= kOneThreadWork);
     for (int strategy : strategies) {
         try {
             dnnl::primitive_attr attr;
@@ -343,9 +406,9 @@ void GemmKernel::TryOneDnn() {
             attr.set_post_ops(fused ? withActivation : ops);
             dnnl::matmul::desc desc(state->aMd, bMd, state->oMd);
             dnnl::matmul::primitive_desc pd(desc, attr, CpuEngine());
-            state->primitive = dnnl::matmul(pd);
+            state->matmul.team = dnnl::matmul(pd);
             state->bMd = pd.weights_desc();
-            state->scratchMd = pd.scratchpad_desc();
+            state->scratchSize = pd.scratchpad_desc().get_size();
             state->bPacked = packB;
             state->cBinary = strategy == 1;
             state->cSum = strategy == 2;
@@ -359,12 +422,24 @@ void GemmKernel::TryOneDnn() {
                 state->cCopy = MakeLoopPlan<2>(p.output.sizes.data(), r, {p.output.strides.data(), cStrides.data()},
                                                {4u, 4u});
             }
-            state->args.Add(DNNL_ARG_SRC, state->aMd);
-            state->args.Add(DNNL_ARG_WEIGHTS, state->bMd);
-            state->args.Add(DNNL_ARG_DST, state->oMd);
-            state->args.Add(DNNL_ARG_SCRATCHPAD, state->scratchMd);
-            if (state->cBinary) state->args.Add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, state->cMd);
+            auto addArguments = [&](Arguments& args, const dnnl::memory::desc& scratchMd) {
+                args.Add(DNNL_ARG_SRC, state->aMd);
+                args.Add(DNNL_ARG_WEIGHTS, state->bMd);
+                args.Add(DNNL_ARG_DST, state->oMd);
+                args.Add(DNNL_ARG_SCRATCHPAD, scratchMd);
+                if (state->cBinary) args.Add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, state->cMd);
+            };
+            addArguments(state->matmul.teamArgs, pd.scratchpad_desc());
             path_ = std::string("oneDNN matmul (") + pd.impl_info_str() + ")";
+            // The one-thread twin, on the same layouts (B packed for the team included).
+            state->matmul.MakeSolo(
+                work,
+                [&] {
+                    return dnnl::matmul::primitive_desc(dnnl::matmul::desc(state->aMd, state->bMd, state->oMd), attr,
+                                                        CpuEngine());
+                },
+                addArguments, &state->scratchSize);
+            if (state->matmul.hasSolo) path_ += "; a one-thread twin for busy cores";
             oneDnn_ = std::move(state);
             return;
         } catch (const dnnl::error& e) {
@@ -378,7 +453,7 @@ uint64_t GemmKernel::OneDnnOwnedBSize(uint64_t plainSize) const {
     return oneDnn_->bPacked ? oneDnn_->bMd.get_size() : plainSize;
 }
 
-uint64_t GemmKernel::OneDnnScratchSize() const { return oneDnn_->scratchMd.get_size(); }
+uint64_t GemmKernel::OneDnnScratchSize() const { return oneDnn_->scratchSize; }
 
 bool GemmKernel::InitializeOneDnn(const std::byte* b, std::byte* persistent) const {
     if (!oneDnn_->bPacked) return false;
@@ -404,8 +479,11 @@ void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, cons
                         for (uint64_t i = 0; i < n; ++i) std::memcpy(p[0] + int64_t(i) * st[0], p[1] + int64_t(i) * st[1], 4);
                     });
     }
-    s.args.Run(s.primitive, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
-                             const_cast<std::byte*>(cData)});
+    const int64_t start = MonotonicNs();
+    const bool solo = s.matmul.ChooseSolo(start);
+    s.matmul.Run(solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
+                        const_cast<std::byte*>(cData)});
+    s.matmul.Record(solo, start);
     if (s.activationPass) ApplyActivation(threads, params_.activation, output);
 }
 
@@ -442,9 +520,8 @@ bool BlockedActivationsPay(uint64_t window, uint64_t outputPlane, uint64_t inCha
 }  // namespace
 
 struct ConvolutionKernel::OneDnnState {
-    dnnl::primitive primitive;
+    TeamPrimitive convolution;  // arguments src, weights, dst, scratchpad[, bias]
     dnnl::memory::desc srcMd, dstMd, weightsSourceMd, weightsMd, biasMd;
-    Arguments args;  // src, weights, dst, scratchpad[, bias]
     uint64_t scratchSize = 0;  // the largest of the primitives' scratchpads (they run one by one)
     bool activationPass = false;
     // The pass's view of the output: a 1-D run over its elements when they fill their span without
@@ -543,20 +620,21 @@ void ConvolutionKernel::TryOneDnn() {
         if (fused || p.accumulate) attr.set_post_ops(ops);
         auto& engine = CpuEngine();
         const auto inference = dnnl::prop_kind::forward_inference;
-        auto describe = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst) -> dnnl::primitive_desc {
+        auto describe = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+                            const dnnl::memory::desc& weights) -> dnnl::primitive_desc {
             if (!backward) {
-                auto desc = p.bias ? dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct, src,
-                                                                     weightsAny, state->biasMd, dst, strides, dilations,
-                                                                     padL, padR)
-                                   : dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct, src,
-                                                                     weightsAny, dst, strides, dilations, padL, padR);
+                auto desc = p.bias ? dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct,
+                                                                     src, weights, state->biasMd, dst, strides,
+                                                                     dilations, padL, padR)
+                                   : dnnl::convolution_forward::desc(inference, dnnl::algorithm::convolution_direct,
+                                                                     src, weights, dst, strides, dilations, padL, padR);
                 return dnnl::convolution_forward::primitive_desc(desc, attr, engine);
             }
-            auto desc = p.bias ? dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct, src,
-                                                                   weightsAny, state->biasMd, dst, strides, dilations,
-                                                                   padL, padR)
-                               : dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct, src,
-                                                                   weightsAny, dst, strides, dilations, padL, padR);
+            auto desc =
+                p.bias ? dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct, src,
+                                                           weights, state->biasMd, dst, strides, dilations, padL, padR)
+                       : dnnl::deconvolution_forward::desc(inference, dnnl::algorithm::deconvolution_direct, src,
+                                                           weights, dst, strides, dilations, padL, padR);
             return dnnl::deconvolution_forward::primitive_desc(desc, attr, engine);
         };
         const OneThreadScope oneThread(work <= kOneThreadWork);
@@ -565,7 +643,7 @@ void ConvolutionKernel::TryOneDnn() {
         // and blocking pays.
         dnnl::primitive_desc pd;
         try {
-            pd = describe(srcUserMd, dstUserMd);
+            pd = describe(srcUserMd, dstUserMd, weightsAny);
         } catch (const dnnl::error& e) {
             userFailure = e.what();
         }
@@ -574,7 +652,7 @@ void ConvolutionKernel::TryOneDnn() {
         const bool reference = userImpl.find("ref") != std::string::npos;
         if (!pd || reference || (gemm && BlockedActivationsPay(window, outputPlane, inPerGroup))) {
             try {
-                dnnl::primitive_desc blocked = describe(anyLayout(srcUserMd), anyLayout(dstUserMd));
+                dnnl::primitive_desc blocked = describe(anyLayout(srcUserMd), anyLayout(dstUserMd), weightsAny);
                 if (!pd || std::string(blocked.impl_info_str()).find("ref") == std::string::npos) pd = blocked;
             } catch (const dnnl::error&) {
                 if (!pd) throw;
@@ -584,10 +662,22 @@ void ConvolutionKernel::TryOneDnn() {
         state->srcMd = pd.src_desc();
         state->dstMd = pd.dst_desc();
         state->weightsMd = pd.weights_desc();
-        state->primitive = dnnl::primitive(pd);
+        state->convolution.team = dnnl::primitive(pd);
         state->scratchSize = pd.scratchpad_desc().get_size();
         path_ = std::string(backward ? "oneDNN deconvolution_forward (" : "oneDNN convolution_forward (") +
                 pd.impl_info_str() + ")";
+        auto addArguments = [&](Arguments& args, const dnnl::memory::desc& scratchMd) {
+            args.Add(DNNL_ARG_SRC, state->srcMd);
+            args.Add(DNNL_ARG_WEIGHTS, state->weightsMd);
+            args.Add(DNNL_ARG_DST, state->dstMd);
+            args.Add(DNNL_ARG_SCRATCHPAD, scratchMd);
+            if (p.bias) args.Add(DNNL_ARG_BIAS, state->biasMd);
+        };
+        addArguments(state->convolution.teamArgs, pd.scratchpad_desc());
+        // The one-thread twin, on the layouts the team chose.
+        state->convolution.MakeSolo(
+            work, [&] { return describe(state->srcMd, state->dstMd, state->weightsMd); }, addArguments,
+            &state->scratchSize);
 
         // The reorders around it, in the same scratchpad mode.
         dnnl::primitive_attr reorderAttr;
@@ -612,11 +702,7 @@ void ConvolutionKernel::TryOneDnn() {
             makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder, &state->weightsArgs);
         }
         if (state->reorderSrc || state->reorderDst) path_ += " on blocked activations, reordered";
-        state->args.Add(DNNL_ARG_SRC, state->srcMd);
-        state->args.Add(DNNL_ARG_WEIGHTS, state->weightsMd);
-        state->args.Add(DNNL_ARG_DST, state->dstMd);
-        state->args.Add(DNNL_ARG_SCRATCHPAD, pd.scratchpad_desc());
-        if (p.bias) state->args.Add(DNNL_ARG_BIAS, state->biasMd);
+        if (state->convolution.hasSolo) path_ += "; a one-thread twin for busy cores";
         state->activationPass = !fused;
         state->activationView = output;
         if (output.ElementCount() <= UINT32_MAX &&
@@ -678,6 +764,11 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
                                       TensorView output, const std::byte* filterData, const std::byte* biasData,
                                       std::byte* temporary) const {
     const OneDnnState& s = *oneDnn_;
+    // The twin runs with the reorders around it on this thread too; the time of the whole goes to
+    // the choice.
+    const int64_t start = MonotonicNs();
+    const bool solo = s.convolution.ChooseSolo(start);
+    const OneThreadScope oneThread(solo);
     std::byte* scratch = temporary + s.scratchOffset;
     if (filterOffset_ == UINT64_MAX) {
         // Unowned filter: prepared in the temporary resource (dense floats, then oneDNN's layout).
@@ -713,8 +804,9 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     }
     void* dst = s.reorderDst ? temporary + s.dstOffset : out.data;
     if (s.reorderDstIn) s.dstInArgs.Run(s.dstInReorder, {out.data, dst, scratch});
-    s.args.Run(s.primitive, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
+    s.convolution.Run(solo, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
     if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
+    s.convolution.Record(solo, start);
     if (s.activationPass) ApplyActivation(threads, params_.activation, TensorView{&s.activationView, out.data});
     if (s.half) ConvertTensorBesideOneDnn(threads, out, output);
 }

@@ -1,0 +1,75 @@
+// Team or solo: which of a primitive's two forms runs. oneDNN shares a primitive out in equal static
+// parts, one per OpenMP thread, so one thread that shares its core with a busy process holds the
+// whole primitive back: beside one spinning process a two-thread convolution on two cores runs at
+// 0.4 of its idle speed, while the same problem sized for one thread, which the scheduler moves to
+// the free core, keeps half of it. A GEMM or convolution of medium size therefore has a twin sized
+// for one thread (onednn.cpp), and each execution runs the form that has lately been faster, by a
+// running average of each form's wall time (quick to fall, slow to rise). The team runs until its
+// average falls well behind its own best; then trials of the twin start (two executions, the first
+// not counted as it may pay for cold caches or sleeping threads), a few quickly and then one a
+// second and at most one in 200 executions, and while the twin runs, trials of the team the same
+// way. An idle machine never runs the twin; a change of load switches forms within some executions
+// on the way in and within seconds on the way out. FREEDML_CPU_CONTENTION=off always runs the team,
+// =on always the twin (docs/USER-GUIDE.md).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace freedml::dml::cpu {
+
+class TeamOrSolo {
+public:
+    struct Tuning {
+        // A trial of the other form at most this often and after at least so many executions (a
+        // model's kernel runs once an inference), faster while it has fewer than kFirstSamples.
+        int64_t trialEveryNs = 1'000'000'000;
+        int64_t trialEveryExecutions = 200;
+        int64_t firstTrialsEveryNs = 10'000'000;
+        int64_t firstTrialsEveryExecutions = 4;
+        double currentWeight = 1.0 / 16;  // of a slower time in the current form's average
+        double trialWeight = 1.0 / 4;     // of a slower trial in the other form's average
+        double fasterWeight = 1.0 / 2;    // of a faster time in either
+        double suspectFactor = 1.5;       // the team's average over its best that starts trials
+    };
+    static constexpr int kFirstSamples = 8;  // counted samples a form gets at the first trials' pace
+    static constexpr int kTrialLength = 2;   // executions in a trial, the first not counted
+    TeamOrSolo() = default;
+    explicit TeamOrSolo(const Tuning& tuning) : tuning_(tuning) {}
+
+    // Whether the execution starting at `nowNs` runs the solo form (a trial included).
+    bool ChooseSolo(int64_t nowNs);
+    // The wall time of an execution in the form ChooseSolo gave.
+    void Record(bool solo, int64_t tookNs);
+
+    // The forms' averages in nanoseconds (0: no sample counted yet).
+    int64_t TeamNs() const { return form_[0].averageNs.load(std::memory_order_relaxed); }
+    int64_t SoloNs() const { return form_[1].averageNs.load(std::memory_order_relaxed); }
+
+private:
+    struct Form {
+        std::atomic<int64_t> averageNs{0};
+        std::atomic<int> samples{0};
+        std::atomic<bool> skipNext{true};  // the form's first execution, and each trial's, is cold
+    };
+    bool SoloIsFaster() const;
+    int64_t TrialOffset(bool first) const;
+
+    Tuning tuning_;
+    Form form_[2];  // team, solo
+    std::atomic<int64_t> lastTrialNs_{INT64_MIN};
+    std::atomic<int64_t> executions_{0}, lastTrialExecution_{0};
+    std::atomic<int64_t> teamBestNs_{0};  // the team's fastest counted execution
+    std::atomic<int> trialLeft_{0};       // executions of the trial under way still to run
+    std::atomic<bool> trialSolo_{false};
+};
+
+enum class ContentionPolicy { Automatic, AlwaysTeam, AlwaysSolo };
+
+// FREEDML_CPU_CONTENTION (auto, off, on), read once; tests may override it.
+ContentionPolicy CpuContentionPolicy();
+void SetCpuContentionPolicyForTesting(ContentionPolicy policy);
+
+int64_t MonotonicNs();
+
+}  // namespace freedml::dml::cpu

@@ -1,0 +1,103 @@
+// The choice between a oneDNN primitive sized for its team and the twin sized for one thread, fed
+// synthetic wall times (milliseconds written as nanoseconds): the team runs until it falls well
+// behind its own best, then each execution runs the form that has lately been faster, with trials
+// of the other.
+#include <gtest/gtest.h>
+
+#include "dml/kernels/cpu/team_or_solo.h"
+
+namespace freedml::dml::cpu::test {
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kTeam = kMs / 10, kSolo = 2 * kMs / 10;  // idle times: the team twice as fast
+
+// Runs `count` executions 1 ms apart from `*now`, the team taking `teamNs` (or `wakeNs` right after
+// a solo execution, when its threads have gone to sleep) and the twin `soloNs`; returns how many
+// ran solo.
+int Execute(TeamOrSolo& chooser, int64_t* now, int count, int64_t teamNs, int64_t soloNs, int64_t wakeNs = 0) {
+    int solos = 0;
+    bool previousSolo = false;
+    for (int i = 0; i < count; ++i, *now += kMs) {
+        const bool solo = chooser.ChooseSolo(*now);
+        chooser.Record(solo, solo ? soloNs : previousSolo && wakeNs ? wakeNs : teamNs);
+        solos += solo;
+        previousSolo = solo;
+    }
+    return solos;
+}
+
+TEST(TeamOrSolo, AnIdleMachineNeverRunsTheTwin) {
+    TeamOrSolo chooser;
+    int64_t now = 0;
+    EXPECT_EQ(Execute(chooser, &now, 10'000, kTeam, kSolo), 0);
+    EXPECT_EQ(chooser.TeamNs(), kTeam);
+    EXPECT_EQ(chooser.SoloNs(), 0);
+    // Nor does noise: every third execution 1.4 times slower.
+    for (int i = 0; i < 3000; ++i) {
+        ASSERT_FALSE(chooser.ChooseSolo(now += kMs)) << i;
+        chooser.Record(false, i % 3 == 0 ? 14 * kTeam / 10 : kTeam);
+    }
+}
+
+TEST(TeamOrSolo, ABusyMachineSwitchesToTheTwinSoonAndBackWithinSeconds) {
+    TeamOrSolo chooser;
+    int64_t now = 0;
+    Execute(chooser, &now, 100, kTeam, kSolo);
+    // Another process takes a core: the team slows to 2.5x, the twin keeps its time.
+    const int solos = Execute(chooser, &now, 1000, 25 * kTeam / 10, kSolo);
+    EXPECT_GE(solos, 900) << "the twin within some executions";
+    EXPECT_LT(chooser.SoloNs(), chooser.TeamNs());
+    // The other process ends; the team's threads, asleep while the twin ran, make each trial's
+    // first execution ten times slower. The team's trials bring it back within a few seconds.
+    Execute(chooser, &now, 5000, kTeam, kSolo, 10 * kTeam);
+    EXPECT_LT(chooser.TeamNs(), chooser.SoloNs());
+    EXPECT_EQ(Execute(chooser, &now, 1000, kTeam, kSolo), 0);
+}
+
+TEST(TeamOrSolo, TheFirstExecutionOfEachFormAndOfEachTrialIsNotCounted) {
+    TeamOrSolo chooser;
+    int64_t now = 0;
+    // The team first, as without a twin; its first execution (100 ms, cold) is not counted.
+    ASSERT_FALSE(chooser.ChooseSolo(now));
+    chooser.Record(false, 100 * kMs);
+    EXPECT_EQ(chooser.TeamNs(), 0);
+    Execute(chooser, &now, 10, kTeam, kSolo);
+    EXPECT_EQ(chooser.TeamNs(), kTeam);
+    // A busy machine starts the twin's trials; the first execution of each is not counted.
+    int solos = 0;
+    for (int i = 0; i < 1000 && solos < TeamOrSolo::kTrialLength; ++i) {
+        const bool solo = chooser.ChooseSolo(now += kMs);
+        chooser.Record(solo, solo ? (solos == 0 ? 100 * kMs : kSolo) : 3 * kTeam);
+        solos += solo;
+    }
+    EXPECT_EQ(solos, TeamOrSolo::kTrialLength);
+    EXPECT_EQ(chooser.SoloNs(), kSolo);
+}
+
+TEST(TeamOrSolo, OneOutlierDoesNotSwitchForms) {
+    TeamOrSolo chooser;
+    int64_t now = 0;
+    Execute(chooser, &now, 100, kTeam, kSolo);
+    Execute(chooser, &now, 1, 60 * kTeam, kSolo);  // one execution 60 times slower
+    EXPECT_EQ(Execute(chooser, &now, 1000, kTeam, kSolo), 0);
+}
+
+TEST(TeamOrSolo, AWarmingUpTeamDoesNotStartTrials) {
+    // The team's first counted executions ten times slower (caches, OpenMP threads starting): its
+    // average falls to its best at once, so the twin never runs.
+    TeamOrSolo chooser;
+    int64_t now = 0;
+    Execute(chooser, &now, 3, 10 * kTeam, kSolo);
+    EXPECT_EQ(Execute(chooser, &now, 1000, kTeam, kSolo), 0);
+}
+
+TEST(TeamOrSolo, PolicyFromTheEnvironmentCanBeOverriddenByTests) {
+    const ContentionPolicy before = CpuContentionPolicy();
+    SetCpuContentionPolicyForTesting(ContentionPolicy::AlwaysTeam);
+    EXPECT_EQ(CpuContentionPolicy(), ContentionPolicy::AlwaysTeam);
+    SetCpuContentionPolicyForTesting(before);
+}
+
+}  // namespace
+}  // namespace freedml::dml::cpu::test
