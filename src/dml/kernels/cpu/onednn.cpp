@@ -233,6 +233,7 @@ struct TeamPrimitive {
     template <class Describe, class AddArguments>
     void MakeSolo(double work, Describe&& describe, AddArguments&& addArguments, uint64_t* scratchSize) {
         if (work <= kOneThreadWork || work > kSoloTwinWork) return;
+        if (CpuContentionPolicy() == ContentionPolicy::AlwaysTeam) return;  // never run: not made
         try {
             const OneThreadScope oneThread(true);
             const dnnl::primitive_desc pd = describe();
