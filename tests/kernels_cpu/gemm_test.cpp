@@ -5,6 +5,9 @@
 // on the forced reference path.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <thread>
+
 #include "dml/kernels/cpu/team_or_solo.h"
 #include "dml/ops/matrix/cpu/gemm.h"
 #include "test_util.h"
@@ -25,7 +28,8 @@ struct GemmCase {
     bool ownA = false, ownB = false, ownC = false;
     FusedActivation activation;
     int expectOneDnn = -1;  // 1 / 0: the default path must (not) be oneDNN; -1: either
-    bool expectSoloTwin = false;  // oneDNN's primitive has a one-thread twin (team_or_solo.h)
+    bool expectSoloTwin = false;   // oneDNN's primitive has a one-thread twin (team_or_solo.h)
+    bool expectRowPanels = false;  // FLOAT16 in row panels on oneDNN's OpenMP team
 };
 
 std::vector<uint32_t> Concat(std::vector<uint32_t> a, std::initializer_list<uint32_t> b) {
@@ -95,6 +99,9 @@ void RunGemm(const GemmCase& c) {
         }
         if (!forceReference && c.expectSoloTwin) {
             EXPECT_NE(kernel.PathDescription().find("one-thread twin"), std::string::npos);
+        }
+        if (!forceReference && c.expectRowPanels) {
+            EXPECT_NE(kernel.PathDescription().find("row panels"), std::string::npos);
         }
 #endif
         Buffer persistent(kernel.PersistentSizeInBytes()), temporary(kernel.TemporarySizeInBytes());
@@ -290,6 +297,34 @@ TEST(Gemm, Float16LargeEnoughToConvertOnOneDnnsThreads) {
     RunGemm(c);
     c.transA = true;
     c.ownB = true;
+    RunGemm(c);
+}
+
+TEST(Gemm, Float16InRowPanelsOnOneDnnsThreads) {
+    // One matrix of medium size, A not transposed, C added by oneDNN and the activation fused: each
+    // thread of oneDNN's team converts its rows of A, multiplies them and rounds its rows of the
+    // output. Uneven panels (an odd number of rows), gapped output rows (the gaps stay untouched),
+    // a broadcast row of C, then owned A and B, and no C.
+    GemmCase c;
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.batch = {1, 1};
+    c.m = 151, c.n = 173, c.k = 263;
+    c.hasC = true, c.cSizes = {1, 1, 1, 173};
+    c.aStrides = {0, 0, 300, 1};
+    c.outStrides = {0, 0, 180, 1};
+    c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+    c.expectOneDnn = 1;
+#ifdef FREEDML_HAVE_DNNL
+    // (oneDNN's GNU OpenMP team has more than one thread.)
+    const char* ompThreads = std::getenv("OMP_NUM_THREADS");
+    c.expectRowPanels = std::thread::hardware_concurrency() > 1 && !(ompThreads && std::atoi(ompThreads) == 1);
+#endif
+    RunGemm(c);
+    c.ownA = c.ownB = true;
+    RunGemm(c);
+    c.hasC = false;
+    c.ownA = false;
+    c.m = 64;
     RunGemm(c);
 }
 

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -319,6 +320,16 @@ struct GemmKernel::OneDnnState {
     bool cSum = false;         // C copied into the output, then a sum post-op scales it by Beta
     bool activationPass = false;  // activation applied by our own pass after the primitive
     LoopPlan<2> cCopy;            // output <- C, for cSum
+    // FLOAT16 of medium size: each thread of oneDNN's team converts its own rows of A, multiplies
+    // them with a primitive sized for one thread and rounds its rows of the output, in one parallel
+    // region (the conversions stay in that core's cache; no fork between them and the product).
+    struct RowPanels {
+        uint32_t threads = 0, rows = 0;                // panels and rows per panel (the last one has the rest)
+        dnnl::primitive full, last;                    // for `rows` rows, for the last panel's
+        std::vector<std::unique_ptr<Arguments>> args;  // each thread's: A, B, output, scratchpad[, C]
+        uint64_t scratchSize = 0;                      // each thread's, aligned
+    };
+    std::unique_ptr<RowPanels> panels;
 };
 
 void GemmKernel::TryOneDnn() {
@@ -394,17 +405,87 @@ void GemmKernel::TryOneDnn() {
     std::string failure;
     const double work = double(g.m) * g.n * g.k * double(g.batchCount);
     const OneThreadScope oneThread(work <= kOneThreadWork);
+    // The attributes of a strategy, C's binary operand described by `cMd`; `fused` receives whether
+    // oneDNN applies the activation.
+    auto attributes = [&](int strategy, const dnnl::memory::desc& cMd, bool* fused) {
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
+        dnnl::post_ops ops;
+        if (strategy == 1) ops.append_binary(dnnl::algorithm::binary_add, cMd);
+        if (strategy == 2) ops.append_sum(p.beta);
+        dnnl::post_ops withActivation = ops;
+        *fused = AppendActivation(p.activation, withActivation);
+        attr.set_post_ops(*fused ? withActivation : ops);
+        return attr;
+    };
+    // FLOAT16 row panels (OneDnnState::RowPanels) where they apply: one matrix (no batch), A not
+    // transposed, C absent or added by the binary post-op, the activation fused, a problem of
+    // medium size and GNU OpenMP's team to run them on.
+    auto planRowPanels = [&](OneDnnState& st, int strategy) {
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+        const unsigned team = OpenMpRuntime().parallel ? unsigned(std::max(OpenMpRuntime().getMaxThreads(), 1)) : 1;
+#else
+        const unsigned team = 1;  // the panels run on GNU OpenMP's team only
+#endif
+        if (!half_ || g.batchCount != 1 || p.transA != DML_MATRIX_TRANSFORM_NONE || strategy == 2 ||
+            st.activationPass || team < 2 || g.m < 2 * 8 || work <= kOneThreadWork || work > kSoloTwinWork) {
+            return;
+        }
+        auto panels = std::make_unique<OneDnnState::RowPanels>();
+        panels->rows = (g.m + team - 1) / team;
+        panels->threads = (g.m + panels->rows - 1) / panels->rows;
+        const uint32_t lastRows = g.m - (panels->threads - 1) * panels->rows;
+        try {
+            const OneThreadScope solo(true);
+            auto make = [&](uint32_t rows, dnnl::primitive* primitive, dnnl::memory::desc* scratchMd,
+                            std::vector<dnnl::memory::desc>* mds) {
+                std::vector<int64_t> pad, pas, pod, pos, pcd, pcs;
+                shape(g.aBatch, rows, g.k, g.aM, g.aK, &pad, &pas);
+                shape(g.oBatch, rows, g.n, g.oM, g.oN, &pod, &pos);
+                const dnnl::memory::desc aMd = Md(pad, pas), oMd = Md(pod, pos);
+                dnnl::memory::desc cMd;
+                if (strategy == 1) {
+                    shape(g.cBatch, g.cM ? rows : 1, g.cN ? g.n : 1, g.cM, g.cN, &pcd, &pcs);
+                    cMd = Md(pcd, pcs);
+                }
+                bool fused = false;
+                const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(aMd, st.bMd, oMd),
+                                                      attributes(strategy, cMd, &fused), CpuEngine());
+                if (!fused || std::string(pd.impl_info_str()).find("ref") != std::string::npos) return false;
+                *primitive = dnnl::matmul(pd);
+                *scratchMd = pd.scratchpad_desc();
+                *mds = {aMd, oMd, cMd};
+                return true;
+            };
+            dnnl::memory::desc fullScratch, lastScratch;
+            std::vector<dnnl::memory::desc> fullMds, lastMds;
+            if (!make(panels->rows, &panels->full, &fullScratch, &fullMds) ||
+                !make(lastRows, &panels->last, &lastScratch, &lastMds)) {
+                return;
+            }
+            panels->scratchSize = AlignUp(std::max(fullScratch.get_size(), lastScratch.get_size()));
+            for (uint32_t t = 0; t < panels->threads; ++t) {
+                const bool isLast = t + 1 == panels->threads;
+                const std::vector<dnnl::memory::desc>& mds = isLast ? lastMds : fullMds;
+                auto args = std::make_unique<Arguments>();
+                args->Add(DNNL_ARG_SRC, mds[0]);
+                args->Add(DNNL_ARG_WEIGHTS, st.bMd);
+                args->Add(DNNL_ARG_DST, mds[1]);
+                args->Add(DNNL_ARG_SCRATCHPAD, isLast ? lastScratch : fullScratch);
+                if (strategy == 1) args->Add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, mds[2]);
+                panels->args.push_back(std::move(args));
+            }
+            st.scratchSize = std::max<uint64_t>(st.scratchSize, panels->threads * panels->scratchSize);
+            st.panels = std::move(panels);
+        } catch (const dnnl::error&) {
+            // No panels: the conversions run around the team's primitive.
+        }
+    };
     for (int strategy : strategies) {
         try {
-            dnnl::primitive_attr attr;
-            attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-            if (p.alpha != 1.0f) attr.set_output_scales(0, {p.alpha});
-            dnnl::post_ops ops;
-            if (strategy == 1) ops.append_binary(dnnl::algorithm::binary_add, state->cMd);
-            if (strategy == 2) ops.append_sum(p.beta);
-            dnnl::post_ops withActivation = ops;
-            bool fused = AppendActivation(p.activation, withActivation);
-            attr.set_post_ops(fused ? withActivation : ops);
+            bool fused = false;
+            dnnl::primitive_attr attr = attributes(strategy, state->cMd, &fused);
             dnnl::matmul::desc desc(state->aMd, bMd, state->oMd);
             dnnl::matmul::primitive_desc pd(desc, attr, CpuEngine());
             state->matmul.team = dnnl::matmul(pd);
@@ -441,6 +522,8 @@ void GemmKernel::TryOneDnn() {
                 },
                 addArguments, &state->scratchSize);
             if (state->matmul.hasSolo) path_ += "; a one-thread twin for busy cores";
+            planRowPanels(*state, strategy);
+            if (state->panels) path_ += "; FLOAT16 in row panels";
             oneDnn_ = std::move(state);
             return;
         } catch (const dnnl::error& e) {
@@ -486,6 +569,56 @@ void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, cons
                         const_cast<std::byte*>(cData)});
     s.matmul.Record(solo, start);
     if (s.activationPass) ApplyActivation(threads, params_.activation, output);
+}
+
+bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, const std::byte* bData,
+                                      const std::byte* cData, TensorView output, std::byte* temporary) const {
+    if (!oneDnn_ || !oneDnn_->panels) return false;
+    const OneDnnState::RowPanels& panels = *oneDnn_->panels;
+    const Geometry& g = computeG_;
+    // Rows [r0, r1) of a matrix's tensor (its row dimension is the second last: A is not transposed).
+    auto rows = [](const TensorDesc& desc, std::byte* data, uint32_t r0, uint32_t r1, TensorDesc* part) {
+        *part = desc;
+        part->sizes[desc.rank - 2] = r1 - r0;
+        return TensorView{part, data + int64_t(r0) * desc.strides[desc.rank - 2] * ElementSizeInBytes(desc.dataType)};
+    };
+    std::mutex failureMutex;
+    std::exception_ptr failure;  // the first panel's that threw, rethrown after the parallel region
+    auto panel = [&](uint32_t t) {
+        const uint32_t r0 = t * panels.rows, r1 = std::min(g.m, r0 + panels.rows);
+        TensorDesc from, to;
+        std::byte* a32 = temporary + aTemp_;
+        if (aOwned) {
+            a32 = const_cast<std::byte*>(aOwned);
+        } else {
+            ConvertTensor(nullptr, rows(a.Desc(), a.data, r0, r1, &from), rows(compute_.a, a32, r0, r1, &to));
+        }
+        std::byte* out32 = temporary + oTemp_;
+        const TensorView product = rows(compute_.output, out32, r0, r1, &to);
+        panels.args[t]->Run(t + 1 == panels.threads ? panels.last : panels.full,
+                            {a32 + int64_t(r0) * g.aM * 4, const_cast<std::byte*>(bData), product.data,
+                             temporary + t * panels.scratchSize,
+                             cData ? const_cast<std::byte*>(cData) + int64_t(r0) * g.cM * 4 : nullptr});
+        ConvertTensor(nullptr, product, rows(output.Desc(), output.data, r0, r1, &from));
+    };
+    bool ran = false;
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+    ran = ParallelForOnOpenMpTeam(panels.threads, 1, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t t = begin; t < end; ++t) {
+            try {
+                panel(uint32_t(t));
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(failureMutex);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+    });
+#endif
+    if (!ran) {
+        for (uint32_t t = 0; t < panels.threads; ++t) panel(t);
+    }
+    if (failure) std::rethrow_exception(failure);
+    return true;
 }
 
 // ---- CONVOLUTION --------------------------------------------------------------------------------
@@ -1042,6 +1175,11 @@ void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView 
 
 struct GemmKernel::OneDnnState {};
 struct ConvolutionKernel::OneDnnState {};
+
+bool GemmKernel::ExecuteHalfRowPanels(TensorView, const std::byte*, const std::byte*, const std::byte*, TensorView,
+                                      std::byte*) const {
+    return false;
+}
 
 void GemmKernel::TryOneDnn() {
     oneDnn_.reset();

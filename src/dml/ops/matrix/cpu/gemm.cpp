@@ -176,9 +176,10 @@ void GemmKernel::Execute(ThreadPool* threads, TensorView a, TensorView b, Tensor
         ConvertTensorBesideOneDnn(threads, from, TensorView{&desc, temporary + at});
         return temporary + at;
     };
-    if (aOffset_ == UINT64_MAX) aData = copy(a, compute_.a, aTemp_);
     if (bOffset_ == UINT64_MAX) bData = copy(b, compute_.b, bTemp_);
     if (params_.c && params_.beta != 0.0f && cOffset_ == UINT64_MAX) cData = copy(c, *compute_.c, cTemp_);
+    if (ExecuteHalfRowPanels(a, aOffset_ != UINT64_MAX ? aData : nullptr, bData, cData, output, temporary)) return;
+    if (aOffset_ == UINT64_MAX) aData = copy(a, compute_.a, aTemp_);
     const TensorView output32{&compute_.output, temporary + oTemp_};
     ExecuteOneDnn(threads, aData, bData, cData, output32, temporary);
     ConvertTensorBesideOneDnn(threads, output32, output);

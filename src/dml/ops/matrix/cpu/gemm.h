@@ -6,9 +6,10 @@
 // one of its two last dimensions; our reference kernel otherwise (any strides). FLOAT16 reaches
 // oneDNN through packed FLOAT32 copies (float32_copy.h: whatever its strides), converted into the
 // temporary resource at Execute, or once at Initialize for an owned tensor; the FLOAT32 result is
-// rounded once into the output. OWNED_BY_DML tensors are copied into the persistent resource by
-// Initialize; with oneDNN an owned B goes into the weights layout oneDNN prefers, so Execute never
-// repacks it.
+// rounded once into the output. A single FLOAT16 matrix of medium size runs in row panels, each
+// thread of oneDNN's team converting, multiplying and rounding its own rows (onednn.cpp). OWNED_BY_DML tensors are
+// copied into the persistent resource by Initialize; with oneDNN an owned B goes into the weights layout oneDNN
+// prefers, so Execute never repacks it.
 #pragma once
 
 #include <DirectML.h>
@@ -84,6 +85,10 @@ private:
     bool InitializeOneDnn(const std::byte* b, std::byte* persistent) const;
     void ExecuteOneDnn(ThreadPool* threads, const std::byte* a, const std::byte* b, const std::byte* c,
                        TensorView output, std::byte* temporary) const;
+    // FLOAT16 in row panels where TryOneDnn planned them (each thread converts its rows of A, or
+    // reads them from `aOwned`, multiplies and rounds its rows of the output); false elsewhere.
+    bool ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, const std::byte* b, const std::byte* c,
+                              TensorView output, std::byte* temporary) const;
 
     GemmParams params_;
     Geometry g_;
