@@ -10,7 +10,9 @@ namespace freedml::dml::cpu {
 
 bool TeamOrSolo::SoloIsFaster() const {
     const int64_t team = TeamNs(), solo = SoloNs();
-    return solo > 0 && team > 0 && solo < team;  // the team until both have been measured
+    // The team until both have been measured, and unless the twin is clearly faster: the twin leaves
+    // the team's threads to fall asleep, which the next team-sized primitive pays for.
+    return solo > 0 && team > 0 && tuning_.soloMargin * double(solo) < double(team);
 }
 
 // Kernels of a model run equally often: an offset of a few executions, from the object's address,
@@ -30,25 +32,23 @@ bool TeamOrSolo::ChooseSolo(int64_t nowNs) {
     }
     const int64_t execution = executions_.fetch_add(1, std::memory_order_relaxed);
     const bool solo = SoloIsFaster();
-    // Running the team, the twin is tried only while the team runs well behind its own best: on an
-    // idle machine the twin never runs.
-    const int64_t teamBest = teamBestNs_.load(std::memory_order_relaxed);
-    if (!solo && !(teamBest > 0 && double(TeamNs()) > tuning_.suspectFactor * double(teamBest))) {
-        if (lastTrialNs_.load(std::memory_order_relaxed) == INT64_MIN) {
-            int64_t unset = INT64_MIN;
-            lastTrialNs_.compare_exchange_strong(unset, nowNs, std::memory_order_relaxed);
-        }
-        return false;
-    }
-    // A trial of the other form when it is due; one thread starts each.
     Form& other = form_[solo ? 0 : 1];
-    const bool first = other.samples.load(std::memory_order_relaxed) < kFirstSamples;
-    const int64_t everyNs = first ? tuning_.firstTrialsEveryNs : tuning_.trialEveryNs;
-    const int64_t everyExecutions = first ? tuning_.firstTrialsEveryExecutions : tuning_.trialEveryExecutions;
     int64_t last = lastTrialNs_.load(std::memory_order_relaxed);
-    const bool due = last == INT64_MIN ||
-                     (nowNs - last >= everyNs && execution - lastTrialExecution_.load(std::memory_order_relaxed) >=
-                                                     everyExecutions + TrialOffset(first));
+    bool due = false;
+    if (!solo && other.samples.load(std::memory_order_relaxed) == 0) {
+        // The twin's first trial, early, once: a machine busy from the start shows at once.
+        due = execution >= tuning_.firstTrialAfterExecutions + TrialOffset(true);
+    } else {
+        // Quickly while the team runs well behind its own best (or the twin runs) and a form has
+        // few samples; otherwise rarely, which is all an idle machine pays.
+        const int64_t teamBest = teamBestNs_.load(std::memory_order_relaxed);
+        const bool suspect = solo || (teamBest > 0 && double(TeamNs()) > tuning_.suspectFactor * double(teamBest));
+        const bool fast = suspect && std::min(form_[0].samples.load(std::memory_order_relaxed),
+                                              form_[1].samples.load(std::memory_order_relaxed)) < kFirstSamples;
+        due = (last == INT64_MIN || nowNs - last >= (fast ? tuning_.firstTrialsEveryNs : tuning_.trialEveryNs)) &&
+              execution - lastTrialExecution_.load(std::memory_order_relaxed) >=
+                  (fast ? tuning_.firstTrialsEveryExecutions : tuning_.trialEveryExecutions) + TrialOffset(fast);
+    }
     if (due && lastTrialNs_.compare_exchange_strong(last, nowNs, std::memory_order_relaxed)) {
         lastTrialExecution_.store(execution, std::memory_order_relaxed);
         trialSolo_.store(!solo, std::memory_order_relaxed);

@@ -4,13 +4,13 @@
 // 0.4 of its idle speed, while the same problem sized for one thread, which the scheduler moves to
 // the free core, keeps half of it. A GEMM or convolution of medium size therefore has a twin sized
 // for one thread (onednn.cpp), and each execution runs the form that has lately been faster, by a
-// running average of each form's wall time (quick to fall, slow to rise). The team runs until its
-// average falls well behind its own best; then trials of the twin start (two executions, the first
-// not counted as it may pay for cold caches or sleeping threads), a few quickly and then one a
-// second and at most one in 200 executions, and while the twin runs, trials of the team the same
-// way. An idle machine never runs the twin; a change of load switches forms within some executions
-// on the way in and within seconds on the way out. FREEDML_CPU_CONTENTION=off always runs the team,
-// =on always the twin (docs/USER-GUIDE.md).
+// running average of each form's wall time (quick to fall, slow to rise). The other form is tried
+// now and then: two executions, the first not counted as it may pay for cold caches or sleeping
+// threads. The twin's first trial comes early (about the tenth execution), so that a machine busy
+// from the start shows at once; then trials come quickly while the team runs well behind its own
+// best or the twin runs, until each form has a few samples, and otherwise once a second and at most
+// once in 200 executions, which is all an idle machine pays. FREEDML_CPU_CONTENTION=off always runs
+// the team, =on always the twin (docs/USER-GUIDE.md).
 #pragma once
 
 #include <atomic>
@@ -27,10 +27,12 @@ public:
         int64_t trialEveryExecutions = 200;
         int64_t firstTrialsEveryNs = 10'000'000;
         int64_t firstTrialsEveryExecutions = 4;
-        double currentWeight = 1.0 / 16;  // of a slower time in the current form's average
-        double trialWeight = 1.0 / 4;     // of a slower trial in the other form's average
-        double fasterWeight = 1.0 / 2;    // of a faster time in either
-        double suspectFactor = 1.5;       // the team's average over its best that starts trials
+        int64_t firstTrialAfterExecutions = 8;  // the twin's first trial (and a spread of up to 3)
+        double currentWeight = 1.0 / 16;        // of a slower time in the current form's average
+        double trialWeight = 1.0 / 4;           // of a slower trial in the other form's average
+        double fasterWeight = 1.0 / 2;          // of a faster time in either
+        double suspectFactor = 2.0;             // the team's average over its best that starts trials
+        double soloMargin = 1.1;                // the twin runs while its average times this is below the team's
     };
     static constexpr int kFirstSamples = 8;  // counted samples a form gets at the first trials' pace
     static constexpr int kTrialLength = 2;   // executions in a trial, the first not counted
