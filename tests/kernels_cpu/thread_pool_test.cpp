@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -48,9 +49,11 @@ TEST(ThreadPool, LargeJobsUseTheWorkers) {
     std::set<std::thread::id> seen;
     std::atomic<int> started{0};
     pool.ParallelFor(16, 1, [&](uint64_t, uint64_t) {
-        // Each chunk waits briefly for the others to start, so one thread cannot take them all.
+        // Each chunk waits (up to seconds: a loaded machine under a sanitizer is slow to schedule the
+        // workers) for the others to start, so one thread cannot take them all.
         started++;
-        for (int spin = 0; spin < 2000 && started.load() < 4; ++spin) std::this_thread::yield();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (started.load() < 4 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
         std::lock_guard lock(mutex);
         seen.insert(std::this_thread::get_id());
     });
