@@ -30,6 +30,7 @@ struct GemmCase {
     int expectOneDnn = -1;  // 1 / 0: the default path must (not) be oneDNN; -1: either
     bool expectSoloTwin = false;   // oneDNN's primitive has a one-thread twin (team_or_solo.h)
     bool expectRowPanels = false;  // FLOAT16 in row panels on oneDNN's OpenMP team
+    bool expectPackedB = false;    // an owned B in oneDNN's blocked layout
 };
 
 std::vector<uint32_t> Concat(std::vector<uint32_t> a, std::initializer_list<uint32_t> b) {
@@ -99,6 +100,9 @@ void RunGemm(const GemmCase& c) {
         }
         if (!forceReference && c.expectSoloTwin) {
             EXPECT_NE(kernel.PathDescription().find("one-thread twin"), std::string::npos);
+        }
+        if (!forceReference && c.expectPackedB) {
+            EXPECT_NE(kernel.PathDescription().find("owned B packed"), std::string::npos);
         }
         if (!forceReference && c.expectRowPanels) {
             EXPECT_NE(kernel.PathDescription().find("row panels"), std::string::npos);
@@ -357,6 +361,21 @@ TEST(Gemm, OwnedTensorsArePackedAtInitialization) {
             RunGemm(c);
             c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
             c.expectOneDnn = 1;
+            RunGemm(c);
+        }
+    }
+}
+
+// A product large enough for oneDNN's team packs an owned B into oneDNN's blocked layout (N not a
+// multiple of its 64-column blocks, B transposed), FLOAT16 through its FLOAT32 copy.
+TEST(Gemm, OwnedBOfALargeProductIsPackedInOneDnnsLayout) {
+    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16}) {
+        for (bool transB : {false, true}) {
+            GemmCase c;
+            c.batch = {1, 1};
+            c.m = 100, c.n = 200, c.k = 72;
+            c.type = type, c.transB = transB, c.hasC = true, c.ownB = true;
+            c.expectOneDnn = 1, c.expectPackedB = true;
             RunGemm(c);
         }
     }
