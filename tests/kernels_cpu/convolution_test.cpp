@@ -389,7 +389,7 @@ TEST(Convolution, OneThreadTwinRunsWhileTheCoresAreContended) {
     // Problems of medium size get a twin primitive sized for one thread on the team's layouts (the
     // owned filter packed once for both); forced to run it, each layout must give the definition's
     // result, blocked activations and FLOAT16 copies included.
-    SetCpuContentionPolicyForTesting(ContentionPolicy::AlwaysSolo);
+    const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
     ConvCase c;
     c.batch = 2, c.cin = 32, c.cout = 48;
     c.in = {20, 18};
@@ -405,7 +405,6 @@ TEST(Convolution, OneThreadTwinRunsWhileTheCoresAreContended) {
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.accumulate = true;
     RunConv(c);
-    SetCpuContentionPolicyForTesting(ContentionPolicy::Automatic);
 }
 
 TEST(Convolution, OverlappingInputTakesTheReferencePath) {

@@ -335,7 +335,7 @@ TEST(Gemm, Float16InRowPanelsOnOneDnnsThreads) {
 TEST(Gemm, OneThreadTwinRunsWhileTheCoresAreContended) {
     // A product of medium size gets a twin matmul sized for one thread, on the team's layouts (B
     // packed once for both); forced to run it, it must give the definition's result.
-    SetCpuContentionPolicyForTesting(ContentionPolicy::AlwaysSolo);
+    const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
     for (bool ownB : {false, true}) {
         GemmCase c;
         c.batch = {1, 1};
@@ -348,7 +348,6 @@ TEST(Gemm, OneThreadTwinRunsWhileTheCoresAreContended) {
         c.transA = true;
         RunGemm(c);
     }
-    SetCpuContentionPolicyForTesting(ContentionPolicy::Automatic);
 }
 
 TEST(Gemm, OwnedTensorsArePackedAtInitialization) {

@@ -109,9 +109,11 @@ TEST(TeamOrSolo, AWarmingUpTeamStartsNoQuickTrials) {
 
 TEST(TeamOrSolo, PolicyFromTheEnvironmentCanBeOverriddenByTests) {
     const ContentionPolicy before = CpuContentionPolicy();
-    SetCpuContentionPolicyForTesting(ContentionPolicy::AlwaysTeam);
-    EXPECT_EQ(CpuContentionPolicy(), ContentionPolicy::AlwaysTeam);
-    SetCpuContentionPolicyForTesting(before);
+    {
+        const ScopedCpuContentionPolicyForTesting alwaysTeam(ContentionPolicy::AlwaysTeam);
+        EXPECT_EQ(CpuContentionPolicy(), ContentionPolicy::AlwaysTeam);
+    }
+    EXPECT_EQ(CpuContentionPolicy(), before);
 }
 
 }  // namespace

@@ -199,19 +199,25 @@ struct TeamPrimitive {
     bool hasSolo = false;
     mutable TeamOrSolo chooser;
 
-    // Which form this execution runs (team_or_solo.h); the caller runs whatever goes with the
-    // primitive (reorders) inside a OneThreadScope of the same, and reports the time it took.
-    bool ChooseSolo(int64_t nowNs) const {
-        if (!hasSolo) return false;
+    // Which form an execution runs (team_or_solo.h) and, where the choice is measured, when it
+    // started. The caller runs whatever goes with the primitive (reorders) inside a
+    // OneThreadScope of the same, and reports the time it took with Record.
+    struct Choice {
+        bool solo = false;
+        int64_t startNs = -1;  // -1: no twin, or the policy fixes the form; nothing to measure
+    };
+    Choice Choose() const {
+        if (!hasSolo) return {};
         switch (CpuContentionPolicy()) {
             case ContentionPolicy::AlwaysTeam:
-                return false;
+                return {};
             case ContentionPolicy::AlwaysSolo:
-                return true;
+                return {true, -1};
             case ContentionPolicy::Automatic:
                 break;
         }
-        return chooser.ChooseSolo(nowNs);
+        const int64_t now = MonotonicNs();
+        return {chooser.ChooseSolo(now), now};
     }
     // Executes the twin (`solo`) or the team primitive, with the arguments Add named (each
     // Arguments in the same order) at `data`.
@@ -225,8 +231,8 @@ struct TeamPrimitive {
         const OneThreadScope oneThread(true);
         soloArgs.Run(this->solo, data);
     }
-    void Record(bool solo, int64_t startNs) const {
-        if (hasSolo) chooser.Record(solo, MonotonicNs() - startNs);
+    void Record(const Choice& choice) const {
+        if (choice.startNs >= 0) chooser.Record(choice.solo, MonotonicNs() - choice.startNs);
     }
     // Makes the twin, for a problem of `work` multiply-adds between one thread's and kSoloTwinWork,
     // from `describe()` run for one thread on the team's layouts; `addArguments(args, scratchpad)`
@@ -570,11 +576,10 @@ void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, cons
                         for (uint64_t i = 0; i < n; ++i) std::memcpy(p[0] + int64_t(i) * st[0], p[1] + int64_t(i) * st[1], 4);
                     });
     }
-    const int64_t start = MonotonicNs();
-    const bool solo = s.matmul.ChooseSolo(start);
-    s.matmul.Run(solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
-                        const_cast<std::byte*>(cData)});
-    s.matmul.Record(solo, start);
+    const TeamPrimitive::Choice choice = s.matmul.Choose();
+    s.matmul.Run(choice.solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
+                               const_cast<std::byte*>(cData)});
+    s.matmul.Record(choice);
     if (s.activationPass) ApplyActivation(threads, params_.activation, output);
 }
 
@@ -906,9 +911,8 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     const OneDnnState& s = *oneDnn_;
     // The twin runs with the reorders around it on this thread too; the time of the whole goes to
     // the choice.
-    const int64_t start = MonotonicNs();
-    const bool solo = s.convolution.ChooseSolo(start);
-    const OneThreadScope oneThread(solo);
+    const TeamPrimitive::Choice choice = s.convolution.Choose();
+    const OneThreadScope oneThread(choice.solo);
     std::byte* scratch = temporary + s.scratchOffset;
     if (filterOffset_ == UINT64_MAX) {
         // Unowned filter: prepared in the temporary resource (dense floats, then oneDNN's layout).
@@ -944,9 +948,10 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     }
     void* dst = s.reorderDst ? temporary + s.dstOffset : out.data;
     if (s.reorderDstIn) s.dstInArgs.Run(s.dstInReorder, {out.data, dst, scratch});
-    s.convolution.Run(solo, {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
+    s.convolution.Run(choice.solo,
+                      {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
     if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
-    s.convolution.Record(solo, start);
+    s.convolution.Record(choice);
     if (s.activationPass) ApplyActivation(threads, params_.activation, TensorView{&s.activationView, out.data});
     if (s.half) ConvertTensorBesideOneDnn(threads, out, output);
 }

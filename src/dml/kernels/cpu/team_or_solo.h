@@ -72,6 +72,20 @@ enum class ContentionPolicy { Automatic, AlwaysTeam, AlwaysSolo };
 ContentionPolicy CpuContentionPolicy();
 void SetCpuContentionPolicyForTesting(ContentionPolicy policy);
 
+// Sets the policy for its lifetime and restores the one before (a failing test included).
+class ScopedCpuContentionPolicyForTesting {
+public:
+    explicit ScopedCpuContentionPolicyForTesting(ContentionPolicy policy) : before_(CpuContentionPolicy()) {
+        SetCpuContentionPolicyForTesting(policy);
+    }
+    ~ScopedCpuContentionPolicyForTesting() { SetCpuContentionPolicyForTesting(before_); }
+    ScopedCpuContentionPolicyForTesting(const ScopedCpuContentionPolicyForTesting&) = delete;
+    ScopedCpuContentionPolicyForTesting& operator=(const ScopedCpuContentionPolicyForTesting&) = delete;
+
+private:
+    ContentionPolicy before_;
+};
+
 int64_t MonotonicNs();
 
 }  // namespace freedml::dml::cpu
