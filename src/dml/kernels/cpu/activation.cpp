@@ -34,7 +34,8 @@ template <class F>
 // Every activation over `n` packed floats. Parameters that scale a double computation are widened
 // once; SOFTPLUS and PARAMETRIC_SOFTPLUS scale x in float first, as their formulas do. kHalf: the
 // results are rounded to FLOAT16 afterwards, which the cheaper forms of SIGMOID, TANH and GELU serve.
-template <bool kHalf>
+// kFma: the rows for CPUs with fused multiply-adds, which GELU's polynomials use (vector_math.h).
+template <bool kHalf, bool kFma>
 [[gnu::always_inline]] inline void ActivationBody(const FusedActivation& a, const float* in, float* v, size_t n) {
     const float alpha = a.alpha, beta = a.beta;
     const double alphaD = a.alpha, betaD = a.beta, gammaD = a.gamma;
@@ -77,8 +78,8 @@ template <bool kHalf>
             return Map(in, v, n, [=](float x) { return x > beta ? x - alpha : (x < -beta ? x + alpha : 0.0f); });
         case DML_OPERATOR_ACTIVATION_GELU:
             // 0.5 x (1 + erf(x / sqrt 2)), keeping its relative accuracy for negative x (vector_math.h).
-            if constexpr (kHalf) return Map(in, v, n, [](float x) { return vmath::GeluH(x); });
-            return Map(in, v, n, [](float x) { return vmath::GeluF(x); });
+            if constexpr (kHalf) return Map(in, v, n, [](float x) { return vmath::GeluH<kFma>(x); });
+            return Map(in, v, n, [](float x) { return vmath::GeluF<kFma>(x); });
         case DML_OPERATOR_ACTIVATION_SWISH:
             // x * sigmoid(alpha x): -inf gives -inf * 0 = NaN, as the formula does.
             return Map(in, v, n, [=](float x) { return float(double(x) * vmath::Sigmoid(alphaD * x)); });
@@ -101,31 +102,31 @@ template <bool kHalf>
 // loop vectorizes in this function's instruction set instead of calling a scalar baseline copy.
 template <bool kHalf>
 [[gnu::flatten]] void ActivationBaseline(const FusedActivation& a, const float* in, float* out, size_t n) {
-    ActivationBody<kHalf>(a, in, out, n);
+    ActivationBody<kHalf, false>(a, in, out, n);
 }
 
 #ifdef FREEDML_CPU_X86_64
 template <bool kHalf>
 [[gnu::flatten]] FREEDML_TARGET_AVX2_FMA void ActivationAvx2(const FusedActivation& a, const float* in, float* out,
                                                              size_t n) {
-    ActivationBody<kHalf>(a, in, out, n);
+    ActivationBody<kHalf, true>(a, in, out, n);
 }
 
 template <bool kHalf>
 [[gnu::flatten]] FREEDML_TARGET_AVX512 void ActivationAvx512(const FusedActivation& a, const float* in, float* out,
                                                              size_t n) {
-    ActivationBody<kHalf>(a, in, out, n);
+    ActivationBody<kHalf, true>(a, in, out, n);
 }
 
-// FLOAT16 rows with the conversions in the loop (half_rows.h), computed as ActivationBody<true>.
+// FLOAT16 rows with the conversions in the loop (half_rows.h), computed as ActivationBody<true, true>.
 [[gnu::flatten]] FREEDML_TARGET_AVX512 void ActivationHalvesAvx512(const FusedActivation& a, const uint16_t* in,
                                                                    uint16_t* out, size_t n) {
-    MapHalvesAvx512(in, out, n, [&](float* v, size_t m) { ActivationBody<true>(a, v, v, m); });
+    MapHalvesAvx512(in, out, n, [&](float* v, size_t m) { ActivationBody<true, true>(a, v, v, m); });
 }
 
 [[gnu::flatten]] FREEDML_TARGET_AVX2_FMA_F16C void ActivationHalvesAvx2(const FusedActivation& a, const uint16_t* in,
                                                                         uint16_t* out, size_t n) {
-    MapHalvesAvx2(in, out, n, [&](float* v, size_t m) { ActivationBody<true>(a, v, v, m); });
+    MapHalvesAvx2(in, out, n, [&](float* v, size_t m) { ActivationBody<true, true>(a, v, v, m); });
 }
 #endif
 
