@@ -54,7 +54,7 @@ TEST(TeamOrSolo, AMachineBusyFromTheStartRunsTheTwinAfterItsFirstTrial) {
     EXPECT_GE(Execute(chooser, &now, 1000, 25 * kTeam / 10, kSolo), 950);
 }
 
-TEST(TeamOrSolo, ABusyMachineSwitchesToTheTwinSoonAndBackWithinSeconds) {
+TEST(TeamOrSolo, ABusyMachineSwitchesToTheTwinSoonAndBack) {
     TeamOrSolo chooser;
     int64_t now = 0;
     Execute(chooser, &now, 100, kTeam, kSolo);
@@ -63,10 +63,46 @@ TEST(TeamOrSolo, ABusyMachineSwitchesToTheTwinSoonAndBackWithinSeconds) {
     EXPECT_GE(solos, 900) << "the twin within some executions";
     EXPECT_LT(chooser.SoloNs(), chooser.TeamNs());
     // The other process ends; the team's threads, asleep while the twin ran, make each trial's
-    // first execution ten times slower. The team's trials bring it back within a few seconds.
-    Execute(chooser, &now, 5000, kTeam, kSolo, 10 * kTeam);
+    // first execution ten times slower. The team's trials, at doubling intervals of at most 400 ms
+    // (here 1 ms an execution) after a second of contention, bring it back.
+    EXPECT_LE(Execute(chooser, &now, 500, kTeam, kSolo, 10 * kTeam), 400 + TeamOrSolo::kTrialLength);
     EXPECT_LT(chooser.TeamNs(), chooser.SoloNs());
     EXPECT_LE(Execute(chooser, &now, 1000, kTeam, kSolo), TeamOrSolo::kTrialLength);
+    // A burst of 100 ms: the team's first trial after the switch, within 50 ms and 110 executions,
+    // brings it back.
+    EXPECT_GE(Execute(chooser, &now, 100, 25 * kTeam / 10, kSolo), 40);
+    EXPECT_LE(Execute(chooser, &now, 150, kTeam, kSolo, 10 * kTeam), 110 + TeamOrSolo::kTrialLength);
+    EXPECT_LE(Execute(chooser, &now, 1000, kTeam, kSolo), TeamOrSolo::kTrialLength);
+}
+
+TEST(TeamOrSolo, LastingContentionTriesTheTeamAtMostEvery400Milliseconds) {
+    TeamOrSolo chooser;
+    int64_t now = 0;
+    Execute(chooser, &now, 100, kTeam, kSolo);
+    Execute(chooser, &now, 100, 25 * kTeam / 10, kSolo);
+    // Ten seconds more: trials at 50, 100, 200, then every 400 ms, four executions each.
+    const int teams = 10'000 - Execute(chooser, &now, 10'000, 25 * kTeam / 10, kSolo);
+    EXPECT_LE(teams, (10'000 / 400 + 4) * TeamOrSolo::kTeamTrialLength);
+    EXPECT_GE(teams, (10'000 / 400 - 1) * TeamOrSolo::kTeamTrialLength);
+}
+
+TEST(TeamOrSolo, TheTeamComesBackWhenItsThreadsTakeTwoExecutionsToWake) {
+    TeamOrSolo chooser;
+    int64_t now = 0;
+    Execute(chooser, &now, 100, kTeam, kSolo);
+    EXPECT_GE(Execute(chooser, &now, 1000, 25 * kTeam / 10, kSolo), 900);
+    // Idle again, but after the twin the team's first two executions take ten times its time (a
+    // virtual machine wakes its cores slowly): a trial of the team must see past both. After a
+    // second of contention the team's trials come at most 400 ms apart.
+    int solos = 0, teamRun = 0;
+    for (int i = 0; i < 600; ++i, now += kMs) {
+        const bool solo = chooser.ChooseSolo(now);
+        teamRun = solo ? 0 : teamRun + 1;
+        chooser.Record(solo, solo ? kSolo : teamRun <= 2 ? 10 * kTeam : kTeam);
+        solos += solo;
+    }
+    EXPECT_LT(chooser.TeamNs(), chooser.SoloNs());
+    EXPECT_LE(solos, 400 + TeamOrSolo::kTeamTrialLength);
 }
 
 TEST(TeamOrSolo, TheFirstExecutionOfEachFormAndOfEachTrialIsNotCounted) {

@@ -32,28 +32,47 @@ bool TeamOrSolo::ChooseSolo(int64_t nowNs) {
     }
     const int64_t execution = executions_.fetch_add(1, std::memory_order_relaxed);
     const bool solo = SoloIsFaster();
+    // A switch to the twin starts the team's trials at their shortest interval again.
+    if (solo && !lastSolo_.exchange(true, std::memory_order_relaxed)) {
+        teamTrialIntervalNs_.store(tuning_.teamTrialEveryNs, std::memory_order_relaxed);
+    } else if (!solo) {
+        lastSolo_.store(false, std::memory_order_relaxed);
+    }
     Form& other = form_[solo ? 0 : 1];
     int64_t last = lastTrialNs_.load(std::memory_order_relaxed);
-    bool due = false;
+    bool due = false, fast = false;
     if (!solo && other.samples.load(std::memory_order_relaxed) == 0) {
         // The twin's first trial, early, once: a machine busy from the start shows at once.
         due = execution >= tuning_.firstTrialAfterExecutions + TrialOffset(true);
     } else {
         // Quickly while the team runs well behind its own best (or the twin runs) and a form has
-        // few samples; otherwise rarely, which is all an idle machine pays.
+        // few samples; then the team soon while the twin runs, and the twin rarely while the team
+        // runs, which is all an idle machine pays.
         const int64_t teamBest = teamBestNs_.load(std::memory_order_relaxed);
         const bool suspect = solo || (teamBest > 0 && double(TeamNs()) > tuning_.suspectFactor * double(teamBest));
-        const bool fast = suspect && std::min(form_[0].samples.load(std::memory_order_relaxed),
-                                              form_[1].samples.load(std::memory_order_relaxed)) < kFirstSamples;
-        due = (last == INT64_MIN || nowNs - last >= (fast ? tuning_.firstTrialsEveryNs : tuning_.trialEveryNs)) &&
-              execution - lastTrialExecution_.load(std::memory_order_relaxed) >=
-                  (fast ? tuning_.firstTrialsEveryExecutions : tuning_.trialEveryExecutions) + TrialOffset(fast);
+        fast = suspect && std::min(form_[0].samples.load(std::memory_order_relaxed),
+                                   form_[1].samples.load(std::memory_order_relaxed)) < kFirstSamples;
+        const int64_t teamInterval = teamTrialIntervalNs_.load(std::memory_order_relaxed);
+        const int64_t everyNs = fast   ? tuning_.firstTrialsEveryNs
+                                : solo ? (teamInterval > 0 ? teamInterval : tuning_.teamTrialEveryNs)
+                                       : tuning_.trialEveryNs;
+        const int64_t everyExecutions = fast   ? tuning_.firstTrialsEveryExecutions
+                                        : solo ? tuning_.teamTrialEveryExecutions
+                                               : tuning_.trialEveryExecutions;
+        due = (last == INT64_MIN || nowNs - last >= everyNs) &&
+              execution - lastTrialExecution_.load(std::memory_order_relaxed) >= everyExecutions + TrialOffset(fast);
     }
     if (due && lastTrialNs_.compare_exchange_strong(last, nowNs, std::memory_order_relaxed)) {
         lastTrialExecution_.store(execution, std::memory_order_relaxed);
+        if (solo && !fast) {
+            const int64_t interval = teamTrialIntervalNs_.load(std::memory_order_relaxed);
+            teamTrialIntervalNs_.store(
+                std::min(2 * std::max(interval, tuning_.teamTrialEveryNs), tuning_.teamTrialAtMostEveryNs),
+                std::memory_order_relaxed);
+        }
         trialSolo_.store(!solo, std::memory_order_relaxed);
         other.skipNext.store(true, std::memory_order_relaxed);
-        trialLeft_.store(kTrialLength - 1, std::memory_order_relaxed);
+        trialLeft_.store((solo ? kTeamTrialLength : kTrialLength) - 1, std::memory_order_relaxed);
         return !solo;
     }
     return solo;

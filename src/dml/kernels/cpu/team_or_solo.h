@@ -1,16 +1,18 @@
-// Team or solo: which of a primitive's two forms runs. oneDNN shares a primitive out in equal static
-// parts, one per OpenMP thread, so one thread that shares its core with a busy process holds the
-// whole primitive back: beside one spinning process a two-thread convolution on two cores runs at
-// 0.4 of its idle speed, while the same problem sized for one thread, which the scheduler moves to
-// the free core, keeps half of it. A GEMM or convolution of medium size therefore has a twin sized
-// for one thread (onednn.cpp), and each execution runs the form that has lately been faster, by a
-// running average of each form's wall time (quick to fall, slow to rise). The other form is tried
-// now and then: two executions, the first not counted as it may pay for cold caches or sleeping
-// threads. The twin's first trial comes early (about the tenth execution), so that a machine busy
-// from the start shows at once; then trials come quickly while the team runs well behind its own
-// best or the twin runs, until each form has a few samples, and otherwise once a second and at most
-// once in 200 executions, which is all an idle machine pays. FREEDML_CPU_CONTENTION=off always runs
-// the team, =on always the twin (docs/USER-GUIDE.md).
+// Team or solo: which of a primitive's two forms runs. oneDNN shares a primitive out in equal
+// static parts, one per OpenMP thread, so one thread that shares its core with a busy process holds
+// the whole primitive back: beside one spinning process a two-thread convolution on two cores runs
+// at 0.4 of its idle speed, while the same problem sized for one thread, which the scheduler moves
+// to the free core, keeps half of it. A GEMM or convolution of medium size therefore has a twin
+// sized for one thread (onednn.cpp), and each execution runs the form that has lately been faster,
+// by a running average of each form's wall time (quick to fall, slow to rise). The other form is
+// tried now and then: two executions of the twin or four of the team, the first not counted as it
+// may pay for cold caches or sleeping threads. The twin's first trial comes early (about the tenth
+// execution), so that a machine busy from the start shows at once; then trials come quickly while
+// the team runs well behind its own best or the twin runs, until each form has a few samples; then,
+// while the twin runs, the team is tried 50 ms after the switch (so that it is back soon after a
+// burst of contention) and then at doubling intervals up to 400 ms, and while the team runs, the
+// twin once a second and at most once in 200 executions, which is all an idle machine pays.
+// FREEDML_CPU_CONTENTION=off always runs the team, =on always the twin (docs/USER-GUIDE.md).
 #pragma once
 
 #include <atomic>
@@ -28,6 +30,14 @@ public:
         int64_t firstTrialsEveryNs = 10'000'000;
         int64_t firstTrialsEveryExecutions = 4;
         int64_t firstTrialAfterExecutions = 8;  // the twin's first trial (and a spread of up to 3)
+        // While the twin runs, the team's first trial comes after this long, and each further one
+        // twice as long after the last, up to teamTrialAtMostEveryNs: a burst of contention (another
+        // process for some milliseconds, a host that takes a virtual core away) costs tens of
+        // milliseconds at the twin's speed, and lasting contention few trials of a team that waits
+        // for a preempted thread.
+        int64_t teamTrialEveryNs = 50'000'000;
+        int64_t teamTrialAtMostEveryNs = 400'000'000;
+        int64_t teamTrialEveryExecutions = 50;
         double currentWeight = 1.0 / 16;        // of a slower time in the current form's average
         double trialWeight = 1.0 / 4;           // of a slower trial in the other form's average
         double fasterWeight = 1.0 / 2;          // of a faster time in either
@@ -35,7 +45,10 @@ public:
         double soloMargin = 1.1;                // the twin runs while its average times this is below the team's
     };
     static constexpr int kFirstSamples = 8;  // counted samples a form gets at the first trials' pace
-    static constexpr int kTrialLength = 2;   // executions in a trial, the first not counted
+    static constexpr int kTrialLength = 2;   // executions in a trial of the twin, the first not counted
+    // Executions in a trial of the team, the first not counted: its threads, asleep while the twin
+    // ran, may take more than one execution to come back (a virtual machine's cores wake slowly).
+    static constexpr int kTeamTrialLength = 4;
     TeamOrSolo() = default;
     explicit TeamOrSolo(const Tuning& tuning) : tuning_(tuning) {}
 
@@ -64,6 +77,8 @@ private:
     std::atomic<int64_t> teamBestNs_{0};  // the team's fastest counted execution
     std::atomic<int> trialLeft_{0};       // executions of the trial under way still to run
     std::atomic<bool> trialSolo_{false};
+    std::atomic<bool> lastSolo_{false};                    // the form the last choice ran (trials aside)
+    std::atomic<int64_t> teamTrialIntervalNs_{INT64_MIN};  // while the twin runs (INT64_MIN: not yet)
 };
 
 enum class ContentionPolicy { Automatic, AlwaysTeam, AlwaysSolo };
