@@ -187,6 +187,12 @@ void Arguments::Run(const dnnl::primitive& primitive, std::initializer_list<void
     stream.wait();
 }
 
+// Whether oneDNN offers only its reference implementation (scalar loops) for a descriptor: our
+// own paths, or another layout, do better.
+bool IsReferenceImplementation(const dnnl::primitive_desc& pd) {
+    return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
+}
+
 // Work (multiply-adds) up to which a primitive sized for oneDNN's team gets a twin sized for one
 // thread (team_or_solo.h). Larger problems keep the team: beside a busy process their preempted
 // thread still adds more than it holds back.
@@ -244,7 +250,7 @@ struct TeamPrimitive {
         try {
             const OneThreadScope oneThread(true);
             const dnnl::primitive_desc pd = describe();
-            if (std::string(pd.impl_info_str()).find("ref") != std::string::npos) return;
+            if (IsReferenceImplementation(pd)) return;
             solo = dnnl::primitive(pd);
             addArguments(soloArgs, pd.scratchpad_desc());
             *scratchSize = std::max<uint64_t>(*scratchSize, pd.scratchpad_desc().get_size());
@@ -464,7 +470,7 @@ void GemmKernel::TryOneDnn() {
                 bool fused = false;
                 const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(aMd, st.bMd, oMd),
                                                       attributes(strategy, cMd, &fused), CpuEngine());
-                if (!fused || std::string(pd.impl_info_str()).find("ref") != std::string::npos) return false;
+                if (!fused || IsReferenceImplementation(pd)) return false;
                 *primitive = dnnl::matmul(pd);
                 *scratchMd = pd.scratchpad_desc();
                 *mds = {aMd, oMd, cMd};
@@ -792,13 +798,12 @@ void ConvolutionKernel::TryOneDnn() {
         } catch (const dnnl::error& e) {
             userFailure = e.what();
         }
-        const std::string userImpl = pd ? pd.impl_info_str() : "";
-        const bool gemm = userImpl.find("gemm") != std::string::npos;
-        const bool reference = userImpl.find("ref") != std::string::npos;
+        const bool gemm = pd && std::string(pd.impl_info_str()).find("gemm") != std::string::npos;
+        const bool reference = pd && IsReferenceImplementation(pd);
         if (!pd || reference || (gemm && BlockedActivationsPay(window, outputPlane))) {
             try {
                 dnnl::primitive_desc blocked = describe(anyLayout(srcUserMd), anyLayout(dstUserMd), weightsAny);
-                if (!pd || std::string(blocked.impl_info_str()).find("ref") == std::string::npos) pd = blocked;
+                if (!pd || !IsReferenceImplementation(blocked)) pd = blocked;
             } catch (const dnnl::error&) {
                 if (!pd) throw;
             }

@@ -52,9 +52,8 @@ bool TeamOrSolo::ChooseSolo(int64_t nowNs) {
         const bool suspect = solo || (teamBest > 0 && double(TeamNs()) > tuning_.suspectFactor * double(teamBest));
         fast = suspect && std::min(form_[0].samples.load(std::memory_order_relaxed),
                                    form_[1].samples.load(std::memory_order_relaxed)) < kFirstSamples;
-        const int64_t teamInterval = teamTrialIntervalNs_.load(std::memory_order_relaxed);
         const int64_t everyNs = fast   ? tuning_.firstTrialsEveryNs
-                                : solo ? (teamInterval > 0 ? teamInterval : tuning_.teamTrialEveryNs)
+                                : solo ? teamTrialIntervalNs_.load(std::memory_order_relaxed)
                                        : tuning_.trialEveryNs;
         const int64_t everyExecutions = fast   ? tuning_.firstTrialsEveryExecutions
                                         : solo ? tuning_.teamTrialEveryExecutions
@@ -66,9 +65,8 @@ bool TeamOrSolo::ChooseSolo(int64_t nowNs) {
         lastTrialExecution_.store(execution, std::memory_order_relaxed);
         if (solo && !fast) {
             const int64_t interval = teamTrialIntervalNs_.load(std::memory_order_relaxed);
-            teamTrialIntervalNs_.store(
-                std::min(2 * std::max(interval, tuning_.teamTrialEveryNs), tuning_.teamTrialAtMostEveryNs),
-                std::memory_order_relaxed);
+            teamTrialIntervalNs_.store(std::min(2 * interval, tuning_.teamTrialAtMostEveryNs),
+                                       std::memory_order_relaxed);
         }
         trialSolo_.store(!solo, std::memory_order_relaxed);
         other.skipNext.store(true, std::memory_order_relaxed);

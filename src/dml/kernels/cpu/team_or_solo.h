@@ -78,7 +78,7 @@ private:
     std::atomic<int> trialLeft_{0};       // executions of the trial under way still to run
     std::atomic<bool> trialSolo_{false};
     std::atomic<bool> lastSolo_{false};                    // the form the last choice ran (trials aside)
-    std::atomic<int64_t> teamTrialIntervalNs_{INT64_MIN};  // while the twin runs (INT64_MIN: not yet)
+    std::atomic<int64_t> teamTrialIntervalNs_{tuning_.teamTrialEveryNs};  // while the twin runs
 };
 
 enum class ContentionPolicy { Automatic, AlwaysTeam, AlwaysSolo };

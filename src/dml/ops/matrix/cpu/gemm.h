@@ -7,9 +7,10 @@
 // oneDNN through packed FLOAT32 copies (float32_copy.h: whatever its strides), converted into the
 // temporary resource at Execute, or once at Initialize for an owned tensor; the FLOAT32 result is
 // rounded once into the output. A single FLOAT16 matrix of medium size runs in row panels, each
-// thread of oneDNN's team converting, multiplying and rounding its own rows (onednn.cpp). OWNED_BY_DML tensors are
-// copied into the persistent resource by Initialize; with oneDNN an owned B goes into the weights layout oneDNN
-// prefers, so Execute never repacks it.
+// thread of oneDNN's team converting, multiplying and rounding its own rows (onednn.cpp).
+// OWNED_BY_DML tensors are copied into the persistent resource by Initialize; with oneDNN the owned
+// B of a product large enough for its team goes into the weights layout oneDNN prefers, so Execute
+// never repacks it.
 #pragma once
 
 #include <DirectML.h>
