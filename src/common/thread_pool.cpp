@@ -48,6 +48,7 @@ bool ThreadPool::TryRun(uint64_t chunks, const std::function<void(uint64_t)>& ch
         pending_ = unsigned(threads_.size());
         ++generation_;
     }
+    jobsShared_.fetch_add(1, std::memory_order_relaxed);
     wake_.notify_all();
     Work();
     std::unique_lock<std::mutex> lock(mutex_);

@@ -34,6 +34,10 @@ public:
     // rethrown here, on the caller's thread.
     void ParallelFor(uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body);
 
+    // Jobs handed to the workers so far (ParallelFor calls that did not run inline): which threads
+    // a kernel woke, for its tests.
+    uint64_t JobsShared() const { return jobsShared_.load(std::memory_order_relaxed); }
+
 private:
     bool TryRun(uint64_t chunks, const std::function<void(uint64_t)>& chunkBody);
     void Work();
@@ -50,6 +54,7 @@ private:
     uint64_t generation_ = 0;
     bool stopping_ = false;
     std::exception_ptr failure_;  // guarded by mutex_
+    std::atomic<uint64_t> jobsShared_{0};
 };
 
 }  // namespace freedml

@@ -26,6 +26,7 @@ struct ConvCase {
     bool channelsLastOutput = false;  // output stored so
     bool expectNoReorder = false;     // oneDNN runs on the activations as they are laid out
     bool expectSoloTwin = false;      // oneDNN's primitive has a one-thread twin (team_or_solo.h)
+    bool expectPoolUnused = false;    // oneDNN's path wakes no thread of FreeDML's pool
     FusedActivation activation;
     bool accumulate = false;  // the result is added to the output's previous values (before the activation)
     int expectOneDnn = -1;
@@ -170,8 +171,14 @@ void RunConv(const ConvCase& c) {
                 size_t k = 0;
                 out.ForEach([&](const std::vector<uint32_t>& i) { out.Set(i, PreviousOutput(k++)); });
             }
+            const uint64_t poolJobs = Threads()->JobsShared();
             kernel.Execute(Threads(), input.view(), fv, c.bias ? bv : TensorView{}, out.view(), persistent.ptr,
                            temporary.ptr);
+#ifdef FREEDML_HAVE_DNNL
+            if (!forceReference && c.expectPoolUnused) {
+                EXPECT_EQ(Threads()->JobsShared(), poolJobs) << "oneDNN's path shared a pass out on FreeDML's pool";
+            }
+#endif
             size_t e = 0, failures = 0;
             out.ForEach([&](const std::vector<uint32_t>& i) {
                 double got = out.Get(i);
@@ -404,6 +411,32 @@ TEST(Convolution, OneThreadTwinRunsWhileTheCoresAreContended) {
     RunConv(c);
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.accumulate = true;
+    RunConv(c);
+}
+
+TEST(Convolution, OwnActivationPassRunsOnOneDnnsTeam) {
+    // An activation oneDNN cannot fuse (SOFTSIGN, and CLIP, which keeps NaN) is applied by the
+    // kernel's own pass right after the primitive, on oneDNN's OpenMP team, whose threads are still
+    // polling then: on FreeDML's pool it woke a second set of threads, and oneDNN's fell asleep and
+    // paid a wake-up at the next primitive. Outputs large enough to be shared out; plain and
+    // blocked activations, FLOAT16, and the one-thread twin (the pass then on this thread).
+    ConvCase c;
+    c.batch = 1, c.cin = 16, c.cout = 32;
+    c.in = {40, 40};
+    c.kernel = {1, 1};
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    c.expectOneDnn = 1, c.expectPoolUnused = true;
+    RunConv(c);
+    c.kernel = {3, 3};
+    c.startPad = {1, 1}, c.endPad = {1, 1};
+    RunConv(c);
+    c.activation = {DML_OPERATOR_ELEMENT_WISE_CLIP, -0.25f, 0.5f, 0};  // a graph's fused CLIP: Min, Max
+    RunConv(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    RunConv(c);
+    const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    c.expectSoloTwin = true;
     RunConv(c);
 }
 

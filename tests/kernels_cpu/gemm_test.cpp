@@ -31,6 +31,7 @@ struct GemmCase {
     bool expectSoloTwin = false;   // oneDNN's primitive has a one-thread twin (team_or_solo.h)
     bool expectRowPanels = false;  // FLOAT16 in row panels on oneDNN's OpenMP team
     bool expectPackedB = false;    // an owned B in oneDNN's blocked layout
+    bool expectPoolUnused = false;  // oneDNN's path wakes no thread of FreeDML's pool
 };
 
 std::vector<uint32_t> Concat(std::vector<uint32_t> a, std::initializer_list<uint32_t> b) {
@@ -116,7 +117,13 @@ void RunGemm(const GemmCase& c) {
         if (c.ownB) bv.data = nullptr;
         if (c.ownC) cv.data = nullptr;
         Tensor out(shape.desc);
+        const uint64_t poolJobs = Threads()->JobsShared();
         kernel.Execute(Threads(), av, bv, c.hasC ? cv : TensorView{}, out.view(), persistent.ptr, temporary.ptr);
+#ifdef FREEDML_HAVE_DNNL
+        if (!forceReference && c.expectPoolUnused) {
+            EXPECT_EQ(Threads()->JobsShared(), poolJobs) << "oneDNN's path shared a pass out on FreeDML's pool";
+        }
+#endif
         size_t e = 0, failures = 0;
         out.ForEach([&](const std::vector<uint32_t>& i) {
             double got = out.Get(i);
@@ -348,6 +355,29 @@ TEST(Gemm, OneThreadTwinRunsWhileTheCoresAreContended) {
         c.transA = true;
         RunGemm(c);
     }
+}
+
+TEST(Gemm, OwnActivationPassRunsOnOneDnnsTeam) {
+    // An activation oneDNN cannot fuse (SOFTSIGN) is applied by the kernel's own pass right after
+    // the matmul, on oneDNN's OpenMP team (FreeDML's pool would wake a second set of threads while
+    // oneDNN's fall asleep). An output large enough to be shared out, B owned and bound, FLOAT16
+    // (copies on the team too), and the one-thread twin (the pass then on this thread).
+    GemmCase c;
+    c.batch = {1, 1};
+    c.m = 151, c.n = 173, c.k = 263;
+    c.hasC = true, c.beta = 0.5f;
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    c.expectOneDnn = 1, c.expectPoolUnused = true;
+    RunGemm(c);
+    c.ownB = true;
+    RunGemm(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    RunGemm(c);
+    const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    c.m = 120, c.n = 136, c.k = 144;
+    c.expectSoloTwin = true;
+    RunGemm(c);
 }
 
 TEST(Gemm, OwnedTensorsArePackedAtInitialization) {

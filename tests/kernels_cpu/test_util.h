@@ -182,6 +182,9 @@ inline double RefActivation(const FusedActivation& a, double x) {
         case DML_OPERATOR_ACTIVATION_SOFTSIGN: return x / (1 + std::fabs(x));
         case DML_OPERATOR_ACTIVATION_SHRINK: return x > beta ? x - alpha : (x < -beta ? x + alpha : 0);
         case DML_OPERATOR_ACTIVATION_GELU: return 0.5 * x * std::erfc(-x / std::sqrt(2.0));  // = 1 + erf(x / sqrt 2)
+        // A graph's fused CLIP (Min, Max in alpha, beta; Min <= Max).
+        case DML_OPERATOR_ELEMENT_WISE_CLIP:
+            return std::max(alpha, std::min(beta, x));
         default: return x;
     }
 }

@@ -171,12 +171,21 @@ bool ApplyActivationToHalves(const FusedActivation& a, const uint16_t* in, uint1
 }
 
 void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
+    ApplyActivationOn(
+        [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
+            ParallelFor(threads, count, minChunk, body);
+        },
+        activation, tensor, 1u << 13);
+}
+
+void ApplyActivationOn(const ParallelForFunction& parallelFor, const FusedActivation& activation, TensorView tensor,
+                       uint64_t minElementsPerChunk) {
     if (activation.IsNone()) return;
     const TensorDesc& desc = tensor.Desc();
     const uint32_t size = ElementSizeInBytes(desc.dataType);
     auto plan = MakeLoopPlan<1>(desc.sizes.data(), desc.rank, {desc.strides.data()}, {size});
-    ParallelLoop(
-        threads, plan, {tensor.data},
+    ParallelLoopOn(
+        parallelFor, plan, {tensor.data},
         [&](const std::array<std::byte*, 1>& p, uint64_t n, const std::array<int64_t, 1>& s) {
             if (desc.dataType == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4) {
                 ApplyActivation(activation, reinterpret_cast<float*>(p[0]), n);
@@ -194,7 +203,7 @@ void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, Ten
                 StoreFloats(desc.dataType, block, p[0] + int64_t(i) * s[0], s[0], m);
             }
         },
-        1u << 13);
+        minElementsPerChunk);
 }
 
 }  // namespace freedml::dml::cpu

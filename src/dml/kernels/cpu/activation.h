@@ -12,6 +12,7 @@
 #include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/tensor_view.h"
+#include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/activation/activation_params.h"
 
 namespace freedml::dml::cpu {
@@ -38,8 +39,13 @@ void ApplyActivationForHalf(const FusedActivation& activation, float* values, si
 // (nothing written) where the CPU lacks the conversion instructions. `out` may be `in`.
 bool ApplyActivationToHalves(const FusedActivation& activation, const uint16_t* in, uint16_t* out, size_t count);
 
-// In place over a FLOAT32 or FLOAT16 tensor of any strides (the pass that follows a oneDNN
-// primitive when oneDNN cannot express the activation as a post-op), spread over `threads`.
+// In place over a FLOAT32 or FLOAT16 tensor of any strides, spread over `threads`.
 void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor);
+
+// The same with the rows shared out by `parallelFor` (thread_pool.h), in chunks of at least
+// `minElementsPerChunk`: the pass that follows a oneDNN primitive when oneDNN cannot express the
+// activation as a post-op runs on oneDNN's team (ApplyActivationBesideOneDnn, onednn.h).
+void ApplyActivationOn(const ParallelForFunction& parallelFor, const FusedActivation& activation, TensorView tensor,
+                       uint64_t minElementsPerChunk);
 
 }  // namespace freedml::dml::cpu

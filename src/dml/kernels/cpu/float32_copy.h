@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "common/thread_pool.h"
+#include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/tensor.h"
 
@@ -25,8 +26,6 @@ void ConvertTensor(ThreadPool* threads, TensorView from, TensorView to);
 
 // The same with the rows shared out by `parallelFor(count, minChunk, body)` (oneDNN's OpenMP team
 // where the conversion sits between oneDNN primitives), in chunks of at least `minElementsPerChunk`.
-using ParallelForFunction =
-    std::function<void(uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body)>;
 void ConvertTensorOn(const ParallelForFunction& parallelFor, TensorView from, TensorView to,
                      uint64_t minElementsPerChunk);
 

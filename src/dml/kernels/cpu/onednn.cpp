@@ -301,20 +301,34 @@ bool AppendActivation(const FusedActivation& a, dnnl::post_ops& ops) {
     }
 }
 
-}  // namespace
+// Elements a thread of oneDNN's team takes at least in a pass beside a primitive: a fork of polling
+// threads costs about a microsecond, what converting some thousands of FLOAT16 values takes.
+constexpr uint64_t kTeamPassChunk = 8192;
 
-// Elements a thread of oneDNN's team converts at least: a fork of polling threads costs about a
-// microsecond, what converting some thousands of FLOAT16 values takes.
-constexpr uint64_t kTeamConvertChunk = 8192;
+// Shares out the chunks of a pass that runs just before or after a oneDNN primitive: on oneDNN's
+// OpenMP team, whose threads are still polling then, or on `threads` where oneDNN runs on another
+// runtime. FreeDML's pool would wake a second set of threads, and oneDNN's would fall asleep
+// meanwhile and take a wake-up (tens of microseconds on a virtual machine) at the next primitive.
+ParallelForFunction BesideOneDnn(ThreadPool* threads) {
+    return [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+        if (ParallelForOnOpenMpTeam(count, minChunk, body)) return;
+#endif
+        ParallelFor(threads, count, minChunk, body);
+    };
+}
+
+// The activation pass after a primitive whose activation oneDNN cannot fuse, beside it.
+void ApplyActivationBesideOneDnn(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
+    ApplyActivationOn(BesideOneDnn(threads), activation, tensor, kTeamPassChunk);
+}
+
+}  // namespace
 
 void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView to) {
 #if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
     if (OpenMpRuntime().parallel) {
-        ConvertTensorOn(
-            [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
-                if (!ParallelForOnOpenMpTeam(count, minChunk, body)) ParallelFor(threads, count, minChunk, body);
-            },
-            from, to, kTeamConvertChunk);
+        ConvertTensorOn(BesideOneDnn(threads), from, to, kTeamPassChunk);
         return;
     }
 #endif
@@ -583,10 +597,14 @@ void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, cons
                     });
     }
     const TeamPrimitive::Choice choice = s.matmul.Choose();
-    s.matmul.Run(choice.solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
-                               const_cast<std::byte*>(cData)});
+    {
+        // The activation pass runs as the product ran: on the team, or on this thread for the twin.
+        const OneThreadScope oneThread(choice.solo);
+        s.matmul.Run(choice.solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
+                                   const_cast<std::byte*>(cData)});
+        if (s.activationPass) ApplyActivationBesideOneDnn(threads, params_.activation, output);
+    }
     s.matmul.Record(choice);
-    if (s.activationPass) ApplyActivation(threads, params_.activation, output);
 }
 
 bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, const std::byte* bData,
@@ -956,8 +974,10 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     s.convolution.Run(choice.solo,
                       {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
     if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
+    if (s.activationPass) {
+        ApplyActivationBesideOneDnn(threads, params_.activation, TensorView{&s.activationView, out.data});
+    }
     s.convolution.Record(choice);
-    if (s.activationPass) ApplyActivation(threads, params_.activation, TensorView{&s.activationView, out.data});
     if (s.half) ConvertTensorBesideOneDnn(threads, out, output);
 }
 

@@ -29,6 +29,11 @@ inline void ParallelFor(ThreadPool* threads, uint64_t count, uint64_t minChunk,
     }
 }
 
+// A way to share out [0, count) as ParallelFor does: `parallelFor(count, minChunk, body)`. The passes
+// that sit between oneDNN primitives take one, to run on oneDNN's OpenMP team instead of the pool.
+using ParallelForFunction =
+    std::function<void(uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body)>;
+
 }  // namespace freedml::dml::cpu
 
 #include "dml/kernels/cpu/tensor_view.h"
