@@ -171,11 +171,7 @@ bool ApplyActivationToHalves(const FusedActivation& a, const uint16_t* in, uint1
 }
 
 void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
-    ApplyActivationOn(
-        [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
-            ParallelFor(threads, count, minChunk, body);
-        },
-        activation, tensor, 1u << 13);
+    ApplyActivationOn(OnPool(threads), activation, tensor, 1u << 13);
 }
 
 void ApplyActivationOn(const ParallelForFunction& parallelFor, const FusedActivation& activation, TensorView tensor,

@@ -44,7 +44,7 @@ void ApplyActivation(ThreadPool* threads, const FusedActivation& activation, Ten
 
 // The same with the rows shared out by `parallelFor` (thread_pool.h), in chunks of at least
 // `minElementsPerChunk`: the pass that follows a oneDNN primitive when oneDNN cannot express the
-// activation as a post-op runs on oneDNN's team (ApplyActivationBesideOneDnn, onednn.h).
+// activation as a post-op runs on oneDNN's team (ApplyActivationBesideOneDnn in onednn.cpp).
 void ApplyActivationOn(const ParallelForFunction& parallelFor, const FusedActivation& activation, TensorView tensor,
                        uint64_t minElementsPerChunk);
 

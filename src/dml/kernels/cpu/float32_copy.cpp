@@ -47,11 +47,7 @@ void ConvertTensorOn(const ParallelForFunction& parallelFor, TensorView from, Te
 }
 
 void ConvertTensor(ThreadPool* threads, TensorView from, TensorView to) {
-    ConvertTensorOn(
-        [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
-            ParallelFor(threads, count, minChunk, body);
-        },
-        from, to, 1u << 16);
+    ConvertTensorOn(OnPool(threads), from, to, 1u << 16);
 }
 
 }  // namespace freedml::dml::cpu

@@ -34,6 +34,13 @@ inline void ParallelFor(ThreadPool* threads, uint64_t count, uint64_t minChunk,
 using ParallelForFunction =
     std::function<void(uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body)>;
 
+// ParallelFor on `threads`, as a ParallelForFunction.
+inline ParallelForFunction OnPool(ThreadPool* threads) {
+    return [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
+        ParallelFor(threads, count, minChunk, body);
+    };
+}
+
 }  // namespace freedml::dml::cpu
 
 #include "dml/kernels/cpu/tensor_view.h"
@@ -69,11 +76,7 @@ void ParallelLoopOn(For&& parallelFor, const LoopPlan<N>& plan, const std::array
 template <size_t N, class Inner>
 void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array<std::byte*, N>& bases, Inner&& inner,
                   uint64_t minElementsPerChunk = 1u << 15) {
-    ParallelLoopOn(
-        [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
-            ParallelFor(threads, count, minChunk, body);
-        },
-        plan, bases, std::forward<Inner>(inner), minElementsPerChunk);
+    ParallelLoopOn(OnPool(threads), plan, bases, std::forward<Inner>(inner), minElementsPerChunk);
 }
 
 }  // namespace freedml::dml::cpu
