@@ -32,8 +32,10 @@ parser.add_argument("--sample-seconds", type=float, default=0.05)
 parser.add_argument("--max-seconds", type=float, default=10.0,
                     help="skip a case whose single run is predicted to take longer than this")
 parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+parser.add_argument("--types", default="FLOAT32,FLOAT16", help="element types of --what gemm, conv and elementwise")
 args = parser.parse_args()
 what = set(args.what.split(","))
+wanted_types = set(args.types.split(","))
 
 
 def result(group, case, dtype, impl, value, unit, note=""):
@@ -99,7 +101,7 @@ def run_torch():
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
     blas = "Debian BLAS" if device.type == "cpu" else "cuBLAS"
     info = f"torch {torch.__version__}; {torch.get_num_threads()} threads"
-    types = [(torch.float32, "FLOAT32"), (torch.float16, "FLOAT16")]
+    types = [(t, name) for t, name in [(torch.float32, "FLOAT32"), (torch.float16, "FLOAT16")] if name in wanted_types]
 
     if "gemm" in what:
         for dtype, name in types:
@@ -168,7 +170,8 @@ def run_ort():
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     info = f"onnxruntime {ort.__version__}; CPUExecutionProvider; {args.threads} threads"
-    onnx_types = {"FLOAT32": (TensorProto.FLOAT, np.float32), "FLOAT16": (TensorProto.FLOAT16, np.float16)}
+    onnx_types = {name: t for name, t in {"FLOAT32": (TensorProto.FLOAT, np.float32),
+                                          "FLOAT16": (TensorProto.FLOAT16, np.float16)}.items() if name in wanted_types}
 
     def session(nodes, inputs, outputs, initializers=()):
         graph = helper.make_graph(nodes, "bench", inputs, outputs, list(initializers))

@@ -54,8 +54,8 @@ for name in sorted(os.listdir(raw)):
                 if line.startswith("RESULT,"):
                     parts = line.rstrip("\n").split(",", 7)
                     if len(parts) == 8:
-                        # Sections of their own: "threading" or "competing", case "gemm 256".
-                        for section in ("threading", "competing"):
+                        # Sections of their own: "threading", "competing" or "turns", case "gemm 256".
+                        for section in ("threading", "competing", "turns"):
                             if name.startswith(section):
                                 parts[1:3] = [section, f"{parts[1]} {parts[2]}"]
                         add(*parts[1:], source=name)
@@ -747,6 +747,39 @@ if gemm_sizes:
     w("![GEMM](performance/gemm.png)")
     w("")
     commands_block("gemm")
+
+# GEMM against ONNX Runtime, the two processes taking turns (run.sh says why).
+turns = [r for r in rows if r["group"] == "turns" and r["value"] > 0]
+if turns:
+    def turn_of(r):
+        return int(r["source"].split("-")[1])
+
+    def by_turn(size, impl):
+        return {turn_of(r): r["value"] for r in turns if r["case"] == f"gemm {size}" and r["impl"] == impl}
+
+    numbers = sorted({turn_of(r) for r in turns})
+    w("## GEMM against ONNX Runtime, in turns")
+    w("")
+    w("The FLOAT32 rows of the GEMM table again, `dense_bench` (FreeDML owned B) and ONNX Runtime's MatMul")
+    w("taking turns, three processes each, after the rest of the run: each turn's ratio, then each side's")
+    w("median over the turns and their ratio. The GEMM table's own column compares one process of each,")
+    w("run minutes apart, and a burst of other load on a shared machine can fall on one side only.")
+    w("")
+    w("| size | " + " | ".join(f"turn {t}" for t in numbers) +
+      " | FreeDML GFLOP/s (median) | ONNX Runtime GFLOP/s (median) | median vs median |")
+    w("| ---: | " + " | ".join("---:" for _ in numbers) + " | ---: | ---: | ---: |")
+    for n in sorted({int(r["case"].split()[1]) for r in turns}):
+        mine, theirs = by_turn(n, "FreeDML owned B"), by_turn(n, "ONNX Runtime")
+        if not mine or not theirs:
+            continue
+        per_turn = [fmt(ratio(mine.get(t), theirs.get(t))) for t in numbers]
+        median_mine, median_theirs = statistics.median(mine.values()), statistics.median(theirs.values())
+        overall = ratio(median_mine, median_theirs)
+        w(f"| {n} | " + " | ".join(per_turn) + f" | {fmt(median_mine)} | {fmt(median_theirs)} | {fmt(overall)} |")
+        if overall is not None and overall < 0.8:
+            behind.append((f"GEMM {n} FLOAT32 (in turns)", overall, "ONNX Runtime"))
+    w("")
+    commands_block("turns")
 
 # Convolution
 if conv_layers:

@@ -224,6 +224,17 @@ elif [ -x "$root/bench/run_gpu.sh" ]; then
   # The CUDA backend's own GPU benchmarks (bench/cuda/), kept beside the report's raw files.
   OUT="$raw" run gpu.out "$root/bench/run_gpu.sh" "$build"
 fi
+# GEMM FLOAT32 against ONNX Runtime once more, the two processes taking turns (three each): the
+# ratio in the GEMM table compares two processes run minutes apart, and on a shared machine a burst
+# of other load lasting seconds can fall on one side only. The report gives each turn's ratio and
+# the ratio of each side's median over the turns ("GEMM against ONNX Runtime, in turns").
+if has dense_bench && [ "$device" = cpu ] && [ "$quick" != 1 ]; then
+  for turn in 1 2 3; do
+    run "turns-$turn-freedml.txt" "$bin/dense_bench" --gemm --no-onednn --types FLOAT32 --sizes "$sizes" "${common[@]}"
+    run "turns-$turn-ort.txt" "$venv/bin/python" "$root/bench/references.py" --framework ort --what gemm \
+        --types FLOAT32 --sizes "$sizes" "${common[@]}"
+  done
+fi
 # One CNN training step through the API beside PyTorch's, with the same optimizer (training_bench
 # says which it ran: SGD where this FreeDML has no ADAM_OPTIMIZER).
 if has training_bench; then
