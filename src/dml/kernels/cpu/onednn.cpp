@@ -206,8 +206,8 @@ struct TeamPrimitive {
     mutable TeamOrSolo chooser;
 
     // Which form an execution runs (team_or_solo.h) and, where the choice is measured, when it
-    // started. The caller runs whatever goes with the primitive (reorders) inside a
-    // OneThreadScope of the same, and reports the time it took with Record.
+    // started. The caller runs the primitive (Run) and whatever goes with it (reorders, the
+    // activation pass) inside a OneThreadScope(solo), and reports the time it took with Record.
     struct Choice {
         bool solo = false;
         int64_t startNs = -1;  // -1: no twin, or the policy fixes the form; nothing to measure
@@ -226,16 +226,15 @@ struct TeamPrimitive {
         return {chooser.ChooseSolo(now), now};
     }
     // Executes the twin (`solo`) or the team primitive, with the arguments Add named (each
-    // Arguments in the same order) at `data`.
+    // Arguments in the same order) at `data`. The caller's OneThreadScope(solo) keeps the twin's
+    // work on this thread: it was sized for one thread at creation, and the scope also holds
+    // oneDNN's inner GEMM (the gemm-based convolutions size it when they run) there.
     void Run(bool solo, std::initializer_list<void*> data) const {
-        if (!solo) {
+        if (solo) {
+            soloArgs.Run(this->solo, data);
+        } else {
             teamArgs.Run(team, data);
-            return;
         }
-        // Sized for one thread at creation; the scope keeps oneDNN's inner GEMM (the gemm-based
-        // convolutions size it when they run) on this thread too.
-        const OneThreadScope oneThread(true);
-        soloArgs.Run(this->solo, data);
     }
     void Record(const Choice& choice) const {
         if (choice.startNs >= 0) chooser.Record(choice.solo, MonotonicNs() - choice.startNs);
@@ -598,7 +597,7 @@ void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, cons
     }
     const TeamPrimitive::Choice choice = s.matmul.Choose();
     {
-        // The activation pass runs as the product ran: on the team, or on this thread for the twin.
+        // The twin, and the activation pass after either form, as Choose asks: on this thread for the twin.
         const OneThreadScope oneThread(choice.solo);
         s.matmul.Run(choice.solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
                                    const_cast<std::byte*>(cData)});
