@@ -581,9 +581,9 @@ std::vector<uint32_t> ParseList(const std::string& text) {
 int main(int argc, char** argv) {
 #ifdef FREEDML_BENCH_HAVE_DNNL
     if (!std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT")) {
-        setenv("GOMP_SPINCOUNT", "600", 1);  // dnnl_lazy.cpp's kSpinCount
+        setenv("GOMP_SPINCOUNT", FREEDML_OMP_SPIN_COUNT, 1);  // what dnnl_lazy.cpp asks for
         execv("/proc/self/exe", argv);
-        std::perror("dense_bench: cannot start itself again under GOMP_SPINCOUNT=600");
+        std::perror("dense_bench: cannot start itself again under GOMP_SPINCOUNT=" FREEDML_OMP_SPIN_COUNT);
         return 1;
     }
     std::fprintf(stderr, "dense_bench: OpenMP wait policy from OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n",

@@ -38,6 +38,21 @@ if os.path.exists(os.path.join(raw, "machine.txt")):
                 key, value = line.split(":", 1)
                 machine[key.strip()] = value.strip()
 
+
+def read_spin_count():
+    """The GOMP_SPINCOUNT dense_bench ran under (FreeDML's build setting), from its header line."""
+    for name in ("gemm.txt.err", "conv.txt.err", "peak.txt.err"):
+        path = os.path.join(raw, name)
+        if os.path.exists(path):
+            with open(path) as f:
+                match = re.search(r"GOMP_SPINCOUNT=(\d+)", f.read())
+            if match:
+                return match.group(1)
+    return "FREEDML_OMP_SPIN_COUNT"
+
+
+spin_count = read_spin_count()
+
 rows = []  # dicts: group, case, dtype, impl, value, unit, note, source
 
 
@@ -712,7 +727,7 @@ if gemm_sizes:
     w("called directly (FreeDML's own best case), ONNX Runtime's MatMul with B an initializer, and PyTorch's")
     w("`torch.matmul` (Debian's PyTorch goes through Debian's BLAS, far slower: larger sizes are skipped when")
     w("predicted to take over 10 s). \"of peak\" is over the ceiling given under Machine. `dense_bench` links")
-    w("oneDNN itself for its references, so it runs under `GOMP_SPINCOUNT=600`, the short spin FreeDML chooses")
+    w(f"oneDNN itself for its references, so it runs under `GOMP_SPINCOUNT={spin_count}`, the short spin FreeDML chooses")
     w("in a process without OpenMP of its own (what a user's process gets); the references run under it too.")
     w("")
     w("\"FLOAT16 vs FLOAT32\" is FreeDML's FLOAT16 figure over its FLOAT32 one at the same size (issue 22 asks")
@@ -958,8 +973,8 @@ if alone:
     w("The tables above run raw oneDNN in the same process as FreeDML (interleaved rounds), so OpenMP is loaded")
     w("with the benchmark and keeps its default wait policy: an idle OpenMP thread spins for milliseconds. These")
     w("rows run FreeDML's GEMM and convolutions in a program that links no oneDNN of its own (`dense_bench_alone`),")
-    w("as an application has it: libdirectml loads oneDNN, and with it OpenMP, on first use, and asks for the")
-    w("a short spin (`GOMP_SPINCOUNT=600`: an idle thread polls for tens of microseconds, then sleeps) unless the")
+    w("as an application has it: libdirectml loads oneDNN, and with it OpenMP, on first use, and asks for")
+    w(f"a short spin (`GOMP_SPINCOUNT={spin_count}`: an idle thread polls for tens of microseconds, then sleeps) unless the")
     w("user set `OMP_WAIT_POLICY` or `GOMP_SPINCOUNT` (`src/dml/kernels/cpu/dnnl_lazy.cpp`). The other variants ask")
     w("for OpenMP's default spinning (`GOMP_SPINCOUNT=300000`, milliseconds) and for the passive policy (sleep at")
     w("once), in the same run:")

@@ -5,7 +5,7 @@
 # beside another busy process that spinning keeps FreeDML's GEMM and convolutions at a few percent
 # of their speed (docs/PERFORMANCE.md, "Beside a competing process"). Loaded with libdirectml,
 # libgomp is initialized before any FreeDML code runs, so FreeDML could not choose. Loaded on first
-# use (src/dml/kernels/cpu/dnnl_lazy.cpp), FreeDML can ask for a short spin (GOMP_SPINCOUNT=600)
+# use (src/dml/kernels/cpu/dnnl_lazy.cpp), FreeDML can ask for a short spin (FREEDML_OMP_SPIN_COUNT)
 # unless the user set a policy or the process already has OpenMP.
 #
 # How: freedml_dnnl_lazy(TARGET) lists the dnnl_* functions that the installed libdnnl exports and
