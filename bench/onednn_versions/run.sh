@@ -10,6 +10,10 @@ sizes=("${@:-128 256 512 1024}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 spin=${SPIN:-$(sed -n 's/^set(FREEDML_OMP_SPIN_COUNT \([0-9]*\) .*/\1/p' "$here/../../CMakeLists.txt")}
+if [[ ! $spin =~ ^[0-9]+$ ]]; then
+    echo "run.sh: no spin count: FREEDML_OMP_SPIN_COUNT not found in CMakeLists.txt and SPIN unset or not a number" >&2
+    exit 1
+fi
 python3 -m pip download --quiet --no-deps -d "$work" onednn-cpu-gomp==2023.2.0 onednn-devel-cpu-gomp==2023.2.0
 for wheel in "$work"/*.whl; do python3 -m zipfile -e "$wheel" "$work/unpacked"; done
 include=$(dirname "$(find "$work/unpacked" -path '*include/oneapi/dnnl/dnnl.hpp' | head -1)")/../..

@@ -29,13 +29,13 @@ namespace {
 
 // Loads oneDNN once. GNU OpenMP reads its wait policy when it is loaded, here: unless the user chose
 // one (OMP_WAIT_POLICY, GOMP_SPINCOUNT) or the process already has OpenMP, FreeDML asks for a short
-// spin: an idle OpenMP thread polls kSpinCount times (a poll is a pause instruction, about 15 ns on
-// current x86 cores: 3000 polls are some 45 microseconds) and then sleeps. OpenMP's default (300000
-// polls, milliseconds) collapses FreeDML's dense math beside a busy process; the passive policy
-// (sleep at once) and spins much shorter than a wake-up on a virtual machine let oneDNN's other
-// threads fall asleep between and at the end of GEMMs and convolutions: with 600 polls a 256 GEMM
-// ran at 0.6 of its speed with 3000 (bench/analysis.md, docs/PERFORMANCE.md). The variable is set
-// only while the library loads. The count is a build setting, FREEDML_OMP_SPIN_COUNT.
+// spin: an idle OpenMP thread polls kSpinCount times (a poll is a pause instruction, 15 ns on the
+// Intel Xeon measured: 3000 polls are some 45 microseconds) and then sleeps. OpenMP's default
+// (300000 polls, milliseconds) collapses FreeDML's dense math beside a busy process; the passive
+// policy (sleep at once), and spins much shorter than a wake-up on a virtual machine, let oneDNN's
+// other threads fall asleep between and at the end of GEMMs and convolutions: a 256 GEMM ran 0.6 as
+// fast with 600 polls as with 3000 (bench/analysis.md item 9). The variable is set only while the
+// library loads. The count is a build setting, FREEDML_OMP_SPIN_COUNT.
 constexpr const char* kSpinCount = FREEDML_OMP_SPIN_COUNT;
 void* loaded = nullptr;  // oneDNN's handle, once Load has run
 
