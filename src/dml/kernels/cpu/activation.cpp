@@ -2,7 +2,7 @@
 // ActivationBody, compiled once per instruction set (baseline x86-64, AVX2+FMA and AVX-512,
 // cpu_isa.h) and picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
 // through vector_math.h, so each loop vectorizes: SIGMOID and TANH in float, the others in double,
-// rounded once.
+// rounded once. SIGMOID's FLOAT32 row on AVX-512 is exp_avx512.h's.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
 
 #include "dml/kernels/cpu/activation.h"
@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "dml/kernels/cpu/cpu_isa.h"
+#include "dml/kernels/cpu/exp_avx512.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/half_rows.h"
 #include "dml/kernels/cpu/thread_pool.h"
@@ -133,7 +134,11 @@ template <bool kHalf>
 template <bool kHalf>
 void ApplyActivationRow(const FusedActivation& a, const float* in, float* out, size_t n) {
 #ifdef FREEDML_CPU_X86_64
-    if (UseAvx512()) return ActivationAvx512<kHalf>(a, in, out, n);
+    if (UseAvx512()) {
+        // SIGMOID's exponential in AVX-512 instructions (exp_avx512.h); its FLOAT16 form keeps SigmoidH.
+        if (!kHalf && a.type == DML_OPERATOR_ACTIVATION_SIGMOID) return SigmoidRowAvx512(in, out, n);
+        return ActivationAvx512<kHalf>(a, in, out, n);
+    }
     if (UseAvx2Fma()) return ActivationAvx2<kHalf>(a, in, out, n);
 #endif
     ActivationBaseline<kHalf>(a, in, out, n);

@@ -23,6 +23,7 @@
 #include "dml/kernels/cpu/activation.h"
 #include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/float16.h"
+#include "dml/kernels/cpu/streaming_store.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/vector_math.h"
@@ -114,13 +115,17 @@ public:
     void Execute(const KernelBindings& b) override {
         const DML_TENSOR_DATA_TYPE type = type_;
         const FusedActivation& f = activation_;
+        const bool stream = cpu::ShouldStreamOutput(plan_.OuterCount() * plan_.InnerCount() * ElementSizeInBytes(type));
         ParallelLoop(
             HostThreads(b), plan_, {b.outputs[0], b.inputs[0]},
             [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
                 if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
                     // Packed: one vectorized pass, in place or not (validation allows only the same region).
-                    cpu::ApplyActivation(f, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
-                    return;
+                    const auto* in = reinterpret_cast<const float*>(p[1]);
+                    auto* out = reinterpret_cast<float*>(p[0]);
+                    if (!stream) return cpu::ApplyActivation(f, in, out, n);
+                    return cpu::StreamRow(
+                        in, out, n, [&](const float* i, float* o, size_t m) { cpu::ApplyActivation(f, i, o, m); });
                 }
                 if (type == DML_TENSOR_DATA_TYPE_FLOAT16 && s[0] == 2 && s[1] == 2 &&
                     cpu::ApplyActivationToHalves(f, reinterpret_cast<const uint16_t*>(p[1]),

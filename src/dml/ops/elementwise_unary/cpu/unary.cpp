@@ -5,7 +5,8 @@
 // FLOAT32 rows that are packed run a plain loop per operator, compiled twice (baseline x86-64 and
 // AVX2+FMA; EXP, LOG, TANH and ERF a third time for AVX-512) and picked once per process by what
 // the CPU has (cpu_isa.h); EXP, LOG, TANH and ERF vectorize through vector_math.h, shared with the
-// activations. FLOAT16 and strided FLOAT32 rows go
+// activations, and EXP's AVX-512 row is exp_avx512.h's. Packed rows whose output is 32 MiB or more
+// write it with non-temporal stores (streaming_store.h). FLOAT16 and strided FLOAT32 rows go
 // through blocks of floats (F16C conversions), so FLOAT16 is computed in float and rounded once;
 // packed FLOAT16 rows of EXP, LOG, TANH and ERF convert inside the row's loop instead
 // (half_rows.h), the same arithmetic in one pass.
@@ -23,8 +24,10 @@
 
 #include "dml/kernel.h"
 #include "dml/kernels/cpu/cpu_isa.h"
+#include "dml/kernels/cpu/exp_avx512.h"
 #include "dml/kernels/cpu/float16.h"
 #include "dml/kernels/cpu/half_rows.h"
+#include "dml/kernels/cpu/streaming_store.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/kernels/cpu/thread_pool.h"
 #include "dml/kernels/cpu/vector_math.h"
@@ -156,9 +159,20 @@ constexpr bool kTranscendental = std::is_same_v<F, FExp> || std::is_same_v<F, FL
                                  std::is_same_v<F, FTanh> || std::is_same_v<F, FExpH> ||
                                  std::is_same_v<F, FErfH> || std::is_same_v<F, FTanhH>;
 
+#ifdef FREEDML_CPU_X86_64
+void ExpRowAvx512Scaled(const float* in, float* out, size_t n, const FloatParams& params) {
+    ExpRowAvx512(in, out, n, params.scale, params.bias);
+}
+
+void ExpRowAvx512Plain(const float* in, float* out, size_t n, const FloatParams&) { ExpRowAvx512(in, out, n); }
+#endif
+
 template <class F>
 FloatRowFn PickFloatRow(bool scaleBias) {
 #ifdef FREEDML_CPU_X86_64
+    if constexpr (std::is_same_v<F, FExp>) {  // exp_avx512.h: VSCALEFPS builds 2^k in one instruction
+        if (UseAvx512()) return scaleBias ? ExpRowAvx512Scaled : ExpRowAvx512Plain;
+    }
     if constexpr (kTranscendental<F>) {
         if (UseAvx512()) return scaleBias ? MapFloatsAvx512<F, true> : MapFloatsAvx512<F, false>;
     }
@@ -489,16 +503,22 @@ void UnaryKernel::RunFloat(ThreadPool* threads, const Ptrs2& bases) const {
     const FloatRowFn row = floatRow_;
     const HalfRowFn halfRow = halfRow_;
     const FloatParams& params = floatParams_;
+    const bool stream = ShouldStreamOutput(plan2_.OuterCount() * plan2_.InnerCount() * ElementSizeInBytes(type));
     ParallelLoop(
         threads, plan2_, bases,
         [&](const Ptrs2& p, uint64_t n, const Strides2& s) {
             if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
-                row(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n, params);
-                return;
+                const auto* in = reinterpret_cast<const float*>(p[1]);
+                auto* out = reinterpret_cast<float*>(p[0]);
+                if (!stream) return row(in, out, n, params);
+                return StreamRow(in, out, n, [&](const float* i, float* o, size_t m) { row(i, o, m, params); });
             }
             if (halfRow && s[0] == 2 && s[1] == 2) {  // halfRow_: FLOAT16 only
-                halfRow(reinterpret_cast<const uint16_t*>(p[1]), reinterpret_cast<uint16_t*>(p[0]), n, params);
-                return;
+                const auto* in = reinterpret_cast<const uint16_t*>(p[1]);
+                auto* out = reinterpret_cast<uint16_t*>(p[0]);
+                if (!stream) return halfRow(in, out, n, params);
+                return StreamRow(in, out, n,
+                                 [&](const uint16_t* i, uint16_t* o, size_t m) { halfRow(i, o, m, params); });
             }
             float block[kBlock];
             for (uint64_t i = 0; i < n; i += kBlock) {

@@ -1,0 +1,95 @@
+#include "dml/kernels/cpu/float_rows.h"  // first: no contraction of the scale and bias into an FMA
+
+#include "dml/kernels/cpu/exp_avx512.h"
+
+#include <cstdint>
+
+#include "dml/kernels/cpu/cpu_isa.h"
+#include "dml/kernels/cpu/vector_math.h"
+
+#ifdef FREEDML_CPU_X86_64
+// GCC 12's AVX-512 intrinsics start their results from _mm512_undefined_ps(), which
+// -Wmaybe-uninitialized then reports wherever they inline (a known false positive of that release).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#endif
+
+namespace freedml::dml::cpu {
+
+#ifdef FREEDML_CPU_X86_64
+namespace {
+
+using E = vmath::ExpTraits<float>;
+
+#define FREEDML_AVX512_INLINE [[gnu::always_inline]] inline FREEDML_TARGET_AVX512
+
+// sum over n = kFrom..kTo of r^(n - kFrom) / n!, by Horner's rule in fused multiply-adds (the
+// series of vector_math.h's TaylorOfExp, of the same degree).
+template <int kFrom, int kTo>
+FREEDML_AVX512_INLINE __m512 TaylorOfExp16(__m512 r) {
+    if constexpr (kFrom == kTo) {
+        return _mm512_set1_ps(float(vmath::InverseFactorial(kTo)));
+    } else {
+        return _mm512_fmadd_ps(TaylorOfExp16<kFrom + 1, kTo>(r), r,
+                               _mm512_set1_ps(float(vmath::InverseFactorial(kFrom))));
+    }
+}
+
+// e^x for 16 floats: x = k ln2 + r (ln2 in two parts, so that k * kLn2Hi is exact), |r| <= ln2/2,
+// e^r by its Taylor series, p * 2^k by VSCALEFPS. The clamps keep NaN (VMINPS and VMAXPS return
+// their second operand when either is NaN); at -104 the result rounds to 0 and at 89 it
+// overflows to infinity, as the exact function does beyond them.
+FREEDML_AVX512_INLINE __m512 Exp16(__m512 x) {
+    x = _mm512_min_ps(_mm512_set1_ps(E::kHigh), x);
+    x = _mm512_max_ps(_mm512_set1_ps(E::kLow), x);
+    const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.4426950408889634f)),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(E::kLn2Hi), x);
+    r = _mm512_fnmadd_ps(k, _mm512_set1_ps(E::kLn2Lo), r);
+    return _mm512_scalef_ps(TaylorOfExp16<0, E::kDegree>(r), k);
+}
+
+// The functions of the rows, as types that Map16 inlines (a lambda would not inherit the target).
+struct ExpOf16 {
+    FREEDML_AVX512_INLINE __m512 operator()(__m512 x) const { return Exp16(x); }
+};
+
+struct ScaledExpOf16 {
+    __m512 scale, bias;
+    FREEDML_AVX512_INLINE __m512 operator()(__m512 x) const {
+        return Exp16(_mm512_add_ps(_mm512_mul_ps(x, scale), bias));
+    }
+};
+
+struct SigmoidOf16 {
+    FREEDML_AVX512_INLINE __m512 operator()(__m512 x) const {
+        const __m512 one = _mm512_set1_ps(1.0f);
+        return _mm512_div_ps(one, _mm512_add_ps(one, Exp16(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+    }
+};
+
+// out[i] = f(in[i]) sixteen at a time, the last few under a mask.
+template <class F>
+FREEDML_AVX512_INLINE void Map16(const float* in, float* out, size_t n, F f) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, f(_mm512_loadu_ps(in + i)));
+    if (i < n) {
+        const __mmask16 mask = __mmask16((1u << (n - i)) - 1);
+        _mm512_mask_storeu_ps(out + i, mask, f(_mm512_maskz_loadu_ps(mask, in + i)));
+    }
+}
+
+}  // namespace
+
+FREEDML_TARGET_AVX512 void ExpRowAvx512(const float* in, float* out, size_t n) { Map16(in, out, n, ExpOf16{}); }
+
+FREEDML_TARGET_AVX512 void ExpRowAvx512(const float* in, float* out, size_t n, float scale, float bias) {
+    Map16(in, out, n, ScaledExpOf16{_mm512_set1_ps(scale), _mm512_set1_ps(bias)});
+}
+
+FREEDML_TARGET_AVX512 void SigmoidRowAvx512(const float* in, float* out, size_t n) { Map16(in, out, n, SigmoidOf16{}); }
+#endif
+
+}  // namespace freedml::dml::cpu
