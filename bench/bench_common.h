@@ -57,11 +57,15 @@ inline std::vector<std::vector<double>> MeasureInterleaved(const std::vector<std
     std::vector<std::vector<double>> samples(count);
     for (size_t i = 0; i < count; ++i) {
         if (!bodies[i]) continue;
-        const double start = Now();
         bodies[i]();  // warm-up: page faults, lazy primitive creation, thread pools
+        // Timed from the second call: the first one's one-off costs (tens of milliseconds of JIT and
+        // page faults for a kernel of a fraction of one) would leave a sample at one execution,
+        // which then follows the other bodies' executions cold every time.
+        const double start = Now();
+        bodies[i]();
         const double once = std::max(Now() - start, 1e-7);
         iterations[i] = std::max(1L, long(options.sampleSeconds / once));
-        // Calibrate on a short batch too: the first call often pays one-off costs.
+        // Calibrate on a short batch too: single calls vary.
         if (iterations[i] > 1) {
             const long probe = std::min(iterations[i], 16L);
             const double t0 = Now();

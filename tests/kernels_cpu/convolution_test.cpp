@@ -160,6 +160,10 @@ void RunConv(const ConvCase& c) {
             }
             if (!forceReference && c.expectSoloTwin) {
                 EXPECT_NE(kernel.PathDescription().find("one-thread twin"), std::string::npos);
+                // The reorders keep the thread count they were made with: the twin needs its own.
+                if (kernel.PathDescription().find("reordered") != std::string::npos) {
+                    EXPECT_NE(kernel.PathDescription().find("with one-thread reorders"), std::string::npos);
+                }
             }
 #endif
             Buffer persistent(kernel.PersistentSizeInBytes()), temporary(kernel.TemporarySizeInBytes());

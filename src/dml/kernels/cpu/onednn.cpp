@@ -260,6 +260,25 @@ struct TeamPrimitive {
     }
 };
 
+// A reorder beside a TeamPrimitive, and where that has a twin, the reorder's own one-thread twin:
+// a reorder keeps the thread count it was created with (its jit implementation plans its split
+// then, and opens a region of that many threads whatever the caller's OpenMP setting), so the
+// team's reorders around a twin would wake the team's other thread for each, on the twin's core
+// when the other one is busy.
+struct TeamReorder {
+    dnnl::reorder team, solo;
+    Arguments teamArgs, soloArgs;
+    bool hasSolo = false;
+    // Runs the twin where `runSolo` and there is one, the team's reorder otherwise.
+    void Run(bool runSolo, std::initializer_list<void*> data) const {
+        if (runSolo && hasSolo) {
+            soloArgs.Run(solo, data);
+        } else {
+            teamArgs.Run(team, data);
+        }
+    }
+};
+
 dnnl::memory::desc Md(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
                              dnnl::memory::data_type type = dnnl::memory::data_type::f32) {
     return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), type,
@@ -703,17 +722,14 @@ struct ConvolutionKernel::OneDnnState {
     TensorDesc input32, output32;
     // The filter's reorder into oneDNN's layout (none when the layouts agree).
     bool reorderWeights = false;
-    dnnl::reorder weightsReorder;
-    Arguments weightsArgs;
+    TeamReorder weightsReorder;
     // Blocked activations: the input reordered from its own layout into srcMd, the output
     // computed in dstMd and reordered into the output's layout, both in the temporary resource.
     bool reorderSrc = false, reorderDst = false;
-    dnnl::reorder srcReorder, dstReorder;
-    Arguments srcArgs, dstArgs;
+    TeamReorder srcReorder, dstReorder;
     // Accumulating onto a blocked output: the output's values reordered into it first.
     bool reorderDstIn = false;
-    dnnl::reorder dstInReorder;
-    Arguments dstInArgs;
+    TeamReorder dstInReorder;
     // Temporary resource layout: scratchpad, an unowned filter (dense floats, then oneDNN's
     // layout) and bias, the FLOAT16 input and output copies, the blocked activations.
     uint64_t scratchOffset = 0, weightsOffset = 0, flipOffset = 0, biasOffset = 0, inputOffset = 0, outputOffset = 0,
@@ -849,27 +865,34 @@ void ConvolutionKernel::TryOneDnn() {
         // The reorders around it, in the same scratchpad mode.
         dnnl::primitive_attr reorderAttr;
         reorderAttr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        auto makeReorder = [&](const dnnl::memory::desc& from, const dnnl::memory::desc& to, dnnl::reorder* reorder,
-                               Arguments* args) {
-            const dnnl::reorder::primitive_desc rpd(engine, from, engine, to, reorderAttr);
-            *reorder = dnnl::reorder(rpd);
-            state->scratchSize = std::max<uint64_t>(state->scratchSize, rpd.scratchpad_desc().get_size());
-            args->Add(DNNL_ARG_FROM, from);
-            args->Add(DNNL_ARG_TO, to);
-            args->Add(DNNL_ARG_SCRATCHPAD, rpd.scratchpad_desc());
+        auto makeReorder = [&](const dnnl::memory::desc& from, const dnnl::memory::desc& to, TeamReorder* reorder) {
+            auto make = [&](dnnl::reorder* primitive, Arguments* args) {
+                const dnnl::reorder::primitive_desc rpd(engine, from, engine, to, reorderAttr);
+                *primitive = dnnl::reorder(rpd);
+                state->scratchSize = std::max<uint64_t>(state->scratchSize, rpd.scratchpad_desc().get_size());
+                args->Add(DNNL_ARG_FROM, from);
+                args->Add(DNNL_ARG_TO, to);
+                args->Add(DNNL_ARG_SCRATCHPAD, rpd.scratchpad_desc());
+            };
+            make(&reorder->team, &reorder->teamArgs);
+            if (!state->convolution.hasSolo) return;
+            const OneThreadScope forTheTwin(true);
+            make(&reorder->solo, &reorder->soloArgs);
+            reorder->hasSolo = true;
         };
         state->reorderSrc = state->srcMd != srcUserMd;
         state->reorderDst = state->dstMd != dstUserMd;
         state->reorderWeights = state->weightsMd != state->weightsSourceMd;
-        if (state->reorderSrc) makeReorder(srcUserMd, state->srcMd, &state->srcReorder, &state->srcArgs);
-        if (state->reorderDst) makeReorder(state->dstMd, dstUserMd, &state->dstReorder, &state->dstArgs);
+        if (state->reorderSrc) makeReorder(srcUserMd, state->srcMd, &state->srcReorder);
+        if (state->reorderDst) makeReorder(state->dstMd, dstUserMd, &state->dstReorder);
         state->reorderDstIn = state->reorderDst && p.accumulate;
-        if (state->reorderDstIn) makeReorder(dstUserMd, state->dstMd, &state->dstInReorder, &state->dstInArgs);
-        if (state->reorderWeights) {
-            makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder, &state->weightsArgs);
-        }
+        if (state->reorderDstIn) makeReorder(dstUserMd, state->dstMd, &state->dstInReorder);
+        if (state->reorderWeights) makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder);
         if (state->reorderSrc || state->reorderDst) path_ += " on blocked activations, reordered";
-        if (state->convolution.hasSolo) path_ += "; a one-thread twin for busy cores";
+        if (state->convolution.hasSolo) {
+            path_ += "; a one-thread twin for busy cores";
+            if (state->reorderSrc || state->reorderDst) path_ += ", with one-thread reorders";
+        }
         state->activationPass = !fused;
         state->activationView = output;
         if (output.ElementCount() <= UINT32_MAX &&
@@ -916,7 +939,7 @@ void ConvolutionKernel::InitializeOneDnn(TensorView filter, TensorView bias, std
         }
         if (s.reorderWeights) {
             std::vector<std::byte> scratch(s.scratchSize);
-            s.weightsArgs.Run(s.weightsReorder, {source, persistent + filterOffset_, scratch.data()});
+            s.weightsReorder.Run(false, {source, persistent + filterOffset_, scratch.data()});
         } else {
             std::memcpy(persistent + filterOffset_, source, s.weightsMd.get_size());
         }
@@ -944,7 +967,7 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
             source = temporary + s.flipOffset;
         }
         if (s.reorderWeights) {
-            s.weightsArgs.Run(s.weightsReorder, {source, temporary + s.weightsOffset, scratch});
+            s.weightsReorder.Run(choice.solo, {source, temporary + s.weightsOffset, scratch});
             filterData = temporary + s.weightsOffset;
         } else {
             filterData = static_cast<const std::byte*>(source);
@@ -965,14 +988,14 @@ void ConvolutionKernel::ExecuteOneDnn(ThreadPool* threads, TensorView input, Ten
     }
     void* src = in.data;
     if (s.reorderSrc) {
-        s.srcArgs.Run(s.srcReorder, {in.data, temporary + s.srcOffset, scratch});
+        s.srcReorder.Run(choice.solo, {in.data, temporary + s.srcOffset, scratch});
         src = temporary + s.srcOffset;
     }
     void* dst = s.reorderDst ? temporary + s.dstOffset : out.data;
-    if (s.reorderDstIn) s.dstInArgs.Run(s.dstInReorder, {out.data, dst, scratch});
+    if (s.reorderDstIn) s.dstInReorder.Run(choice.solo, {out.data, dst, scratch});
     s.convolution.Run(choice.solo,
                       {src, const_cast<std::byte*>(filterData), dst, scratch, const_cast<std::byte*>(biasData)});
-    if (s.reorderDst) s.dstArgs.Run(s.dstReorder, {dst, out.data, scratch});
+    if (s.reorderDst) s.dstReorder.Run(choice.solo, {dst, out.data, scratch});
     if (s.activationPass) {
         ApplyActivationBesideOneDnn(threads, params_.activation, TensorView{&s.activationView, out.data});
     }
