@@ -259,6 +259,12 @@ dnnl::memory Prepared(const dnnl::memory::desc& desc, const dnnl::memory::desc& 
 }
 #endif
 
+// The name of a FLOAT16 case's FLOAT32 twin: the same operator in FLOAT32 on the same values, timed in
+// the same interleaved rounds as the FLOAT16 one, so that the FLOAT16 / FLOAT32 ratio compares
+// figures of the same seconds (two cases run apart can meet a burst of the host's other load on one
+// side only). "FreeDML FLOAT32 twin owned B" / "... owned filter", reported under FLOAT16.
+constexpr const char* kSameRounds = "FreeDML FLOAT32 twin";
+
 // ---- GEMM ----------------------------------------------------------------------------------------
 
 void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predictedFp16Seconds) {
@@ -298,6 +304,27 @@ void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predic
     const std::string plainPath = OneDnnPrimitivesOf([&] { plain.Run(); });
 
     std::vector<std::function<void()>> bodies{[&] { owned.Run(); }, [&] { plain.Run(); }};
+    // FLOAT16: the FLOAT32 operator on the same values, timed in the same rounds (kSameRounds).
+    BoundOperator owned32;
+    Tensor a32(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, m, k}), b32(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, k, n}),
+        b32Owned(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, k, n}, DML_TENSOR_FLAG_OWNED_BY_DML),
+        out32(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, m, n});
+    size_t sameRounds = 0;
+    ComPtr<ID3D12Resource> a32Buffer, b32Buffer, out32Buffer;  // bound: alive as long as owned32
+    if (fp16) {
+        a32Buffer = UploadTensor(api, aValues, DML_TENSOR_DATA_TYPE_FLOAT32, a32.Bytes());
+        b32Buffer = UploadTensor(api, bValues, DML_TENSOR_DATA_TYPE_FLOAT32, b32.Bytes());
+        out32Buffer = api.Buffer(out32.Bytes());
+        DML_BUFFER_BINDING a32Binding{a32Buffer.Get(), 0, a32.Bytes()}, b32Binding{b32Buffer.Get(), 0, b32.Bytes()},
+            o32{out32Buffer.Get(), 0, out32.Bytes()};
+        DML_GEMM_OPERATOR_DESC desc32{&a32.desc, &b32Owned.desc, nullptr, &out32.desc, DML_MATRIX_TRANSFORM_NONE,
+                                      DML_MATRIX_TRANSFORM_NONE, 1.0f, 0.0f, nullptr};
+        if (owned32.Prepare(api, api.Compile(DML_OPERATOR_GEMM, &desc32), {{nullptr, 0, 0}, b32Binding, {nullptr, 0, 0}},
+                            {Bind(&a32Binding), NoBinding(), NoBinding()}, {Bind(&o32)})) {
+            sameRounds = bodies.size();
+            bodies.push_back([&] { owned32.Run(); });
+        }
+    }
 #ifdef FREEDML_BENCH_HAVE_DNNL
     dnnl::stream stream(Engine());
     OneDnnRun packed, plainB;
@@ -358,7 +385,11 @@ void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predic
            FreeDmlNote(ownedPath, samples[0]) + check);
     Result("gemm", name, TypeName(type), "FreeDML B input" + gSuffix, flops / Median(samples[1]) / 1e9, "GFLOP/s",
            FreeDmlNote(plainPath, samples[1]));
-    const size_t next = 2;
+    if (sameRounds) {
+        Result("gemm", name, TypeName(type), std::string(kSameRounds) + " owned B" + gSuffix,
+               flops / Median(samples[sameRounds]) / 1e9, "GFLOP/s", Spread(samples[sameRounds]));
+    }
+    const size_t next = sameRounds ? 3 : 2;
 #ifdef FREEDML_BENCH_HAVE_DNNL
     if (haveOneDnn) {
         Result("gemm", name, TypeName(type), "oneDNN packed B", flops / Median(samples[next]) / 1e9, "GFLOP/s",
@@ -491,6 +522,31 @@ void ConvCase(Api& api, const ConvLayer& l, DML_TENSOR_DATA_TYPE type) {
     const std::string ownedPath = OneDnnPrimitivesOf([&] { owned.Run(); });
     const std::string plainPath = OneDnnPrimitivesOf([&] { plain.Run(); });
     std::vector<std::function<void()>> bodies{[&] { owned.Run(); }, [&] { plain.Run(); }};
+    // FLOAT16: the FLOAT32 operator on the same values, timed in the same rounds (kSameRounds).
+    constexpr auto f32Type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    BoundOperator owned32;
+    Tensor x32(f32Type, {1, l.cin, l.h, l.w}), w32(f32Type, {l.cout, l.cin, l.kernel, l.kernel}),
+        w32Owned(f32Type, {l.cout, l.cin, l.kernel, l.kernel}, DML_TENSOR_FLAG_OWNED_BY_DML),
+        b32(f32Type, {1, l.cout, 1, 1}), b32Owned(f32Type, {1, l.cout, 1, 1}, DML_TENSOR_FLAG_OWNED_BY_DML),
+        y32(f32Type, {1, l.cout, oh, ow});
+    size_t sameRounds = 0;
+    ComPtr<ID3D12Resource> x32Buffer, w32Buffer, b32Buffer, y32Buffer;  // bound: alive as long as owned32
+    if (fp16) {
+        x32Buffer = UploadTensor(api, xValues, f32Type, x32.Bytes());
+        w32Buffer = UploadTensor(api, wValues, f32Type, w32.Bytes());
+        b32Buffer = UploadTensor(api, bValues, f32Type, b32.Bytes());
+        y32Buffer = api.Buffer(y32.Bytes());
+        DML_BUFFER_BINDING x32Binding{x32Buffer.Get(), 0, x32.Bytes()}, w32Binding{w32Buffer.Get(), 0, w32.Bytes()},
+            b32Binding{b32Buffer.Get(), 0, b32.Bytes()}, y32Binding{y32Buffer.Get(), 0, y32.Bytes()};
+        DML_CONVOLUTION_OPERATOR_DESC desc32 = ownedDesc;
+        desc32.InputTensor = &x32.desc, desc32.FilterTensor = &w32Owned.desc, desc32.BiasTensor = &b32Owned.desc;
+        desc32.OutputTensor = &y32.desc;
+        if (owned32.Prepare(api, api.Compile(DML_OPERATOR_CONVOLUTION, &desc32), {{nullptr, 0, 0}, w32Binding, b32Binding},
+                            {Bind(&x32Binding), NoBinding(), NoBinding()}, {Bind(&y32Binding)})) {
+            sameRounds = bodies.size();
+            bodies.push_back([&] { owned32.Run(); });
+        }
+    }
 #ifdef FREEDML_BENCH_HAVE_DNNL
     dnnl::stream stream(Engine());
     OneDnnRun best, nchw;
@@ -555,7 +611,11 @@ void ConvCase(Api& api, const ConvLayer& l, DML_TENSOR_DATA_TYPE type) {
            FreeDmlNote(ownedPath, samples[0]) + check);
     Result("conv", l.name, dtype, "FreeDML filter input" + gSuffix, flops / Median(samples[1]) / 1e9, "GFLOP/s",
            FreeDmlNote(plainPath, samples[1]));
-    const size_t next = 2;
+    if (sameRounds) {
+        Result("conv", l.name, dtype, std::string(kSameRounds) + " owned filter" + gSuffix,
+               flops / Median(samples[sameRounds]) / 1e9, "GFLOP/s", Spread(samples[sameRounds]));
+    }
+    const size_t next = sameRounds ? 3 : 2;
 #ifdef FREEDML_BENCH_HAVE_DNNL
     if (haveOneDnn) {
         Result("conv", l.name, dtype, "oneDNN blocked", flops / Median(samples[next]) / 1e9, "GFLOP/s",

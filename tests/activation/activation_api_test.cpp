@@ -20,16 +20,6 @@ std::vector<float> RandomFloats(size_t count, float scale, uint32_t seed) {
     return v;
 }
 
-// Distance in float32 units in the last place.
-int64_t UlpDistance(float a, float b) {
-    auto ordered = [](float f) {
-        int32_t i;
-        std::memcpy(&i, &f, 4);
-        return i < 0 ? -int64_t(i & 0x7fffffff) : int64_t(i);
-    };
-    return std::llabs(ordered(a) - ordered(b));
-}
-
 void ExpectUlps(const std::vector<float>& actual, const std::vector<double>& expected, int64_t ulps) {
     ASSERT_EQ(actual.size(), expected.size());
     int failures = 0;

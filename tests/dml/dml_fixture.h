@@ -15,6 +15,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -23,6 +26,33 @@
 namespace freedml_test {
 
 using Microsoft::WRL::ComPtr;
+
+// Distance between two floats in units in the last place (the same sign handling as the conformance
+// runner: -0 and +0 are 0 apart).
+inline int64_t UlpDistance(float a, float b) {
+    auto ordered = [](float f) {
+        int32_t bits;
+        std::memcpy(&bits, &f, 4);
+        return bits < 0 ? -int64_t(bits & 0x7FFFFFFF) : int64_t(bits);
+    };
+    return std::llabs(ordered(a) - ordered(b));
+}
+
+// The FLOAT16 bits of `value`, which must be exactly representable and normal (or zero).
+inline uint16_t ExactHalf(double value) {
+    if (value == 0) return std::signbit(value) ? 0x8000 : 0;
+    int exponent;
+    const double fraction = std::frexp(std::fabs(value), &exponent);  // value = fraction * 2^exponent, in [0.5, 1)
+    const uint16_t mantissa = uint16_t(std::lround(fraction * 2048.0)) & 0x3FF;
+    return uint16_t((value < 0 ? 0x8000 : 0) | ((exponent + 14) << 10) | mantissa);
+}
+
+// The value of FLOAT16 bits (subnormals included).
+inline double HalfValue(uint16_t h) {
+    const int exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+    const double magnitude = exponent ? std::ldexp(1024 + mantissa, exponent - 25) : std::ldexp(mantissa, -24);
+    return (h & 0x8000) ? -magnitude : magnitude;
+}
 
 // DML_BUFFER_TENSOR_DESC with its arrays, kept alive together.
 struct Tensor {

@@ -14,31 +14,6 @@ namespace {
 
 constexpr UINT kLarge = 3 * 65536 + 17;  // several pool chunks and a ragged tail
 
-// Distance in units in the last place between two floats (same sign handling as the conformance runner).
-int64_t UlpDistance(float a, float b) {
-    auto ordered = [](float f) {
-        int32_t bits;
-        std::memcpy(&bits, &f, 4);
-        return bits < 0 ? -int64_t(bits & 0x7FFFFFFF) : int64_t(bits);
-    };
-    return std::llabs(ordered(a) - ordered(b));
-}
-
-// A FLOAT16 of a value that is exactly representable and normal (or zero).
-uint16_t ExactHalf(double value) {
-    if (value == 0) return std::signbit(value) ? 0x8000 : 0;
-    int exponent;
-    double fraction = std::frexp(std::fabs(value), &exponent);  // value = fraction * 2^exponent, fraction in [0.5, 1)
-    uint16_t mantissa = uint16_t(std::lround(fraction * 2048.0)) & 0x3FF;
-    return uint16_t((value < 0 ? 0x8000 : 0) | ((exponent + 14) << 10) | mantissa);
-}
-
-double HalfValue(uint16_t h) {
-    const int exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
-    const double magnitude = exponent ? std::ldexp(1024 + mantissa, exponent - 25) : std::ldexp(mantissa, -24);
-    return (h & 0x8000) ? -magnitude : magnitude;
-}
-
 class UnaryInPlace : public DmlTest {
 protected:
     // Runs `op` with its input(s) and output on `buffer`'s first `bytes` bytes.

@@ -4,6 +4,7 @@
 // and in place. Every element is checked against the C library in double (within the conformance
 // tolerances: SIGMOID's subnormal results within FLT_MIN), and the bytes either side of the output
 // must be untouched.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -15,24 +16,18 @@ namespace freedml_test {
 namespace {
 
 constexpr UINT kCount = (UINT(32) << 18) + 13;  // 32 MiB of float and 13 floats more: a ragged tail
-constexpr UINT64 kOffset = 48;                  // 16-byte aligned, as bindings must be, but not 64
+constexpr UINT64 kOffset = 48;                   // 16-byte aligned, as bindings must be, but not 64
 constexpr unsigned char kGuard = 0xA5;
-
-int64_t UlpDistance(float a, float b) {
-    auto ordered = [](float f) {
-        int32_t bits;
-        std::memcpy(&bits, &f, 4);
-        return bits < 0 ? -int64_t(bits & 0x7FFFFFFF) : int64_t(bits);
-    };
-    return std::llabs(ordered(a) - ordered(b));
-}
 
 float Argument(UINT i) { return float(int(i % 40009) - 20004) / 200.0f; }  // -100 .. 100
 
+double Exp(double x) { return std::exp(x); }
+double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
 class StreamedOutput : public DmlTest {
 protected:
-    // Runs `op` (one input of `bytes`) from `input` into `output` at kOffset; returns the output's
-    // bytes and checks the guard bytes before and after it.
+    // Runs `op` (one input of `bytes`) from `input` into a fresh buffer at kOffset; returns the
+    // output's bytes and checks the guard bytes before and after it.
     std::vector<unsigned char> RunAtOffset(IDMLCompiledOperator* op, ID3D12Resource* input, UINT64 bytes) {
         auto output = Buffer(bytes + 2 * kOffset);
         Upload(output.Get(), std::vector<unsigned char>(bytes + 2 * kOffset, kGuard));
@@ -67,47 +62,39 @@ protected:
             }
         }
     }
-};
 
-double Exp(double x) { return std::exp(x); }
-double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+    // A FLOAT32 operator `type` (`desc`, whose tensors are `t`) out of place at kOffset, then in place.
+    void RunFloat32(DML_OPERATOR_TYPE type, const void* desc, const Tensor& t, double (*f)(double), int64_t ulps,
+                    double absolute, const char* name) {
+        auto op = Compile(type, desc);
+        ASSERT_TRUE(op) << Messages();
+        std::vector<float> x(kCount);
+        for (UINT i = 0; i < kCount; ++i) x[i] = Argument(i);
+        auto input = Buffer(t.Bytes());
+        Upload(input.Get(), x);
+        auto bytes = RunAtOffset(op.Get(), input.Get(), t.Bytes());
+        std::vector<float> y(kCount);
+        std::memcpy(y.data(), bytes.data(), t.Bytes());
+        ExpectFloats(y, f, ulps, absolute, name);
+        RunInPlace(op.Get(), input.Get(), t.Bytes());
+        ExpectFloats(ReadbackAs<float>(input.Get(), kCount), f, ulps, absolute, name);
+    }
+};
 
 TEST_F(StreamedOutput, ExpFloat32) {
     Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, kCount});
     DML_ELEMENT_WISE_EXP_OPERATOR_DESC desc{&t.desc, &t.desc, nullptr};
-    auto op = Compile(DML_OPERATOR_ELEMENT_WISE_EXP, &desc);
-    ASSERT_TRUE(op) << Messages();
-    std::vector<float> x(kCount);
-    for (UINT i = 0; i < kCount; ++i) x[i] = Argument(i);
-    auto input = Buffer(t.Bytes());
-    Upload(input.Get(), x);
-    auto bytes = RunAtOffset(op.Get(), input.Get(), t.Bytes());
-    std::vector<float> y(kCount);
-    std::memcpy(y.data(), bytes.data(), t.Bytes());
-    ExpectFloats(y, Exp, 4, 0.0, "exp");
-    RunInPlace(op.Get(), input.Get(), t.Bytes());
-    ExpectFloats(ReadbackAs<float>(input.Get(), kCount), Exp, 4, 0.0, "exp in place");
+    RunFloat32(DML_OPERATOR_ELEMENT_WISE_EXP, &desc, t, Exp, 4, 0.0, "exp");
 }
 
 TEST_F(StreamedOutput, SigmoidFloat32) {
     Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, kCount});
     DML_ACTIVATION_SIGMOID_OPERATOR_DESC desc{&t.desc, &t.desc};
-    auto op = Compile(DML_OPERATOR_ACTIVATION_SIGMOID, &desc);
-    ASSERT_TRUE(op) << Messages();
-    std::vector<float> x(kCount);
-    for (UINT i = 0; i < kCount; ++i) x[i] = Argument(i);
-    auto input = Buffer(t.Bytes());
-    Upload(input.Get(), x);
-    auto bytes = RunAtOffset(op.Get(), input.Get(), t.Bytes());
-    std::vector<float> y(kCount);
-    std::memcpy(y.data(), bytes.data(), t.Bytes());
-    ExpectFloats(y, Sigmoid, 3, FLT_MIN, "sigmoid");
-    RunInPlace(op.Get(), input.Get(), t.Bytes());
-    ExpectFloats(ReadbackAs<float>(input.Get(), kCount), Sigmoid, 3, FLT_MIN, "sigmoid in place");
+    RunFloat32(DML_OPERATOR_ACTIVATION_SIGMOID, &desc, t, Sigmoid, 3, FLT_MIN, "sigmoid");
 }
 
 // FLOAT16: twice the elements for the same 32 MiB; arguments exact in FLOAT16 (multiples of 1/16 in
-// [-16, 11]), results within 1 FLOAT16 ulp of exp rounded from double.
+// [-16, 11]), results within 1 FLOAT16 ulp of exp in double.
 TEST_F(StreamedOutput, ExpFloat16) {
     const UINT count = 2 * kCount;
     Tensor t(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 1, 1, count});
@@ -115,20 +102,8 @@ TEST_F(StreamedOutput, ExpFloat16) {
     auto op = Compile(DML_OPERATOR_ELEMENT_WISE_EXP, &desc);
     ASSERT_TRUE(op) << Messages();
     auto value = [](UINT i) { return double(int(i % 433) - 256) / 16.0; };
-    auto half = [](double v) {  // v is exact in FLOAT16 and normal
-        if (v == 0) return uint16_t(0);
-        int exponent;
-        const double fraction = std::frexp(std::fabs(v), &exponent);
-        return uint16_t((v < 0 ? 0x8000 : 0) | ((exponent + 14) << 10) |
-                        (uint16_t(std::lround(fraction * 2048.0)) & 0x3FF));
-    };
-    auto toDouble = [](uint16_t h) {
-        const int exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
-        const double magnitude = exponent ? std::ldexp(1024 + mantissa, exponent - 25) : std::ldexp(mantissa, -24);
-        return (h & 0x8000) ? -magnitude : magnitude;
-    };
     std::vector<uint16_t> x(count);
-    for (UINT i = 0; i < count; ++i) x[i] = half(value(i));
+    for (UINT i = 0; i < count; ++i) x[i] = ExactHalf(value(i));
     auto input = Buffer(t.Bytes());
     Upload(input.Get(), x);
     auto bytes = RunAtOffset(op.Get(), input.Get(), t.Bytes());
@@ -136,7 +111,7 @@ TEST_F(StreamedOutput, ExpFloat16) {
     std::memcpy(y.data(), bytes.data(), t.Bytes());
     int failures = 0;
     for (UINT i = 0; i < count && failures < 10; ++i) {
-        const double want = std::exp(value(i)), got = toDouble(y[i]);
+        const double want = std::exp(value(i)), got = HalfValue(y[i]);
         int exponent;
         std::frexp(want, &exponent);
         const double ulp = std::ldexp(1.0, std::max(exponent - 11, -24));
