@@ -52,16 +52,12 @@ bool TeamOrSolo::ChooseSolo(int64_t nowNs) {
         const bool suspect = solo || (teamBest > 0 && double(TeamNs()) > tuning_.suspectFactor * double(teamBest));
         fast = suspect && std::min(form_[0].samples.load(std::memory_order_relaxed),
                                    form_[1].samples.load(std::memory_order_relaxed)) < kFirstSamples;
-        // The twin's first samples (the header says why), at a pace an idle machine hardly notices.
-        const bool early = !fast && !solo && form_[1].samples.load(std::memory_order_relaxed) < kFirstSamples;
-        const int64_t everyNs = fast    ? tuning_.firstTrialsEveryNs
-                                : early ? tuning_.earlyTwinTrialsEveryNs
-                                : solo  ? teamTrialIntervalNs_.load(std::memory_order_relaxed)
-                                        : tuning_.trialEveryNs;
-        const int64_t everyExecutions = fast    ? tuning_.firstTrialsEveryExecutions
-                                        : early ? tuning_.earlyTwinTrialsEveryExecutions
-                                        : solo  ? tuning_.teamTrialEveryExecutions
-                                                : tuning_.trialEveryExecutions;
+        const int64_t everyNs = fast   ? tuning_.firstTrialsEveryNs
+                                : solo ? teamTrialIntervalNs_.load(std::memory_order_relaxed)
+                                       : tuning_.trialEveryNs;
+        const int64_t everyExecutions = fast   ? tuning_.firstTrialsEveryExecutions
+                                        : solo ? tuning_.teamTrialEveryExecutions
+                                               : tuning_.trialEveryExecutions;
         due = (last == INT64_MIN || nowNs - last >= everyNs) &&
               execution - lastTrialExecution_.load(std::memory_order_relaxed) >= everyExecutions + TrialOffset(fast);
     }

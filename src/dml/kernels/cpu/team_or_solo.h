@@ -8,11 +8,7 @@
 // tried now and then: two executions of the twin or four of the team, the first not counted as it
 // may pay for cold caches or sleeping threads. The twin's first trial comes early (about the tenth
 // execution), so that a machine busy from the start shows at once; then trials come quickly while
-// the team runs well behind its own best or the twin runs, until each form has a few samples. The
-// twin gets those few samples in any case, a trial every 50 ms at most while the team runs: a trial
-// right after the team can find the calling thread on the busy core, where the scheduler leaves it
-// for some milliseconds before moving it to the core the team's other thread has left, and one such
-// sample would keep the team running through lasting contention. Then,
+// the team runs well behind its own best or the twin runs, until each form has a few samples; then,
 // while the twin runs, the team is tried 50 ms after the switch (so that it is back soon after a
 // burst of contention) and then at doubling intervals up to 400 ms, and while the team runs, the
 // twin once a second and at most once in 200 executions, which is all an idle machine pays.
@@ -34,9 +30,6 @@ public:
         int64_t firstTrialsEveryNs = 10'000'000;
         int64_t firstTrialsEveryExecutions = 4;
         int64_t firstTrialAfterExecutions = 8;  // the twin's first trial (and a spread of up to 3)
-        // The twin's trials while it has fewer than kFirstSamples and the team runs unsuspected.
-        int64_t earlyTwinTrialsEveryNs = 50'000'000;
-        int64_t earlyTwinTrialsEveryExecutions = 20;
         // While the twin runs, the team's first trial comes after this long, and each further one
         // twice as long after the last, up to teamTrialAtMostEveryNs: a burst of contention (another
         // process for some milliseconds, a host that takes a virtual core away) costs tens of
