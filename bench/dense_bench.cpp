@@ -317,9 +317,10 @@ void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predic
         out32Buffer = api.Buffer(out32.Bytes());
         DML_BUFFER_BINDING a32Binding{a32Buffer.Get(), 0, a32.Bytes()}, b32Binding{b32Buffer.Get(), 0, b32.Bytes()},
             o32{out32Buffer.Get(), 0, out32.Bytes()};
-        DML_GEMM_OPERATOR_DESC desc32{&a32.desc, &b32Owned.desc, nullptr, &out32.desc, DML_MATRIX_TRANSFORM_NONE,
-                                      DML_MATRIX_TRANSFORM_NONE, 1.0f, 0.0f, nullptr};
-        if (owned32.Prepare(api, api.Compile(DML_OPERATOR_GEMM, &desc32), {{nullptr, 0, 0}, b32Binding, {nullptr, 0, 0}},
+        DML_GEMM_OPERATOR_DESC desc32 = ownedDesc;
+        desc32.ATensor = &a32.desc, desc32.BTensor = &b32Owned.desc, desc32.OutputTensor = &out32.desc;
+        if (owned32.Prepare(api, api.Compile(DML_OPERATOR_GEMM, &desc32),
+                            {{nullptr, 0, 0}, b32Binding, {nullptr, 0, 0}},
                             {Bind(&a32Binding), NoBinding(), NoBinding()}, {Bind(&o32)})) {
             sameRounds = bodies.size();
             bodies.push_back([&] { owned32.Run(); });
@@ -541,8 +542,9 @@ void ConvCase(Api& api, const ConvLayer& l, DML_TENSOR_DATA_TYPE type) {
         DML_CONVOLUTION_OPERATOR_DESC desc32 = ownedDesc;
         desc32.InputTensor = &x32.desc, desc32.FilterTensor = &w32Owned.desc, desc32.BiasTensor = &b32Owned.desc;
         desc32.OutputTensor = &y32.desc;
-        if (owned32.Prepare(api, api.Compile(DML_OPERATOR_CONVOLUTION, &desc32), {{nullptr, 0, 0}, w32Binding, b32Binding},
-                            {Bind(&x32Binding), NoBinding(), NoBinding()}, {Bind(&y32Binding)})) {
+        if (owned32.Prepare(api, api.Compile(DML_OPERATOR_CONVOLUTION, &desc32),
+                            {{nullptr, 0, 0}, w32Binding, b32Binding}, {Bind(&x32Binding), NoBinding(), NoBinding()},
+                            {Bind(&y32Binding)})) {
             sameRounds = bodies.size();
             bodies.push_back([&] { owned32.Run(); });
         }

@@ -16,7 +16,7 @@ namespace freedml_test {
 namespace {
 
 constexpr UINT kCount = (UINT(32) << 18) + 13;  // 32 MiB of float and 13 floats more: a ragged tail
-constexpr UINT64 kOffset = 48;                   // 16-byte aligned, as bindings must be, but not 64
+constexpr UINT64 kOffset = 48;                  // 16-byte aligned, as bindings must be, but not 64
 constexpr unsigned char kGuard = 0xA5;
 
 float Argument(UINT i) { return float(int(i % 40009) - 20004) / 200.0f; }  // -100 .. 100

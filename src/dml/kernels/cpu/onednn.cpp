@@ -865,7 +865,10 @@ void ConvolutionKernel::TryOneDnn() {
         // The reorders around it, in the same scratchpad mode.
         dnnl::primitive_attr reorderAttr;
         reorderAttr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        auto makeReorder = [&](const dnnl::memory::desc& from, const dnnl::memory::desc& to, TeamReorder* reorder) {
+        // `executed`: the reorder runs with each execution (an owned filter's runs once, at Initialize,
+        // and needs no twin).
+        auto makeReorder = [&](const dnnl::memory::desc& from, const dnnl::memory::desc& to, TeamReorder* reorder,
+                               bool executed = true) {
             auto make = [&](dnnl::reorder* primitive, Arguments* args) {
                 const dnnl::reorder::primitive_desc rpd(engine, from, engine, to, reorderAttr);
                 *primitive = dnnl::reorder(rpd);
@@ -875,7 +878,7 @@ void ConvolutionKernel::TryOneDnn() {
                 args->Add(DNNL_ARG_SCRATCHPAD, rpd.scratchpad_desc());
             };
             make(&reorder->team, &reorder->teamArgs);
-            if (!state->convolution.hasSolo) return;
+            if (!state->convolution.hasSolo || !executed) return;
             const OneThreadScope forTheTwin(true);
             make(&reorder->solo, &reorder->soloArgs);
             reorder->hasSolo = true;
@@ -887,7 +890,9 @@ void ConvolutionKernel::TryOneDnn() {
         if (state->reorderDst) makeReorder(state->dstMd, dstUserMd, &state->dstReorder);
         state->reorderDstIn = state->reorderDst && p.accumulate;
         if (state->reorderDstIn) makeReorder(dstUserMd, state->dstMd, &state->dstInReorder);
-        if (state->reorderWeights) makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder);
+        if (state->reorderWeights) {
+            makeReorder(state->weightsSourceMd, state->weightsMd, &state->weightsReorder, !p.filter.OwnedByDml());
+        }
         if (state->reorderSrc || state->reorderDst) path_ += " on blocked activations, reordered";
         if (state->convolution.hasSolo) {
             path_ += "; a one-thread twin for busy cores";
