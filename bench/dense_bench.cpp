@@ -324,6 +324,11 @@ void GemmCase(Api& api, uint32_t size, DML_TENSOR_DATA_TYPE type, double* predic
                             {Bind(&a32Binding), NoBinding(), NoBinding()}, {Bind(&o32)})) {
             sameRounds = bodies.size();
             bodies.push_back([&] { owned32.Run(); });
+        } else {
+            std::fprintf(stderr,
+                         "dense_bench: the FLOAT32 twin of GEMM %u did not prepare (the report compares "
+                         "FLOAT16 with the FLOAT32 case instead)\n",
+                         size);
         }
     }
 #ifdef FREEDML_BENCH_HAVE_DNNL
@@ -547,6 +552,11 @@ void ConvCase(Api& api, const ConvLayer& l, DML_TENSOR_DATA_TYPE type) {
                             {Bind(&y32Binding)})) {
             sameRounds = bodies.size();
             bodies.push_back([&] { owned32.Run(); });
+        } else {
+            std::fprintf(stderr,
+                         "dense_bench: the FLOAT32 twin of convolution %s did not prepare (the report "
+                         "compares FLOAT16 with the FLOAT32 case instead)\n",
+                         l.name.c_str());
         }
     }
 #ifdef FREEDML_BENCH_HAVE_DNNL

@@ -2,8 +2,6 @@
 
 #include "dml/kernels/cpu/exp_avx512.h"
 
-#include <cstdint>
-
 #include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/vector_math.h"
 

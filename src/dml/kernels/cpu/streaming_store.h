@@ -46,4 +46,15 @@ void StreamRow(const T* in, T* out, size_t n, Row&& row) {
     StreamFence();
 }
 
+// row(in, out, n) as it is, or through StreamRow where `stream` (ShouldStreamOutput of the whole
+// output, decided once per execution).
+template <class T, class Row>
+void RunRow(bool stream, const T* in, T* out, size_t n, Row&& row) {
+    if (stream) {
+        StreamRow(in, out, n, row);
+    } else {
+        row(in, out, n);
+    }
+}
+
 }  // namespace freedml::dml::cpu

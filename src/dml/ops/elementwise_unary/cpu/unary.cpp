@@ -508,17 +508,12 @@ void UnaryKernel::RunFloat(ThreadPool* threads, const Ptrs2& bases) const {
         threads, plan2_, bases,
         [&](const Ptrs2& p, uint64_t n, const Strides2& s) {
             if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
-                const auto* in = reinterpret_cast<const float*>(p[1]);
-                auto* out = reinterpret_cast<float*>(p[0]);
-                if (!stream) return row(in, out, n, params);
-                return StreamRow(in, out, n, [&](const float* i, float* o, size_t m) { row(i, o, m, params); });
+                return RunRow(stream, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n,
+                              [&](const float* i, float* o, size_t m) { row(i, o, m, params); });
             }
             if (halfRow && s[0] == 2 && s[1] == 2) {  // halfRow_: FLOAT16 only
-                const auto* in = reinterpret_cast<const uint16_t*>(p[1]);
-                auto* out = reinterpret_cast<uint16_t*>(p[0]);
-                if (!stream) return halfRow(in, out, n, params);
-                return StreamRow(in, out, n,
-                                 [&](const uint16_t* i, uint16_t* o, size_t m) { halfRow(i, o, m, params); });
+                return RunRow(stream, reinterpret_cast<const uint16_t*>(p[1]), reinterpret_cast<uint16_t*>(p[0]), n,
+                              [&](const uint16_t* i, uint16_t* o, size_t m) { halfRow(i, o, m, params); });
             }
             float block[kBlock];
             for (uint64_t i = 0; i < n; i += kBlock) {
