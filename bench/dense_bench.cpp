@@ -14,7 +14,8 @@
 //                convolution_forward with blocked layouts chosen by oneDNN ("best") and with plain
 //                NCHW input and output (the layout a DirectML tensor has).
 // For FreeDML the oneDNN primitives that ran are captured from oneDNN's verbose output (the note
-// of each FreeDML result names them; none means FreeDML's own reference kernel ran).
+// of each FreeDML result names them; none means one of FreeDML's own kernels ran: the 1x1
+// convolution kernel on planar activations, or a reference kernel).
 //
 // OpenMP's wait policy: this binary links oneDNN itself (for the references), so GNU OpenMP starts
 // with the process and reads its wait policy before FreeDML could choose one. In a user's process
@@ -154,7 +155,7 @@ std::string OneDnnPrimitivesOf(const std::function<void()>& body) {
 }
 
 std::string FreeDmlNote(const std::string& primitives, const std::vector<double>& samples) {
-    return (primitives.empty() ? std::string("FreeDML reference kernel (no oneDNN primitive ran)")
+    return (primitives.empty() ? std::string("FreeDML's own kernel (no oneDNN primitive ran)")
                                : "oneDNN " + primitives) +
            "; " + Spread(samples);
 }

@@ -6,6 +6,7 @@
 // it applies) and on the forced reference path, with the filter and bias owned or not.
 #include <gtest/gtest.h>
 
+#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/team_or_solo.h"
 #include "dml/ops/convolution/cpu/convolution.h"
 #include "test_util.h"
@@ -24,6 +25,8 @@ struct ConvCase {
     bool bias = true;
     bool channelsLastInput = false;   // input stored N, spatial..., C
     bool channelsLastOutput = false;  // output stored so
+    std::vector<uint32_t> inputStrides, outputStrides;  // explicit strides (padded layouts), where given
+    bool expectPointwise = false;                       // FreeDML's 1x1 kernel runs it where the CPU has AVX-512
     bool expectNoReorder = false;     // oneDNN runs on the activations as they are laid out
     bool expectSoloTwin = false;      // oneDNN's primitive has a one-thread twin (team_or_solo.h)
     bool expectPoolUnused = false;    // oneDNN's path wakes no thread of FreeDML's pool
@@ -63,6 +66,8 @@ void RunConv(const ConvCase& c) {
     std::vector<uint32_t> inStrides, outStrides;
     if (c.channelsLastInput) inStrides = channelsLast(inSizes);
     if (c.channelsLastOutput) outStrides = channelsLast(outSizes);
+    if (!c.inputStrides.empty()) inStrides = c.inputStrides;
+    if (!c.outputStrides.empty()) outStrides = c.outputStrides;
     std::mt19937 rng(99);
     Tensor input(Desc(c.type, inSizes, inStrides));
     input.Fill(rng);
@@ -151,9 +156,13 @@ void RunConv(const ConvCase& c) {
             Status status = kernel.Create(p);
             ASSERT_TRUE(status.ok()) << status.FullMessage();
             SCOPED_TRACE(testing::Message() << kernel.PathDescription() << (ownFilter ? ", owned filter" : ""));
+            const bool pointwise = c.expectPointwise && UseAvx512();
+            if (!forceReference) {
+                EXPECT_EQ(kernel.UsesPointwiseKernel(), pointwise);
+            }
 #ifdef FREEDML_HAVE_DNNL
             if (!forceReference && c.expectOneDnn >= 0) {
-                EXPECT_EQ(kernel.UsesOneDnn(), c.expectOneDnn == 1);
+                EXPECT_EQ(kernel.UsesOneDnn(), c.expectOneDnn == 1 && !pointwise);
             }
             if (!forceReference && c.expectNoReorder) {
                 EXPECT_EQ(kernel.PathDescription().find("reordered"), std::string::npos);
@@ -390,9 +399,11 @@ TEST(Convolution, BlockedActivationsThroughTheTemporaryResource) {
     c.kernel = {1, 1};
     c.startPad = {0, 0}, c.endPad = {0, 0};
     c.in = {20, 20};
+    c.expectPointwise = true;  // on a CPU without AVX-512, oneDNN on the plain activations
     RunConv(c);
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.kernel = {3, 3};
+    c.expectPointwise = false;
     RunConv(c);
 }
 
@@ -430,7 +441,9 @@ TEST(Convolution, OwnActivationPassRunsOnOneDnnsTeam) {
     c.kernel = {1, 1};
     c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
     c.expectOneDnn = 1, c.expectPoolUnused = true;
+    c.expectPointwise = true;  // FreeDML's 1x1 kernel, on the same team, where the CPU has AVX-512
     RunConv(c);
+    c.expectPointwise = false;
     c.kernel = {3, 3};
     c.startPad = {1, 1}, c.endPad = {1, 1};
     RunConv(c);
@@ -441,6 +454,109 @@ TEST(Convolution, OwnActivationPassRunsOnOneDnnsTeam) {
     const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
     c.type = DML_TENSOR_DATA_TYPE_FLOAT32;
     c.expectSoloTwin = true;
+    RunConv(c);
+}
+
+TEST(Convolution, PointwiseKernelOnPlanarActivations) {
+    // FreeDML's 1x1 kernel: 260 input channels (a depth chunk of 256 and one of 4, summed in the
+    // output between them), 13 output channels (a panel of 8 and one of 5), 135 pixels (the last
+    // panel 39 wide: two full vectors and a masked one), three batch items, enough work for oneDNN's
+    // team; the bias, the sum with the output's values, RELU in the registers and SOFTSIGN by a pass
+    // over the rows; FLOAT16 converted on the way in and out.
+    ConvCase c;
+    c.batch = 3, c.cin = 260, c.cout = 13;
+    c.in = {9, 15};
+    c.kernel = {1, 1};
+    c.expectOneDnn = 1, c.expectPointwise = true, c.expectPoolUnused = true;
+    RunConv(c);
+    c.bias = false;
+    c.accumulate = true;
+    c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+    RunConv(c);
+    c.bias = true;
+    c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    RunConv(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    RunConv(c);  // the sums kept in floats until the row pass has run
+    c.accumulate = false;
+    c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
+    RunConv(c);  // RELU and the conversion in the registers
+}
+
+TEST(Convolution, PointwiseKernelStridesAndLayouts) {
+    // Strides (each pixel's input gathered), 1-D and 3-D planes, padded rows and channels in the
+    // input and output, CONVOLUTION mode (a 1x1 window flips to itself), FLOAT32 and FLOAT16.
+    ConvCase c;
+    c.batch = 2, c.cin = 40, c.cout = 24;
+    c.in = {29, 40};
+    c.kernel = {1, 1};
+    c.strides = {2, 3};  // 15 x 14 output pixels
+    c.expectPointwise = true;
+    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16}) {
+        c.type = type;
+        RunConv(c);
+    }
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    c.strides = {1, 1};
+    c.in = {9, 11};
+    // Input rows 11 of 14, channels 9 x 14 + 3 apart; output channels 99 + 5 apart.
+    const uint32_t inChannel = 9 * 14 + 3, outChannel = 99 + 5;
+    c.inputStrides = {c.cin * inChannel, inChannel, 14, 1};
+    c.outputStrides = {c.cout * outChannel, outChannel, 11, 1};
+    c.convolutionMode = true;
+    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16}) {
+        c.type = type;
+        c.accumulate = type == DML_TENSOR_DATA_TYPE_FLOAT16;
+        RunConv(c);
+    }
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    c.accumulate = false;
+    c.convolutionMode = false;
+    c.inputStrides.clear(), c.outputStrides.clear();
+    ConvCase c1 = c;  // 1-D
+    c1.in = {200};
+    c1.kernel = {1}, c1.strides = {1}, c1.dilations = {1}, c1.startPad = {0}, c1.endPad = {0}, c1.outPad = {0};
+    RunConv(c1);
+    ConvCase c3 = c;  // 3-D, strided along the middle dimension
+    c3.in = {4, 6, 10};
+    c3.kernel = {1, 1, 1}, c3.strides = {1, 2, 1}, c3.dilations = {1, 1, 1};
+    c3.startPad = {0, 0, 0}, c3.endPad = {0, 0, 0}, c3.outPad = {0, 0, 0};
+    RunConv(c3);
+}
+
+TEST(Convolution, PointwiseKernelLeavesOtherShapesToOneDnn) {
+    // A small plane (oneDNN's blocked form fills its vectors there), padding, groups and a
+    // channels-last output go elsewhere.
+    ConvCase c;
+    c.cin = 16, c.cout = 16;
+    c.in = {8, 8};
+    c.kernel = {1, 1};
+    c.expectOneDnn = 1;
+    RunConv(c);
+    c.in = {12, 12};
+    c.startPad = {1, 0};
+    RunConv(c);
+    c.startPad = {0, 0};
+    c.groups = 2;
+    RunConv(c);
+    c.groups = 1;
+    c.channelsLastOutput = true;
+    RunConv(c);
+}
+
+TEST(Convolution, PointwiseKernelOneThreadTwin) {
+    // Medium work gets the choice between oneDNN's team and the calling thread alone; forced to
+    // the latter, every item runs on this thread and wakes no other.
+    const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
+    ConvCase c;
+    c.batch = 1, c.cin = 64, c.cout = 40;
+    c.in = {30, 30};
+    c.kernel = {1, 1};
+    c.activation = {DML_OPERATOR_ACTIVATION_LEAKY_RELU, 0.25f, 0, 0};
+    c.expectOneDnn = 1, c.expectPointwise = true;
+    c.expectSoloTwin = UseAvx512(), c.expectPoolUnused = true;
+    RunConv(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     RunConv(c);
 }
 

@@ -53,13 +53,9 @@ dnnl::engine& CpuEngine() {
     return engine;
 }
 
-// Work (multiply-adds) below which a primitive runs on one thread. oneDNN sizes a primitive's
-// parallelism when it creates it, from the creating thread's thread count, and runs one sized for
-// a single thread on the calling thread with no parallel region. On a few cores, a team's fork and
-// join (and, on a busy machine, team threads that spin or have gone to sleep) cost more than the
-// other cores give back on a problem this small: a 96 x 96 x 96 product takes about 15 us on one
-// core.
-constexpr double kOneThreadWork = 96.0 * 96.0 * 96.0;
+// kOneThreadWork (team_or_solo.h) applies to oneDNN as follows: oneDNN sizes a primitive's
+// parallelism when it creates it, from the creating thread's thread count, and runs one sized for a
+// single thread on the calling thread with no parallel region.
 
 // While alive, primitives created on this thread are sized for one thread (OpenMP runtime: the
 // calling thread's own thread count, restored at the end; nothing elsewhere).
@@ -193,11 +189,6 @@ bool IsReferenceImplementation(const dnnl::primitive_desc& pd) {
     return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
 }
 
-// Work (multiply-adds) up to which a primitive sized for oneDNN's team gets a twin sized for one
-// thread (team_or_solo.h). Larger problems keep the team: beside a busy process their preempted
-// thread still adds more than it holds back.
-constexpr double kSoloTwinWork = 512.0 * 512.0 * 512.0;
-
 // A primitive sized for oneDNN's team and, where it has one, its twin sized for one thread.
 struct TeamPrimitive {
     dnnl::primitive team, solo;
@@ -208,23 +199,8 @@ struct TeamPrimitive {
     // Which form an execution runs (team_or_solo.h) and, where the choice is measured, when it
     // started. The caller runs the primitive (Run) and whatever goes with it (reorders, the
     // activation pass) inside a OneThreadScope(solo), and reports the time it took with Record.
-    struct Choice {
-        bool solo = false;
-        int64_t startNs = -1;  // -1: no twin, or the policy fixes the form; nothing to measure
-    };
-    Choice Choose() const {
-        if (!hasSolo) return {};
-        switch (CpuContentionPolicy()) {
-            case ContentionPolicy::AlwaysTeam:
-                return {};
-            case ContentionPolicy::AlwaysSolo:
-                return {true, -1};
-            case ContentionPolicy::Automatic:
-                break;
-        }
-        const int64_t now = MonotonicNs();
-        return {chooser.ChooseSolo(now), now};
-    }
+    using Choice = FormChoice;  // no twin: the team, unmeasured
+    Choice Choose() const { return hasSolo ? ChooseForm(chooser) : Choice{}; }
     // Executes the twin (`solo`) or the team primitive, with the arguments Add named (each
     // Arguments in the same order) at `data`. The caller's OneThreadScope(solo) keeps the twin's
     // work on this thread: it was sized for one thread at creation, and the scope also holds
@@ -236,9 +212,7 @@ struct TeamPrimitive {
             teamArgs.Run(team, data);
         }
     }
-    void Record(const Choice& choice) const {
-        if (choice.startNs >= 0) chooser.Record(choice.solo, MonotonicNs() - choice.startNs);
-    }
+    void Record(const Choice& choice) const { RecordForm(chooser, choice); }
     // Makes the twin, for a problem of `work` multiply-adds between one thread's and kSoloTwinWork,
     // from `describe()` run for one thread on the team's layouts; `addArguments(args, scratchpad)`
     // names its arguments. None where oneDNN refuses or offers only its reference implementation.
@@ -323,10 +297,13 @@ bool AppendActivation(const FusedActivation& a, dnnl::post_ops& ops) {
 // threads costs about a microsecond, what converting some thousands of FLOAT16 values takes.
 constexpr uint64_t kTeamPassChunk = 8192;
 
-// Shares out the chunks of a pass that runs just before or after a oneDNN primitive: on oneDNN's
-// OpenMP team, whose threads are still polling then, or on `threads` where oneDNN runs on another
-// runtime. FreeDML's pool would wake a second set of threads, and oneDNN's would fall asleep
-// meanwhile and take a wake-up (tens of microseconds on a virtual machine) at the next primitive.
+// The activation pass after a primitive whose activation oneDNN cannot fuse, beside it.
+void ApplyActivationBesideOneDnn(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
+    ApplyActivationOn(BesideOneDnn(threads), activation, tensor, kTeamPassChunk);
+}
+
+}  // namespace
+
 ParallelForFunction BesideOneDnn(ThreadPool* threads) {
     return [threads](uint64_t count, uint64_t minChunk, const std::function<void(uint64_t, uint64_t)>& body) {
 #if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
@@ -335,13 +312,6 @@ ParallelForFunction BesideOneDnn(ThreadPool* threads) {
         ParallelFor(threads, count, minChunk, body);
     };
 }
-
-// The activation pass after a primitive whose activation oneDNN cannot fuse, beside it.
-void ApplyActivationBesideOneDnn(ThreadPool* threads, const FusedActivation& activation, TensorView tensor) {
-    ApplyActivationOn(BesideOneDnn(threads), activation, tensor, kTeamPassChunk);
-}
-
-}  // namespace
 
 void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView to) {
 #if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
@@ -1231,6 +1201,8 @@ bool MatMulAccumulateOneDnn(const float*, int64_t, const float*, int64_t, int64_
 bool Int8Gemm(bool, int64_t, int64_t, int64_t, const void*, int64_t, const int8_t*, int64_t, int32_t*, int64_t) {
     return false;
 }
+
+ParallelForFunction BesideOneDnn(ThreadPool* threads) { return OnPool(threads); }
 
 void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView to) {
     ConvertTensor(threads, from, to);

@@ -125,6 +125,23 @@ void SetCpuContentionPolicyForTesting(ContentionPolicy policy) {
     PolicySlot().store(int(policy), std::memory_order_relaxed);
 }
 
+FormChoice ChooseForm(TeamOrSolo& chooser) {
+    switch (CpuContentionPolicy()) {
+        case ContentionPolicy::AlwaysTeam:
+            return {};
+        case ContentionPolicy::AlwaysSolo:
+            return {true, -1};
+        case ContentionPolicy::Automatic:
+            break;
+    }
+    const int64_t now = MonotonicNs();
+    return {chooser.ChooseSolo(now), now};
+}
+
+void RecordForm(TeamOrSolo& chooser, const FormChoice& choice) {
+    if (choice.startNs >= 0) chooser.Record(choice.solo, MonotonicNs() - choice.startNs);
+}
+
 int64_t MonotonicNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();

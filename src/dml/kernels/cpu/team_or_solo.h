@@ -103,4 +103,24 @@ private:
 
 int64_t MonotonicNs();
 
+// Work (multiply-adds) of a product below which it runs on one thread whatever the load: on a few
+// cores, a team's fork and join (and, on a busy machine, team threads that spin or have gone to
+// sleep) cost more than the other cores give back on a problem this small (a 96 x 96 x 96 product
+// takes about 15 us on one core).
+constexpr double kOneThreadWork = 96.0 * 96.0 * 96.0;
+// Work up to which a product shared out on the team has a one-thread form to choose instead.
+// Larger problems keep the team: beside a busy process their preempted thread still adds more
+// than it holds back.
+constexpr double kSoloTwinWork = 512.0 * 512.0 * 512.0;
+
+// Which form one execution of a kernel that has both runs and, where the choice is measured, when
+// it started: FREEDML_CPU_CONTENTION's fixed form, or the chooser's.
+struct FormChoice {
+    bool solo = false;
+    int64_t startNs = -1;  // -1: the policy fixes the form; nothing to measure
+};
+FormChoice ChooseForm(TeamOrSolo& chooser);
+// Reports the execution's wall time (from choice.startNs to now) to the chooser, where measured.
+void RecordForm(TeamOrSolo& chooser, const FormChoice& choice);
+
 }  // namespace freedml::dml::cpu

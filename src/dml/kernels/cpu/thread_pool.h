@@ -41,6 +41,13 @@ inline ParallelForFunction OnPool(ThreadPool* threads) {
     };
 }
 
+// Shares out work that runs just before or after a oneDNN primitive (or between two of them): on
+// oneDNN's OpenMP team, whose threads are still polling then, or on `threads` where oneDNN runs on
+// another runtime or is absent. FreeDML's pool would wake a second set of threads, and oneDNN's
+// would fall asleep meanwhile and take a wake-up (tens of microseconds on a virtual machine) at the
+// next primitive. Defined in onednn.cpp.
+ParallelForFunction BesideOneDnn(ThreadPool* threads);
+
 }  // namespace freedml::dml::cpu
 
 #include "dml/kernels/cpu/tensor_view.h"
@@ -78,5 +85,12 @@ void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array
                   uint64_t minElementsPerChunk = 1u << 15) {
     ParallelLoopOn(OnPool(threads), plan, bases, std::forward<Inner>(inner), minElementsPerChunk);
 }
+
+// Shares out work that runs just before or after a oneDNN primitive (or between two of them): on
+// oneDNN's OpenMP team, whose threads are still polling then, or on `threads` where oneDNN runs on
+// another runtime or is absent. FreeDML's pool would wake a second set of threads, and oneDNN's
+// would fall asleep meanwhile and take a wake-up (tens of microseconds on a virtual machine) at the
+// next primitive. Defined in onednn.cpp.
+ParallelForFunction BesideOneDnn(ThreadPool* threads);
 
 }  // namespace freedml::dml::cpu

@@ -42,7 +42,67 @@ Spatial3 SpatialOf(const TensorDesc& desc, uint32_t dims) {
     return s;
 }
 
+// A plane of at most this many output pixels stays with oneDNN's blocked 1x1 convolution: the
+// 48-pixel panels of the 1x1 kernel would be partly empty (7 x 7 = 49 pixels fill two).
+constexpr uint64_t kPointwiseMinPixels = 64;
+
 }  // namespace
+
+void ConvolutionKernel::TryPointwise() {
+    pointwise_.reset();
+    const ConvolutionParams& p = params_;
+    if (p.forceReference || p.direction != DML_CONVOLUTION_DIRECTION_FORWARD || p.groupCount != 1) return;
+    const uint32_t dims = p.dimensionCount;
+    uint64_t pixels = 1;
+    for (uint32_t i = 0; i < dims; ++i) {
+        if (p.filter.sizes[2 + i] != 1 || p.startPadding[i] != 0 || p.endPadding[i] != 0) return;
+        pixels *= p.output.sizes[2 + i];
+    }
+    // Planar input (each row of pixels at consecutive addresses): a channels-last input goes to
+    // oneDNN's kernels for it instead of a gather per 16 pixels.
+    if (pixels <= kPointwiseMinPixels || p.input.strides[p.input.rank - 1] != 1) return;
+    std::optional<PointwisePlan> plan = MakePointwisePlan(p.input, p.output, p.strides.data(), dims);
+    if (!plan) return;
+    auto state = std::make_unique<PointwiseState>();
+    state->plan = std::move(*plan);
+    const double work = double(p.output.ElementCount()) * double(inChannels_);
+    state->alwaysSolo = work <= kOneThreadWork;
+    state->hasSolo = !state->alwaysSolo && work <= kSoloTwinWork;
+    path_ = "FreeDML 1x1 convolution (AVX-512, 8 x 48 tiles)";
+    if (state->hasSolo) path_ += "; a one-thread twin for busy cores";
+    pointwise_ = std::move(state);
+}
+
+uint64_t ConvolutionKernel::PlanPointwiseTemporary() {
+    PointwiseState& s = *pointwise_;
+    uint64_t t = 0;
+    if (!params_.filter.OwnedByDml()) s.filterOffset = t, t = AlignUp(t + PointwisePackedFilterFloats(s.plan) * 4);
+    if (params_.bias && !params_.bias->OwnedByDml()) s.biasOffset = t, t = AlignUp(t + uint64_t(outChannels_) * 4);
+    return t;
+}
+
+void ConvolutionKernel::ExecutePointwise(ThreadPool* threads, TensorView input, TensorView filter, TensorView bias,
+                                         TensorView output, const std::byte* filterData, const std::byte* biasData,
+                                         std::byte* temporary) const {
+    const PointwiseState& s = *pointwise_;
+    const FormChoice choice = s.hasSolo ? ChooseForm(s.chooser) : FormChoice{s.alwaysSolo, -1};
+    // On oneDNN's team, whose threads the convolutions before and after this one keep polling.
+    const ParallelForFunction team = BesideOneDnn(threads);
+    const ParallelForFunction* parallelFor = choice.solo ? nullptr : &team;
+    if (filterOffset_ == UINT64_MAX) {
+        float* packed = reinterpret_cast<float*>(temporary + s.filterOffset);
+        PackPointwiseFilter(s.plan, params_.filter, filter.data, packed, parallelFor);
+        filterData = reinterpret_cast<const std::byte*>(packed);
+    }
+    if (params_.bias && biasOffset_ == UINT64_MAX) {
+        float* dense = reinterpret_cast<float*>(temporary + s.biasOffset);
+        LoadFloats(params_.bias->dataType, bias.data, BiasByteStride(), dense, outChannels_);
+        biasData = temporary + s.biasOffset;
+    }
+    RunPointwise(s.plan, reinterpret_cast<const float*>(filterData), reinterpret_cast<const float*>(biasData),
+                 input.data, output.data, params_.accumulate, params_.activation, parallelFor);
+    if (s.hasSolo) RecordForm(s.chooser, choice);
+}
 
 Status ConvolutionKernel::Create(const ConvolutionParams& params) {
     const TensorDesc &in = params.input, &filter = params.filter, &out = params.output;
@@ -82,23 +142,25 @@ Status ConvolutionKernel::Create(const ConvolutionParams& params) {
     params_ = params;
     inChannels_ = cin;
     outChannels_ = cout;
-    TryOneDnn();
+    TryPointwise();
+    if (!pointwise_) TryOneDnn();
 
     uint64_t offset = 0;
     filterOffset_ = biasOffset_ = UINT64_MAX;
     if (filter.OwnedByDml()) {
         filterOffset_ = offset;
         uint64_t size = filter.MinimumSizeInBytes();
+        if (pointwise_) size = PointwisePackedFilterFloats(pointwise_->plan) * 4;
         if (oneDnn_) size = OneDnnOwnedFilterSize();
         offset = AlignUp(offset + size);
     }
     if (params.bias && params.bias->OwnedByDml()) {
         biasOffset_ = offset;
-        offset = AlignUp(offset + (oneDnn_ ? uint64_t(cout) * 4 : params.bias->MinimumSizeInBytes()));
+        offset = AlignUp(offset + (oneDnn_ || pointwise_ ? uint64_t(cout) * 4 : params.bias->MinimumSizeInBytes()));
     }
     persistentSize_ = offset;
 
-    temporarySize_ = oneDnn_ ? PlanOneDnnTemporary() : 0;
+    temporarySize_ = pointwise_ ? PlanPointwiseTemporary() : oneDnn_ ? PlanOneDnnTemporary() : 0;
     return Status::Ok();
 }
 
@@ -130,6 +192,17 @@ int64_t ConvolutionKernel::BiasByteStride() const {
 }
 
 void ConvolutionKernel::Initialize(TensorView filter, TensorView bias, std::byte* persistent) const {
+    if (pointwise_) {
+        if (filterOffset_ != UINT64_MAX) {
+            PackPointwiseFilter(pointwise_->plan, params_.filter, filter.data,
+                                reinterpret_cast<float*>(persistent + filterOffset_), nullptr);
+        }
+        if (biasOffset_ != UINT64_MAX) {
+            LoadFloats(params_.bias->dataType, bias.data, BiasByteStride(),
+                       reinterpret_cast<float*>(persistent + biasOffset_), outChannels_);
+        }
+        return;
+    }
     if (oneDnn_) {
         InitializeOneDnn(filter, bias, persistent);
         return;
@@ -144,6 +217,10 @@ void ConvolutionKernel::Execute(ThreadPool* threads, TensorView input, TensorVie
                                 TensorView output, std::byte* persistent, std::byte* temporary) const {
     const std::byte* filterData = filterOffset_ != UINT64_MAX ? persistent + filterOffset_ : filter.data;
     const std::byte* biasData = !params_.bias ? nullptr : biasOffset_ != UINT64_MAX ? persistent + biasOffset_ : bias.data;
+    if (pointwise_) {
+        ExecutePointwise(threads, input, filter, bias, output, filterData, biasData, temporary);
+        return;
+    }
     if (!oneDnn_) {
         ExecuteReference(threads, input.data, filterData, biasData, output.data);
         return;

@@ -7,7 +7,10 @@
 // Filter layouts, as DirectML and ONNX give them: FORWARD {OutputChannels, InputChannels / Groups,
 // spatial...}; BACKWARD {InputChannels, OutputChannels / Groups, spatial...}.
 //
-// Create chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in and no
+// Create chooses, for a forward 1x1 convolution without padding or groups whose output keeps each
+// channel's pixels packed (NCHW and its kin) on a plane of more than 64 pixels, FreeDML's own
+// AVX-512 kernel (kernels/cpu/pointwise_avx512.h), which beats oneDNN's forms of it there. Otherwise
+// it chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in and no
 // two elements of the input or output share an address (any order of strides: NCHW, NHWC,
 // padded); the reference kernel otherwise. oneDNN reads the activations where they are when its
 // implementation for their layout is a good one (NHWC), and otherwise, where blocking pays for
@@ -16,9 +19,9 @@
 // a folded CLIP, which keeps NaN where oneDNN's clip would not) is applied by a pass after the
 // primitive, over the output as one run when its elements fill their span (NCHW or NHWC alike).
 // FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
-// output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode) and reordered into oneDNN's preferred
-// layout in the persistent resource at Initialize; an unowned one is prepared in the temporary
-// resource at every Execute.
+// output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode)
+// and reordered into oneDNN's preferred layout in the persistent resource at Initialize; an unowned one is prepared in
+// the temporary resource at every Execute.
 #pragma once
 
 #include <DirectML.h>
@@ -33,6 +36,8 @@
 #include "common/thread_pool.h"
 #include "common/status.h"
 #include "dml/kernels/cpu/activation.h"
+#include "dml/kernels/cpu/pointwise_avx512.h"
+#include "dml/kernels/cpu/team_or_solo.h"
 #include "dml/kernels/cpu/tensor_view.h"
 #include "dml/tensor.h"
 
@@ -77,9 +82,24 @@ public:
                  std::byte* persistent, std::byte* temporary) const;
 
     bool UsesOneDnn() const { return oneDnn_ != nullptr; }
+    bool UsesPointwiseKernel() const { return pointwise_ != nullptr; }
     const std::string& PathDescription() const { return path_; }
 
 private:
+    // The 1x1 kernel's plan and, where the work suits both, the choice between oneDNN's team and
+    // the calling thread alone (team_or_solo.h).
+    struct PointwiseState {
+        PointwisePlan plan;
+        bool hasSolo = false;     // the choice is measured
+        bool alwaysSolo = false;  // too little work for a second thread
+        mutable TeamOrSolo chooser;
+        uint64_t filterOffset = 0, biasOffset = 0;  // an unowned filter (packed) and bias in the temporary resource
+    };
+    // The 1x1 kernel where it applies (sets pointwise_ and path_).
+    void TryPointwise();
+    uint64_t PlanPointwiseTemporary();  // lays out the temporary resource; returns its size
+    void ExecutePointwise(ThreadPool* threads, TensorView input, TensorView filter, TensorView bias, TensorView output,
+                          const std::byte* filterData, const std::byte* biasData, std::byte* temporary) const;
     struct OneDnnState;
     // oneDNN's part, in kernels/cpu/onednn.cpp (the one file that calls oneDNN).
     void TryOneDnn();
@@ -99,6 +119,7 @@ private:
     uint32_t inChannels_ = 0, outChannels_ = 0;
     uint64_t filterOffset_ = UINT64_MAX, biasOffset_ = UINT64_MAX;  // in the persistent resource
     uint64_t persistentSize_ = 0, temporarySize_ = 0;
+    std::unique_ptr<PointwiseState> pointwise_;
     std::unique_ptr<OneDnnState> oneDnn_;
     std::string path_;
 };
