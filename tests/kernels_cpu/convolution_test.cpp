@@ -28,6 +28,7 @@ struct ConvCase {
     std::vector<uint32_t> inputStrides, outputStrides;  // explicit strides (padded layouts), where given
     bool expectPointwise = false;                       // FreeDML's 1x1 kernel runs it where the CPU has AVX-512
     bool expectNoReorder = false;     // oneDNN runs on the activations as they are laid out
+    bool expectInputAsItIs = false;   // oneDNN reads the input as it is and writes a blocked output
     bool expectSoloTwin = false;      // oneDNN's primitive has a one-thread twin (team_or_solo.h)
     bool expectPoolUnused = false;    // oneDNN's path wakes no thread of FreeDML's pool
     FusedActivation activation;
@@ -166,6 +167,9 @@ void RunConv(const ConvCase& c) {
             }
             if (!forceReference && c.expectNoReorder) {
                 EXPECT_EQ(kernel.PathDescription().find("reordered"), std::string::npos);
+            }
+            if (!forceReference && c.expectInputAsItIs) {
+                EXPECT_NE(kernel.PathDescription().find("reading the input as it is"), std::string::npos);
             }
             if (!forceReference && c.expectSoloTwin) {
                 EXPECT_NE(kernel.PathDescription().find("one-thread twin"), std::string::npos);
@@ -404,6 +408,22 @@ TEST(Convolution, BlockedActivationsThroughTheTemporaryResource) {
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.kernel = {3, 3};
     c.expectPointwise = false;
+    RunConv(c);
+}
+
+TEST(Convolution, FirstLayerReadsItsFewInputChannelsAsTheyAre) {
+    // Three input channels and a 7x7 window of stride 2 (ResNet-50's conv1, smaller): where oneDNN
+    // has a direct convolution for a plain input and a blocked output, only the output is reordered.
+    ConvCase c;
+    c.batch = 1, c.cin = 3, c.cout = 16;
+    c.in = {30, 30};
+    c.kernel = {7, 7};
+    c.strides = {2, 2};
+    c.startPad = {3, 3}, c.endPad = {3, 3};
+    c.expectOneDnn = 1, c.expectInputAsItIs = UseAvx512();
+    RunConv(c);
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;  // through its FLOAT32 copy, plain too
+    c.activation = {DML_OPERATOR_ACTIVATION_RELU, 0, 0, 0};
     RunConv(c);
 }
 

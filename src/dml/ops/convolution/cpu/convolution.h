@@ -10,18 +10,18 @@
 // Create chooses, for a forward 1x1 convolution without padding or groups whose output keeps each
 // channel's pixels packed (NCHW and its kin) on a plane of more than 64 pixels, FreeDML's own
 // AVX-512 kernel (kernels/cpu/pointwise_avx512.h), which beats oneDNN's forms of it there. Otherwise
-// it chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in and no
-// two elements of the input or output share an address (any order of strides: NCHW, NHWC,
-// padded); the reference kernel otherwise. oneDNN reads the activations where they are when its
-// implementation for their layout is a good one (NHWC), and otherwise, where blocking pays for
-// its reorders, runs on blocked copies in the temporary resource (the input reordered in, the
-// output reordered out). A fused activation oneDNN has no post-op for (and the clamped output of
-// a folded CLIP, which keeps NaN where oneDNN's clip would not) is applied by a pass after the
-// primitive, over the output as one run when its elements fill their span (NCHW or NHWC alike).
-// FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input and
-// output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is flipped (CONVOLUTION mode)
-// and reordered into oneDNN's preferred layout in the persistent resource at Initialize; an unowned one is prepared in
-// the temporary resource at every Execute.
+// it chooses oneDNN convolution_forward / deconvolution_forward when oneDNN is built in and no two
+// elements of the input or output share an address (any order of strides: NCHW, NHWC, padded); the
+// reference kernel otherwise. oneDNN reads the activations where they are when its implementation
+// for their layout is a good one (NHWC), and otherwise, where blocking pays for its reorders, runs
+// on blocked copies in the temporary resource (the input reordered in, the output reordered out; an
+// input of up to four channels, a first layer's, is read as it is). A fused activation oneDNN has no
+// post-op for (and the clamped output of a folded CLIP, which keeps NaN where oneDNN's clip would
+// not) is applied by a pass after the primitive, over the output as one run when its elements fill
+// their span (NCHW or NHWC alike). FLOAT16 reaches oneDNN through packed FLOAT32 copies of the input
+// and output in the temporary resource (float32_copy.h) and a FLOAT32 filter. An owned filter is
+// flipped (CONVOLUTION mode) and reordered into oneDNN's preferred layout in the persistent resource
+// at Initialize; an unowned one is prepared in the temporary resource at every Execute.
 #pragma once
 
 #include <DirectML.h>
