@@ -29,6 +29,7 @@ struct ConvCase {
     bool expectPointwise = false;                       // FreeDML's 1x1 kernel runs it where the CPU has AVX-512
     bool expectNoReorder = false;     // oneDNN runs on the activations as they are laid out
     bool expectInputAsItIs = false;   // oneDNN reads the input as it is and writes a blocked output
+    bool expectTranspose = false;     // FreeDML's transpose turns planar activations channels-last and back
     bool expectSoloTwin = false;      // oneDNN's primitive has a one-thread twin (team_or_solo.h)
     bool expectPoolUnused = false;    // oneDNN's path wakes no thread of FreeDML's pool
     FusedActivation activation;
@@ -167,6 +168,9 @@ void RunConv(const ConvCase& c) {
             }
             if (!forceReference && c.expectNoReorder) {
                 EXPECT_EQ(kernel.PathDescription().find("reordered"), std::string::npos);
+            }
+            if (!forceReference && c.expectTranspose) {
+                EXPECT_NE(kernel.PathDescription().find("FreeDML's AVX-512 transpose"), std::string::npos);
             }
             if (!forceReference && c.expectInputAsItIs) {
                 EXPECT_NE(kernel.PathDescription().find("reading the input as it is"), std::string::npos);
@@ -397,9 +401,14 @@ TEST(Convolution, BlockedActivationsThroughTheTemporaryResource) {
     c.kernel = {3, 3};
     c.startPad = {1, 1}, c.endPad = {1, 1};
     c.expectOneDnn = 1;
+    // oneDNN's brgemm convolution (AVX-512) runs channels-last: FreeDML transposes into and out of it.
+    c.expectTranspose = UseAvx512();
     RunConv(c);
     c.activation = {DML_OPERATOR_ACTIVATION_SOFTSIGN, 0, 0, 0};  // applied after the output's reorder
+    c.accumulate = true;                                         // the output transposed in first
     RunConv(c);
+    c.expectTranspose = false;
+    c.accumulate = false;
     c.kernel = {1, 1};
     c.startPad = {0, 0}, c.endPad = {0, 0};
     c.in = {20, 20};
