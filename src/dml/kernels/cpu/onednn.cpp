@@ -255,9 +255,9 @@ struct TeamReorder {
     // to, scratchpad.
     void Run(bool runSolo, std::initializer_list<void*> data) const {
         if (transpose) {
-            const ParallelForFunction team = BesideOneDnn(nullptr);
+            const ParallelForFunction onTeam = BesideOneDnn(nullptr);
             TransposeMatricesAvx512(static_cast<const float*>(data.begin()[0]), static_cast<float*>(data.begin()[1]),
-                                    batch, rows, columns, runSolo ? nullptr : &team);
+                                    batch, rows, columns, runSolo ? nullptr : &onTeam);
         } else if (runSolo && hasSolo) {
             soloArgs.Run(solo, data);
         } else {
