@@ -2,17 +2,9 @@
 
 #include "dml/kernels/cpu/exp_avx512.h"
 
-#include "dml/kernels/cpu/cpu_isa.h"
 #include "dml/kernels/cpu/vector_math.h"
 
-#ifdef FREEDML_CPU_X86_64
-// GCC 12's AVX-512 intrinsics start their results from _mm512_undefined_ps(), which
-// -Wmaybe-uninitialized then reports wherever they inline (a known false positive of that release).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#endif
+#include "dml/kernels/cpu/avx512_intrinsics.h"
 
 namespace freedml::dml::cpu {
 
