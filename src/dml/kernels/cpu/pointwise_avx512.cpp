@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "common/align.h"
 #include "dml/kernels/cpu/float16.h"
 
 #include "dml/kernels/cpu/avx512_intrinsics.h"
@@ -18,11 +19,8 @@ constexpr uint32_t kDepth = 256;  // input channels of a pixel panel: 48 KiB, L1
 constexpr uint32_t kMaxRowsPerItem = 256;
 constexpr uint32_t kItemsForTwoCores = 8;  // fewer items than this split the output channels
 
-uint32_t RoundUp(uint32_t v, uint32_t to) { return (v + to - 1) / to * to; }
-
-bool IsIdentity(const FusedActivation& a) {
-    return a.type == DML_OPERATOR_INVALID || a.type == DML_OPERATOR_ACTIVATION_IDENTITY;
-}
+// Sizes here stay below 2^32 (MakePointwisePlan checks the pixels; channels are uint32_t).
+uint32_t RoundUp(uint32_t v, uint32_t to) { return uint32_t(AlignUp(v, to)); }
 
 // Where filter element (m, k) goes in the packed filter: depth chunks of kDepth input channels, in
 // each the panels of kRows output channels, in each k-major rows of kRows.
@@ -109,31 +107,29 @@ uint64_t PointwisePackedFilterFloats(const PointwisePlan& plan) {
 void PackPointwiseFilter(const PointwisePlan& plan, const TensorDesc& filter, const std::byte* data, float* packed,
                          const ParallelForFunction* parallelFor) {
     const uint32_t paddedRows = RoundUp(plan.outChannels, kRows), depth = plan.inChannels;
-    const int64_t es = ElementSizeInBytes(filter.dataType);
-    auto pack = [&](uint64_t firstPanel, uint64_t endPanel) {
-        std::vector<float> rows(size_t(kRows) * depth);  // a panel's rows, zero past the last channel
-        for (uint64_t panel = firstPanel; panel < endPanel; ++panel) {
-            const uint32_t m0 = uint32_t(panel) * kRows;
-            for (uint32_t i = 0; i < kRows; ++i) {
-                float* row = rows.data() + size_t(i) * depth;
-                if (m0 + i < plan.outChannels) {
-                    LoadFloats(filter.dataType, data + int64_t(m0 + i) * filter.strides[0] * es,
-                               int64_t(filter.strides[1]) * es, row, depth);
+    const int64_t es = ElementSizeInBytes(filter.dataType), kStride = int64_t(filter.strides[1]) * es;
+    // Row by row, a depth chunk at a time through a buffer on the stack: an unowned filter is
+    // packed at every execution, which allocates nothing.
+    auto pack = [&](uint64_t firstRow, uint64_t endRow) {
+        float values[kDepth];
+        for (uint32_t m = uint32_t(firstRow); m < endRow; ++m) {
+            for (uint32_t k0 = 0; k0 < depth; k0 += kDepth) {
+                const uint32_t chunk = std::min(kDepth, depth - k0);
+                if (m < plan.outChannels) {
+                    LoadFloats(filter.dataType, data + int64_t(m) * filter.strides[0] * es + int64_t(k0) * kStride,
+                               kStride, values, chunk);
                 } else {
-                    std::fill(row, row + depth, 0.0f);
+                    std::fill(values, values + chunk, 0.0f);  // the last panel's missing channels
                 }
-            }
-            for (uint32_t k = 0; k < depth; ++k) {
-                float* to = packed + PackedIndex(paddedRows, depth, m0, k);
-                for (uint32_t i = 0; i < kRows; ++i) to[i] = rows[size_t(i) * depth + k];
+                float* to = packed + PackedIndex(paddedRows, depth, m, k0);
+                for (uint32_t k = 0; k < chunk; ++k) to[k * kRows] = values[k];
             }
         }
     };
-    const uint64_t panels = paddedRows / kRows;
     if (parallelFor) {
-        (*parallelFor)(panels, 1, pack);
+        (*parallelFor)(paddedRows, kRows, pack);
     } else {
-        pack(0, panels);
+        pack(0, paddedRows);
     }
 }
 
@@ -299,7 +295,7 @@ FREEDML_TARGET_AVX512 void RunItem(const PointwisePlan& plan, const float* packe
     std::byte* out = output + (int64_t(n) * plan.outBatchStride + int64_t(m0) * plan.outChannelStride + p0) * es;
     // RELU (and none) in the registers; any other activation by a pass over the item's rows, in
     // floats: FLOAT16 then keeps its sums in the buffer until that pass has run.
-    const bool inTile = IsIdentity(activation) || activation.type == DML_OPERATOR_ACTIVATION_RELU;
+    const bool inTile = activation.IsNone() || activation.type == DML_OPERATOR_ACTIVATION_RELU;
     TileTarget target{reinterpret_cast<float*>(out), plan.outChannelStride, nullptr, 0};
     if (half) {
         target.sums = buffer, target.sumsStride = kPanel;
