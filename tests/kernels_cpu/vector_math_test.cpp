@@ -243,22 +243,22 @@ TEST(VectorMath, ErfF) {
     ExpectWithin(2.5, 0.0, "ErfF", vmath::ErfF, [](long double x) { return erfl(x); }, Arguments(0.9f, 1.1f, {}));
 }
 
-// GeluF in either form: products and sums (the baseline rows), or fused multiply-adds (the rows for
-// CPUs that have them).
-template <bool kFma>
-void ExpectGeluFAccurate() {
-    const char* name = kFma ? "GeluF<fma>" : "GeluF";
+// A GELU of one float: GeluF in either form, products and sums (the baseline rows) or fused
+// multiply-adds (the rows for CPUs that have them), or the AVX-512 row. `fused`: the bounds of the
+// forms that round less.
+template <class Gelu>
+void ExpectGeluAccurate(const char* name, Gelu geluOf, bool fused) {
     // 0.5 x erfc(-x / sqrt 2) within 2 ulp or the conformance cases' 1e-7 absolute: built for 1.8
     // ulp, including the switches at |x| = sqrt 2 and 13 and the far negative tail.
     auto gelu = [](long double x) {
         if (std::isinf(x) && x < 0) return (long double)NAN;  // -inf * erfc(inf) = -inf * 0
         return 0.5L * x * erfcl(-x / sqrtl(2.0L));
     };
-    ExpectWithin(2.0, 1e-7, name, vmath::GeluF<kFma>, gelu,
+    ExpectWithin(2.0, 1e-7, name, geluOf, gelu,
                  Arguments(-16, 16,
                            {-0.70710677f, -0.7071068f, 1.4142135f, 1.4142137f, -1.4142135f, -1.4142137f, -5.0f, -5.6f,
                             -13.0f, -13.000001f, 13.0f, 13.000001f, -15.0f, -16.0f, 15.0f, 1e-30f, -1e-30f}));
-    ExpectWithin(2.0, 1e-7, name, vmath::GeluF<kFma>, gelu, Arguments(-6, 0, {}));
+    ExpectWithin(2.0, 1e-7, name, geluOf, gelu, Arguments(-6, 0, {}));
     // A sweep over the bit patterns of [-16, 16] (every 251st float of either sign): within 2 ulp
     // where the result is at least 1/2 in magnitude, and within 9e-8 absolute below (where the
     // form for |x| < sqrt 2 cancels for x < 0 and the tail's error is absolute). The fused form
@@ -271,7 +271,7 @@ void ExpectGeluFAccurate() {
             const uint32_t pattern = bits | sign;
             std::memcpy(&x, &pattern, 4);
             const long double want = gelu(x);
-            const float got = vmath::GeluF<kFma>(x);
+            const float got = geluOf(x);
             if (std::fabs(want) < 0.5L) {
                 const double error = double(std::fabs((long double)got - want));
                 if (!(error <= worstAbsolute)) worstAbsolute = error, absoluteAt = x;
@@ -281,30 +281,57 @@ void ExpectGeluFAccurate() {
             }
         }
     }
-    EXPECT_LE(worstUlps, kFma ? 1.5 : 2.0) << name << " is " << worstUlps << " ulp off at x = " << ulpsAt;
-    EXPECT_LE(worstAbsolute, kFma ? 7e-8 : 9e-8) << name << " is " << worstAbsolute << " off at x = " << absoluteAt;
+    EXPECT_LE(worstUlps, fused ? 1.5 : 2.0) << name << " is " << worstUlps << " ulp off at x = " << ulpsAt;
+    EXPECT_LE(worstAbsolute, fused ? 7e-8 : 9e-8) << name << " is " << worstAbsolute << " off at x = " << absoluteAt;
     // The limits: x beyond 13 gives x, -0 below -13; the infinities as the formula has them; zeros
     // keep their sign; subnormals give x / 2 within the absolute bound.
     const float inf = std::numeric_limits<float>::infinity();
-    EXPECT_EQ(vmath::GeluF<kFma>(inf), inf);
-    EXPECT_TRUE(std::isnan(vmath::GeluF<kFma>(-inf)));
-    EXPECT_TRUE(std::isnan(vmath::GeluF<kFma>(std::numeric_limits<float>::quiet_NaN())));
-    EXPECT_EQ(vmath::GeluF<kFma>(std::numeric_limits<float>::max()), std::numeric_limits<float>::max());
-    EXPECT_EQ(vmath::GeluF<kFma>(20.0f), 20.0f);
-    EXPECT_EQ(vmath::GeluF<kFma>(-20.0f), 0.0f);
-    EXPECT_TRUE(std::signbit(vmath::GeluF<kFma>(-20.0f)));
-    EXPECT_EQ(vmath::GeluF<kFma>(-std::numeric_limits<float>::max()), 0.0f);
-    EXPECT_EQ(vmath::GeluF<kFma>(0.0f), 0.0f);
-    EXPECT_FALSE(std::signbit(vmath::GeluF<kFma>(0.0f)));
-    EXPECT_TRUE(std::signbit(vmath::GeluF<kFma>(-0.0f)));
+    EXPECT_EQ(geluOf(inf), inf);
+    EXPECT_TRUE(std::isnan(geluOf(-inf)));
+    EXPECT_TRUE(std::isnan(geluOf(std::numeric_limits<float>::quiet_NaN())));
+    EXPECT_EQ(geluOf(std::numeric_limits<float>::max()), std::numeric_limits<float>::max());
+    EXPECT_EQ(geluOf(20.0f), 20.0f);
+    EXPECT_EQ(geluOf(-20.0f), 0.0f);
+    EXPECT_TRUE(std::signbit(geluOf(-20.0f)));
+    EXPECT_EQ(geluOf(-std::numeric_limits<float>::max()), 0.0f);
+    EXPECT_EQ(geluOf(0.0f), 0.0f);
+    EXPECT_FALSE(std::signbit(geluOf(0.0f)));
+    EXPECT_TRUE(std::signbit(geluOf(-0.0f)));
     const float tiny = std::numeric_limits<float>::denorm_min() * 1000;
-    EXPECT_NEAR(vmath::GeluF<kFma>(tiny), tiny / 2, 1e-45);
-    EXPECT_NEAR(vmath::GeluF<kFma>(-tiny), -tiny / 2, 1e-45);
+    EXPECT_NEAR(geluOf(tiny), tiny / 2, 1e-45);
+    EXPECT_NEAR(geluOf(-tiny), -tiny / 2, 1e-45);
 }
 
-TEST(VectorMath, GeluF) { ExpectGeluFAccurate<false>(); }
+TEST(VectorMath, GeluF) { ExpectGeluAccurate("GeluF", vmath::GeluF<false>, false); }
 
-TEST(VectorMath, GeluFWithFusedMultiplyAdds) { ExpectGeluFAccurate<true>(); }
+TEST(VectorMath, GeluFWithFusedMultiplyAdds) { ExpectGeluAccurate("GeluF<fma>", vmath::GeluF<true>, true); }
+
+TEST(VectorMath, GeluRowAvx512) {
+    if (!UseAvx512()) GTEST_SKIP() << "this CPU has no AVX-512 (or FREEDML_CPU_NO_AVX512 is set)";
+    // One float at a time (the masked tail of the row), then whole rows with a tail of each length,
+    // which must give the same values lane for lane.
+    ExpectGeluAccurate(
+        "GeluRowAvx512",
+        [](float x) {
+            float y;
+            GeluRowAvx512(&x, &y, 1);
+            return y;
+        },
+        true);
+    std::vector<float> in(16 * 5 + 15), out(in.size(), -1.0f);
+    std::mt19937 rng(7);
+    std::normal_distribution<float> values(0.0f, 4.0f);
+    for (float& x : in) x = values(rng);
+    for (size_t n = 0; n <= in.size(); n += 7) {
+        std::fill(out.begin(), out.end(), -1.0f);
+        GeluRowAvx512(in.data(), out.data(), n);
+        for (size_t i = 0; i < in.size(); ++i) {
+            float one;
+            GeluRowAvx512(&in[i], &one, 1);
+            ASSERT_EQ(out[i], i < n ? one : -1.0f) << "row of " << n << ", element " << i;
+        }
+    }
+}
 
 // The forms for FLOAT16 results: within 2^-13 relative (half of FLOAT16's smallest half-spacing)
 // or 2^-26 absolute (a quarter of its subnormal spacing), so that the result rounded to FLOAT16

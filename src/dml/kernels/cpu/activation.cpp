@@ -2,7 +2,7 @@
 // ActivationBody, compiled once per instruction set (baseline x86-64, AVX2+FMA and AVX-512,
 // cpu_isa.h) and picked at run time; the exponential family (SIGMOID, TANH, ELU, SOFTPLUS, SWISH...) computes
 // through vector_math.h, so each loop vectorizes: SIGMOID and TANH in float, the others in double,
-// rounded once. SIGMOID's FLOAT32 row on AVX-512 is exp_avx512.h's.
+// rounded once. SIGMOID's and GELU's FLOAT32 rows on AVX-512 are exp_avx512.h's.
 #include "dml/kernels/cpu/float_rows.h"  // first: vectorization and FP settings of this file
 
 #include "dml/kernels/cpu/activation.h"
@@ -135,8 +135,10 @@ template <bool kHalf>
 void ApplyActivationRow(const FusedActivation& a, const float* in, float* out, size_t n) {
 #ifdef FREEDML_CPU_X86_64
     if (UseAvx512()) {
-        // SIGMOID's exponential in AVX-512 instructions (exp_avx512.h); its FLOAT16 form keeps SigmoidH.
+        // SIGMOID and GELU in AVX-512 instructions (exp_avx512.h); their FLOAT16 forms keep SigmoidH
+        // and GeluH.
         if (!kHalf && a.type == DML_OPERATOR_ACTIVATION_SIGMOID) return SigmoidRowAvx512(in, out, n);
+        if (!kHalf && a.type == DML_OPERATOR_ACTIVATION_GELU) return GeluRowAvx512(in, out, n);
         return ActivationAvx512<kHalf>(a, in, out, n);
     }
     if (UseAvx2Fma()) return ActivationAvx2<kHalf>(a, in, out, n);

@@ -60,6 +60,51 @@ struct SigmoidOf16 {
     }
 };
 
+// p[0] z^(N-1) + ... + p[N-1] in fused multiply-adds (vector_math.h's Horner).
+template <size_t kN, size_t kI = 1>
+FREEDML_AVX512_INLINE __m512 Horner16(const float (&p)[kN], __m512 z, __m512 sum) {
+    if constexpr (kI == kN) {
+        return sum;
+    } else {
+        return Horner16<kN, kI + 1>(p, z, _mm512_fmadd_ps(sum, z, _mm512_set1_ps(p[kI])));
+    }
+}
+template <size_t kN>
+FREEDML_AVX512_INLINE __m512 Horner16(const float (&p)[kN], __m512 z) {
+    return Horner16<kN, 1>(p, z, _mm512_set1_ps(p[0]));
+}
+
+// GeluF<true> for 16 floats, its polynomials and selects as they are, with three steps in fewer
+// instructions: k rounded by VRNDSCALEPS and 2^k applied by VSCALEFPS (k >= -122, so the product
+// is as exact as GeluF's two factors), and 1 / (2 + |x|) as VRCP14PS refined by one Newton step
+// (relative error below 2^-27, where a division takes several times the cycles).
+struct GeluOf16 {
+    FREEDML_AVX512_INLINE __m512 operator()(__m512 x) const {
+        using G = vmath::GeluFConstants;
+        const __m512 v = _mm512_mul_ps(x, x);
+        const __m512 central =
+            _mm512_mul_ps(x, _mm512_fmadd_ps(x, Horner16(G::kCentral, v), _mm512_set1_ps(0.5f)));
+
+        const __m512 a = _mm512_abs_ps(x);
+        const __m512 w = _mm512_mul_ps(_mm512_min_ps(v, _mm512_set1_ps(G::kSquareAtMost)),
+                                       _mm512_set1_ps(G::kMinusHalfLog2e));  // NaN stays NaN
+        const __m512 k = _mm512_roundscale_ps(w, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m512 gauss = _mm512_scalef_ps(Horner16(G::kTwoToThe, _mm512_sub_ps(w, k)), k);
+        const __m512 d = _mm512_add_ps(a, _mm512_set1_ps(2.0f));
+        const __m512 y = _mm512_rcp14_ps(d);
+        const __m512 reciprocal = _mm512_fmadd_ps(y, _mm512_fnmadd_ps(d, y, _mm512_set1_ps(1.0f)), y);
+        const __m512 s = _mm512_fmsub_ps(reciprocal, _mm512_set1_ps(G::kTailScale), _mm512_set1_ps(G::kTailShift));
+        const __mmask16 beyond = _mm512_cmp_ps_mask(a, _mm512_set1_ps(G::kTailBeyond), _CMP_GT_OQ);
+        const __m512 q = _mm512_maskz_mul_ps(__mmask16(~beyond), gauss, Horner16(G::kTail, s));
+        const __m512 xq = _mm512_mul_ps(x, q);
+        const __m512 upper = _mm512_mask_blend_ps(beyond, _mm512_sub_ps(x, xq), x);
+        const __m512 tail =
+            _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ), upper, xq);
+        return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(G::kCentralBelow), _CMP_LT_OQ), tail,
+                                    central);
+    }
+};
+
 // out[i] = f(in[i]) sixteen at a time, the last few under a mask.
 template <class F>
 FREEDML_AVX512_INLINE void Map16(const float* in, float* out, size_t n, F f) {
@@ -80,6 +125,8 @@ FREEDML_TARGET_AVX512 void ExpRowAvx512(const float* in, float* out, size_t n, f
 }
 
 FREEDML_TARGET_AVX512 void SigmoidRowAvx512(const float* in, float* out, size_t n) { Map16(in, out, n, SigmoidOf16{}); }
+
+FREEDML_TARGET_AVX512 void GeluRowAvx512(const float* in, float* out, size_t n) { Map16(in, out, n, GeluOf16{}); }
 #endif
 
 }  // namespace freedml::dml::cpu

@@ -1,5 +1,5 @@
-// EXP and SIGMOID over packed floats in AVX-512 instructions, for the rows whose time is the
-// exponential's arithmetic (a large EXP or SIGMOID runs at the speed of its math, not of memory).
+// EXP, SIGMOID and GELU over packed floats in AVX-512 instructions, for the rows whose time is the
+// exponential's arithmetic (a large EXP, SIGMOID or GELU runs at the speed of its math, not of memory).
 // vector_math.h's ExpF computes 2^k with integer operations that any instruction set vectorizes,
 // in two factors so that a subnormal result rounds once; AVX-512 does that in one instruction
 // (VSCALEFPS, which rounds once and gives infinity and zero at the ends), rounds k with another
@@ -21,5 +21,9 @@ void ExpRowAvx512(const float* in, float* out, size_t n, float scale, float bias
 
 // out[i] = 1 / (1 + e^-in[i]): 0 at -infinity, 1 at +infinity, NaN stays NaN.
 void SigmoidRowAvx512(const float* in, float* out, size_t n);
+
+// out[i] = GELU(in[i]), vector_math.h's GeluF with fused multiply-adds in fewer instructions (2^k by
+// VSCALEFPS, a reciprocal instead of a division); within its bounds.
+void GeluRowAvx512(const float* in, float* out, size_t n);
 
 }  // namespace freedml::dml::cpu

@@ -18,14 +18,15 @@
 // GeluF and GeluH take kFma: the rows for CPUs with fused multiply-adds evaluate their polynomials
 // with them (MulAdd), a quarter faster and more accurate (GeluF: 1.4 ulp, 6.4e-8); those rows then
 // round differently from the baseline rows, each within its bound.
-// EXP and SIGMOID have faster rows again on AVX-512 (exp_avx512.h: the same series, 2^k and the
-// rounding of k in one instruction each; 0.87 and 2.47 ulp measured).
+// EXP, SIGMOID and GELU have faster rows again on AVX-512 (exp_avx512.h: the same series, 2^k and
+// the rounding of k in one instruction each; 0.87, 2.47 and 1.2 ulp measured).
 // Functions of a scaled argument or built further on an exponential (expm1, softplus,
 // SCALED_TANH, SWISH, softmax) go through the double forms (softmax's terms through ExpForFloat).
 #pragma once
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -371,41 +372,57 @@ FREEDML_VMATH_INLINE float ErfF(float x) {
 //   |x| = 13, q (below 1e-38) is taken as 0: x for x > 0, -0 for x < 0.
 // +inf gives +inf, -inf gives -inf * 0 = NaN as the formula does, NaN stays NaN. Lanes of the form
 // not selected may hold any value (the tail's arguments are clamped only where x^2 is huge).
+// GeluF's constants, which its AVX-512 row (exp_avx512.h) evaluates too. Polynomials are listed
+// from the highest coefficient.
+struct GeluFConstants {
+    static constexpr float kCentral[6] = {-6.056958682165714e-06f, 0.00010776030831038952f,
+                                          -0.0011786873219534755f, 0.009968802332878113f,
+                                          -0.06648927181959152f,   0.3989422023296356f};  // C(v)
+    static constexpr float kTwoToThe[6] = {0.001326472731307149f, 0.009671512991189957f, 0.05550733581185341f,
+                                           0.24022242426872253f,  0.6931470036506653f,   1.0f};  // 2^f
+    static constexpr float kTail[5] = {-0.00038699229480698705f, 0.0007840067846700549f, 0.01786872185766697f,
+                                       0.09082259982824326f, 0.10470343381166458f};  // S(s)
+    static constexpr float kTailScale = 8.84069538116455f, kTailShift = 1.5893796682357788f;  // s of |x|
+    static constexpr float kMinusHalfLog2e = -0.72134752f;
+    static constexpr float kCentralBelow = 1.41421356f;  // |x| below it: the central form
+    static constexpr float kTailBeyond = 13.0f;          // |x| above it: q taken as 0
+    static constexpr float kSquareAtMost = 169.0f;       // x^2 clamped, so that w >= -122
+};
+
+// p[0] z^(N-1) + ... + p[N-1] by Horner's rule, unrolled at compile time (a loop here would be an
+// inner loop that stops the caller's loop from vectorizing).
+template <bool kFma, size_t kN, size_t kI = 1>
+FREEDML_VMATH_INLINE float Horner(const float (&p)[kN], float z, float sum) {
+    if constexpr (kI == kN) {
+        return sum;
+    } else {
+        return Horner<kFma, kN, kI + 1>(p, z, MulAdd<kFma>(sum, z, p[kI]));
+    }
+}
+template <bool kFma, size_t kN>
+FREEDML_VMATH_INLINE float Horner(const float (&p)[kN], float z) {
+    return Horner<kFma, kN, 1>(p, z, p[0]);
+}
+
 template <bool kFma = false>
 FREEDML_VMATH_INLINE float GeluF(float x) {
+    using G = GeluFConstants;
     const float v = x * x;
-    float c = -6.056958682165714e-06f;
-    c = MulAdd<kFma>(c, v, 0.00010776030831038952f);
-    c = MulAdd<kFma>(c, v, -0.0011786873219534755f);
-    c = MulAdd<kFma>(c, v, 0.009968802332878113f);
-    c = MulAdd<kFma>(c, v, -0.06648927181959152f);
-    c = MulAdd<kFma>(c, v, 0.3989422023296356f);
-    const float central = x * MulAdd<kFma>(x, c, 0.5f);
+    const float central = x * MulAdd<kFma>(x, Horner<kFma>(G::kCentral, v), 0.5f);
 
     const float a = x < 0.0f ? -x : x;
-    const float w = (v > 169.0f ? 169.0f : v) * -0.72134752f;  // -x^2 log2(e) / 2, at least -122
+    const float w = (v > G::kSquareAtMost ? G::kSquareAtMost : v) * G::kMinusHalfLog2e;  // -x^2 log2(e) / 2
     const float t = w + 12582912.0f;  // 1.5 * 2^23: rounds w to an integer k
     const float k = t - 12582912.0f;
     const uint32_t kBits = std::bit_cast<uint32_t>(t) - std::bit_cast<uint32_t>(12582912.0f);
     const float f = w - k;  // exact
-    float p = 0.001326472731307149f;
-    p = MulAdd<kFma>(p, f, 0.009671512991189957f);
-    p = MulAdd<kFma>(p, f, 0.05550733581185341f);
-    p = MulAdd<kFma>(p, f, 0.24022242426872253f);
-    p = MulAdd<kFma>(p, f, 0.6931470036506653f);
-    p = MulAdd<kFma>(p, f, 1.0f);
-    const float gauss = p * std::bit_cast<float>((kBits + 127u) << 23);  // 2^k stays normal
-    const float s = 8.84069538116455f / (2.0f + a) - 1.5893796682357788f;
-    float r = -0.00038699229480698705f;
-    r = MulAdd<kFma>(r, s, 0.0007840067846700549f);
-    r = MulAdd<kFma>(r, s, 0.01786872185766697f);
-    r = MulAdd<kFma>(r, s, 0.09082259982824326f);
-    r = MulAdd<kFma>(r, s, 0.10470343381166458f);
-    const float q = a > 13.0f ? 0.0f : gauss * r;
+    const float gauss = Horner<kFma>(G::kTwoToThe, f) * std::bit_cast<float>((kBits + 127u) << 23);  // 2^k stays normal
+    const float s = G::kTailScale / (2.0f + a) - G::kTailShift;
+    const float q = a > G::kTailBeyond ? 0.0f : gauss * Horner<kFma>(G::kTail, s);
     const float xq = x * q;
-    const float upper = a > 13.0f ? x : x - xq;
+    const float upper = a > G::kTailBeyond ? x : x - xq;
     const float tail = x < 0.0f ? xq : upper;
-    return a < 1.41421356f ? central : tail;
+    return a < G::kCentralBelow ? central : tail;
 }
 
 // ---- Forms for FLOAT16 results -----------------------------------------------------------------
