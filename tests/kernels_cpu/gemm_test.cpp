@@ -337,6 +337,14 @@ TEST(Gemm, Float16InRowPanelsOnOneDnnsThreads) {
     c.ownA = false;
     c.m = 64;
     RunGemm(c);
+    // Busy cores: the panels one after another on this thread (their one-thread form), uneven
+    // panels and C included.
+    const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
+    c.m = 151;
+    c.hasC = true;
+    RunGemm(c);
+    c.ownA = c.ownB = false;
+    RunGemm(c);
 }
 
 TEST(Gemm, OneThreadTwinRunsWhileTheCoresAreContended) {

@@ -380,6 +380,10 @@ struct GemmKernel::OneDnnState {
         dnnl::primitive full, last;                    // for `rows` rows, for the last panel's
         std::vector<std::unique_ptr<Arguments>> args;  // each thread's: A, B, output, scratchpad[, C]
         uint64_t scratchSize = 0;                      // each thread's, aligned
+        // The panels one after another on the calling thread are the one-thread form (each panel's
+        // primitive is sized for one thread): chosen as a TeamPrimitive's twin is, so that a core
+        // taken by another process does not hold every execution at the speed of its panel.
+        mutable TeamOrSolo chooser;
     };
     std::unique_ptr<RowPanels> panels;
 };
@@ -582,7 +586,7 @@ void GemmKernel::TryOneDnn() {
                 addArguments, &state->scratchSize);
             if (state->matmul.hasSolo) path_ += "; a one-thread twin for busy cores";
             planRowPanels(*state, strategy);
-            if (state->panels) path_ += "; FLOAT16 in row panels";
+            if (state->panels) path_ += "; FLOAT16 in row panels (one after another on this thread for busy cores)";
             oneDnn_ = std::move(state);
             return;
         } catch (const dnnl::error& e) {
@@ -663,9 +667,10 @@ bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, con
                              cData ? const_cast<std::byte*>(cData) + int64_t(r0) * g.cM * 4 : nullptr});
         ConvertTensor(nullptr, product, rows(output.Desc(), output.data, r0, r1, &from));
     };
+    const FormChoice choice = ChooseForm(panels.chooser);
     bool ran = false;
 #if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
-    ran = ParallelForOnOpenMpTeam(panels.threads, 1, [&](uint64_t begin, uint64_t end) {
+    if (!choice.solo) ran = ParallelForOnOpenMpTeam(panels.threads, 1, [&](uint64_t begin, uint64_t end) {
         for (uint64_t t = begin; t < end; ++t) {
             try {
                 panel(uint32_t(t));
@@ -677,8 +682,10 @@ bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, con
     });
 #endif
     if (!ran) {
+        const OneThreadScope oneThread(true);
         for (uint32_t t = 0; t < panels.threads; ++t) panel(t);
     }
+    if (ran || choice.solo) RecordForm(panels.chooser, choice);  // the form that was chosen ran
     if (failure) std::rethrow_exception(failure);
     return true;
 }
