@@ -203,13 +203,13 @@ struct TeamPrimitive {
     // activation pass) inside a OneThreadScope(solo), and reports the time it took with Record.
     using Choice = FormChoice;  // no twin: the team, unmeasured
     Choice Choose() const { return hasSolo ? ChooseForm(chooser) : Choice{}; }
-    // Executes the twin (`solo`) or the team primitive, with the arguments Add named (each
-    // Arguments in the same order) at `data`. The caller's OneThreadScope(solo) keeps the twin's
+    // Executes the twin (`runSolo`) or the team primitive, with the arguments Add named (each
+    // Arguments in the same order) at `data`. The caller's OneThreadScope(runSolo) keeps the twin's
     // work on this thread: it was sized for one thread at creation, and the scope also holds
     // oneDNN's inner GEMM (the gemm-based convolutions size it when they run) there.
-    void Run(bool solo, std::initializer_list<void*> data) const {
-        if (solo) {
-            soloArgs.Run(this->solo, data);
+    void Run(bool runSolo, std::initializer_list<void*> data) const {
+        if (runSolo) {
+            soloArgs.Run(solo, data);
         } else {
             teamArgs.Run(team, data);
         }
