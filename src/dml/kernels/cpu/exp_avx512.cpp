@@ -82,8 +82,7 @@ struct GeluOf16 {
     FREEDML_AVX512_INLINE __m512 operator()(__m512 x) const {
         using G = vmath::GeluFConstants;
         const __m512 v = _mm512_mul_ps(x, x);
-        const __m512 central =
-            _mm512_mul_ps(x, _mm512_fmadd_ps(x, Horner16(G::kCentral, v), _mm512_set1_ps(0.5f)));
+        const __m512 central = _mm512_mul_ps(x, _mm512_fmadd_ps(x, Horner16(G::kCentral, v), _mm512_set1_ps(0.5f)));
 
         const __m512 a = _mm512_abs_ps(x);
         const __m512 w = _mm512_mul_ps(_mm512_min_ps(v, _mm512_set1_ps(G::kSquareAtMost)),
@@ -98,10 +97,8 @@ struct GeluOf16 {
         const __m512 q = _mm512_maskz_mul_ps(__mmask16(~beyond), gauss, Horner16(G::kTail, s));
         const __m512 xq = _mm512_mul_ps(x, q);
         const __m512 upper = _mm512_mask_blend_ps(beyond, _mm512_sub_ps(x, xq), x);
-        const __m512 tail =
-            _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ), upper, xq);
-        return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(G::kCentralBelow), _CMP_LT_OQ), tail,
-                                    central);
+        const __m512 tail = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ), upper, xq);
+        return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(G::kCentralBelow), _CMP_LT_OQ), tail, central);
     }
 };
 

@@ -670,16 +670,18 @@ bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, con
     const FormChoice choice = ChooseForm(panels.chooser);
     bool ran = false;
 #if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
-    if (!choice.solo) ran = ParallelForOnOpenMpTeam(panels.threads, 1, [&](uint64_t begin, uint64_t end) {
-        for (uint64_t t = begin; t < end; ++t) {
-            try {
-                panel(uint32_t(t));
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(failureMutex);
-                if (!failure) failure = std::current_exception();
+    if (!choice.solo) {
+        ran = ParallelForOnOpenMpTeam(panels.threads, 1, [&](uint64_t begin, uint64_t end) {
+            for (uint64_t t = begin; t < end; ++t) {
+                try {
+                    panel(uint32_t(t));
+                } catch (...) {
+                    std::lock_guard<std::mutex> lock(failureMutex);
+                    if (!failure) failure = std::current_exception();
+                }
             }
-        }
-    });
+        });
+    }
 #endif
     if (!ran) {
         const OneThreadScope oneThread(true);

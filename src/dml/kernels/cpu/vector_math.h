@@ -381,7 +381,7 @@ struct GeluFConstants {
     static constexpr float kTwoToThe[6] = {0.001326472731307149f, 0.009671512991189957f, 0.05550733581185341f,
                                            0.24022242426872253f,  0.6931470036506653f,   1.0f};  // 2^f
     static constexpr float kTail[5] = {-0.00038699229480698705f, 0.0007840067846700549f, 0.01786872185766697f,
-                                       0.09082259982824326f, 0.10470343381166458f};  // S(s)
+                                       0.09082259982824326f, 0.10470343381166458f};           // S(s)
     static constexpr float kTailScale = 8.84069538116455f, kTailShift = 1.5893796682357788f;  // s of |x|
     static constexpr float kMinusHalfLog2e = -0.72134752f;
     static constexpr float kCentralBelow = 1.41421356f;  // |x| below it: the central form
