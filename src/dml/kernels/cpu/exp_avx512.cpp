@@ -85,8 +85,9 @@ struct GeluOf16 {
         const __m512 central = _mm512_mul_ps(x, _mm512_fmadd_ps(x, Horner16(G::kCentral, v), _mm512_set1_ps(0.5f)));
 
         const __m512 a = _mm512_abs_ps(x);
-        const __m512 w = _mm512_mul_ps(_mm512_min_ps(v, _mm512_set1_ps(G::kSquareAtMost)),
-                                       _mm512_set1_ps(G::kMinusHalfLog2e));  // NaN stays NaN
+        // VMINPS returns its second operand where either is NaN: a NaN x^2 stays NaN, as in GeluF.
+        const __m512 w =
+            _mm512_mul_ps(_mm512_min_ps(_mm512_set1_ps(G::kSquareAtMost), v), _mm512_set1_ps(G::kMinusHalfLog2e));
         const __m512 k = _mm512_roundscale_ps(w, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         const __m512 gauss = _mm512_scalef_ps(Horner16(G::kTwoToThe, _mm512_sub_ps(w, k)), k);
         const __m512 d = _mm512_add_ps(a, _mm512_set1_ps(2.0f));

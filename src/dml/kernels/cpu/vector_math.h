@@ -356,22 +356,6 @@ FREEDML_VMATH_INLINE float ErfF(float x) {
     return a < 1.0f ? small : large;
 }
 
-// GELU, x Phi(x) with Phi the normal distribution function, in float arithmetic only, for a
-// result within 4 ulp or 1e-7 (the conformance cases' tolerance): within 1.8 ulp, or 8.8e-8
-// absolute where the result is below 1/2 in magnitude (every x < 0), checked over every float.
-// Two forms, both computed for every lane, one selected:
-// - |x| < sqrt 2: x (1/2 + x C(x^2)), C(v) = erf(x / sqrt 2) / 2x of degree 5 fitted at authoring
-//   time (weighted least squares on Chebyshev nodes iterated toward minimax, against 30-digit erf,
-//   coefficients rounded to float one by one from the highest and the rest refitted) for 3e-8
-//   relative to Phi where x > 0 and 3e-8 / |x| absolute where x < 0, where 1/2 + x C cancels.
-// - |x| >= sqrt 2: q = Phi(-|x|) = 2^w S(|x|), w = -x^2 log2(e) / 2, S = Phi(-|x|) e^(x^2/2) a
-//   polynomial of degree 4 in s = 8.84 / (2 + |x|) - 1.59 (s over [-1, 1] on [sqrt 2, 13]; fitted
-//   as C, weighted by how much of q's error reaches the result: relative q / (1 - q) of it for
-//   x > 0, absolute |x| q for x < 0), 2^w as 2^k 2^f, |f| <= 1/2, 2^f of degree 5 (1e-7). The
-//   result is x q for x < 0 and x - x q for x > 0 (no cancellation: q < 0.08 there). Beyond
-//   |x| = 13, q (below 1e-38) is taken as 0: x for x > 0, -0 for x < 0.
-// +inf gives +inf, -inf gives -inf * 0 = NaN as the formula does, NaN stays NaN. Lanes of the form
-// not selected may hold any value (the tail's arguments are clamped only where x^2 is huge).
 // GeluF's constants, which its AVX-512 row (exp_avx512.h) evaluates too. Polynomials are listed
 // from the highest coefficient.
 struct GeluFConstants {
@@ -404,6 +388,22 @@ FREEDML_VMATH_INLINE float Horner(const float (&p)[kN], float z) {
     return Horner<kFma, kN, 1>(p, z, p[0]);
 }
 
+// GELU, x Phi(x) with Phi the normal distribution function, in float arithmetic only, for a
+// result within 4 ulp or 1e-7 (the conformance cases' tolerance): within 1.8 ulp, or 8.8e-8
+// absolute where the result is below 1/2 in magnitude (every x < 0), checked over every float.
+// Two forms, both computed for every lane, one selected:
+// - |x| < sqrt 2: x (1/2 + x C(x^2)), C(v) = erf(x / sqrt 2) / 2x of degree 5 fitted at authoring
+//   time (weighted least squares on Chebyshev nodes iterated toward minimax, against 30-digit erf,
+//   coefficients rounded to float one by one from the highest and the rest refitted) for 3e-8
+//   relative to Phi where x > 0 and 3e-8 / |x| absolute where x < 0, where 1/2 + x C cancels.
+// - |x| >= sqrt 2: q = Phi(-|x|) = 2^w S(|x|), w = -x^2 log2(e) / 2, S = Phi(-|x|) e^(x^2/2) a
+//   polynomial of degree 4 in s = 8.84 / (2 + |x|) - 1.59 (s over [-1, 1] on [sqrt 2, 13]; fitted
+//   as C, weighted by how much of q's error reaches the result: relative q / (1 - q) of it for
+//   x > 0, absolute |x| q for x < 0), 2^w as 2^k 2^f, |f| <= 1/2, 2^f of degree 5 (1e-7). The
+//   result is x q for x < 0 and x - x q for x > 0 (no cancellation: q < 0.08 there). Beyond
+//   |x| = 13, q (below 1e-38) is taken as 0: x for x > 0, -0 for x < 0.
+// +inf gives +inf, -inf gives -inf * 0 = NaN as the formula does, NaN stays NaN. Lanes of the form
+// not selected may hold any value (the tail's arguments are clamped only where x^2 is huge).
 template <bool kFma = false>
 FREEDML_VMATH_INLINE float GeluF(float x) {
     using G = GeluFConstants;
