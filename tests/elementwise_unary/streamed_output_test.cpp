@@ -1,5 +1,6 @@
-// Outputs of 32 MiB and more, which the packed rows write with non-temporal stores through an L1
-// tile (kernels/cpu/streaming_store.h): EXP in FLOAT32 and FLOAT16 and SIGMOID, out of place at an
+// Outputs of 32 MiB and more, which the packed rows write with non-temporal stores, through an L1
+// tile (kernels/cpu/streaming_store.h) or, for EXP, SIGMOID and GELU in FLOAT32 on AVX-512, straight
+// from the registers (exp_avx512.h): EXP in FLOAT32 and FLOAT16, SIGMOID and GELU, out of place at an
 // offset that leaves the output's start off a cache line (its head and tail take ordinary stores),
 // and in place. Every element is checked against the C library in double (within the conformance
 // tolerances: SIGMOID's subnormal results within FLT_MIN), and the bytes either side of the output
@@ -23,6 +24,7 @@ float Argument(UINT i) { return float(int(i % 40009) - 20004) / 200.0f; }  // -1
 
 double Exp(double x) { return std::exp(x); }
 double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double Gelu(double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }  // erfc: exact in the far negative tail
 
 class StreamedOutput : public DmlTest {
 protected:
@@ -91,6 +93,14 @@ TEST_F(StreamedOutput, SigmoidFloat32) {
     Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, kCount});
     DML_ACTIVATION_SIGMOID_OPERATOR_DESC desc{&t.desc, &t.desc};
     RunFloat32(DML_OPERATOR_ACTIVATION_SIGMOID, &desc, t, Sigmoid, 3, FLT_MIN, "sigmoid");
+}
+
+// GELU within the conformance cases' tolerance: 4 ulp, or 1e-7 absolute (near zero, in its
+// negative tail).
+TEST_F(StreamedOutput, GeluFloat32) {
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, kCount});
+    DML_ACTIVATION_GELU_OPERATOR_DESC desc{&t.desc, &t.desc};
+    RunFloat32(DML_OPERATOR_ACTIVATION_GELU, &desc, t, Gelu, 4, 1e-7, "gelu");
 }
 
 // FLOAT16: twice the elements for the same 32 MiB; arguments exact in FLOAT16 (multiples of 1/16 in

@@ -5,10 +5,13 @@
 // forms are built for 0.5 ulp plus about 1e-11, and the test allows them 1 ulp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <iterator>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "dml/kernels/cpu/cpu_isa.h"
@@ -176,7 +179,8 @@ TEST(VectorMath, ExpRowAvx512) {
 TEST(VectorMath, SigmoidRowAvx512) {
     if (!UseAvx512()) GTEST_SKIP() << "the CPU has no AVX-512 F, BW, DQ and VL (or FREEDML_CPU_NO_AVX512 is set)";
     ExpectRowWithin(
-        2.5, std::numeric_limits<float>::min(), "SigmoidRowAvx512", SigmoidRowAvx512,
+        2.5, std::numeric_limits<float>::min(), "SigmoidRowAvx512",
+        [](const float* in, float* out, size_t n) { SigmoidRowAvx512(in, out, n); },
         [](long double x) { return 1.0L / (1.0L + expl(-x)); },
         Arguments(-110, 110, {-16.6357002f, -87.3f, -88.8f, -103.0f, 16.7f, 17.0f}));
     float ends[3] = {-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
@@ -332,6 +336,54 @@ TEST(VectorMath, GeluRowAvx512) {
         }
     }
 }
+
+// RowStores::kPastCaches writes the values of the cached form bit for bit, at every alignment of
+// the output (the ordinary head up to a 64-byte boundary, the non-temporal middle, the masked tail),
+// in place too, and nothing outside the row.
+#ifdef FREEDML_CPU_X86_64
+TEST(VectorMath, RowsPastCachesMatchTheCachedRows) {
+    if (!UseAvx512()) GTEST_SKIP() << "this CPU has no AVX-512 (or FREEDML_CPU_NO_AVX512 is set)";
+    using RowFn = void (*)(const float*, float*, size_t, RowStores);
+    const std::pair<const char*, RowFn> rows[] = {
+        {"EXP", [](const float* in, float* out, size_t n, RowStores st) { ExpRowAvx512(in, out, n, st); }},
+        {"EXP scaled",
+         [](const float* in, float* out, size_t n, RowStores st) { ExpRowAvx512(in, out, n, 0.5f, 1.0f, st); }},
+        {"SIGMOID", SigmoidRowAvx512},
+        {"GELU", GeluRowAvx512},
+    };
+    std::vector<float> in(16 * 9 + 40);
+    std::mt19937 rng(11);
+    std::normal_distribution<float> values(0.0f, 5.0f);
+    for (float& x : in) x = values(rng);
+    alignas(64) float cached[16 * 9 + 40];
+    alignas(64) float past[16 * 9 + 40];
+    for (const auto& [name, row] : rows) {
+        for (size_t n : {size_t(0), size_t(1), size_t(15), size_t(16), size_t(17), size_t(47), size_t(16 * 8 + 5)}) {
+            for (size_t offset = 0; offset < 16; offset += 3) {  // out + offset: each head length
+                std::fill(std::begin(cached), std::end(cached), -7.0f);
+                std::fill(std::begin(past), std::end(past), -7.0f);
+                row(in.data(), cached + offset, n, RowStores::kCached);
+                row(in.data(), past + offset, n, RowStores::kPastCaches);
+                for (size_t i = 0; i < std::size(past); ++i) {
+                    ASSERT_EQ(std::memcmp(&past[i], &cached[i], sizeof(float)), 0)
+                        << name << ", row of " << n << " at offset " << offset << ", element " << i << ": " << past[i]
+                        << " against " << cached[i];
+                }
+                if (n > 0) {
+                    ASSERT_NE(past[offset + n - 1], -7.0f) << name << ": the last element was not written";
+                }
+                // In place: the same values over the input's own memory.
+                std::copy(in.begin(), in.begin() + n, past + offset);
+                row(past + offset, past + offset, n, RowStores::kPastCaches);
+                for (size_t i = 0; i < n; ++i) {
+                    ASSERT_EQ(std::memcmp(&past[offset + i], &cached[offset + i], sizeof(float)), 0)
+                        << name << ", in place, row of " << n << " at offset " << offset << ", element " << i;
+                }
+            }
+        }
+    }
+}
+#endif
 
 // The forms for FLOAT16 results: within 2^-13 relative (half of FLOAT16's smallest half-spacing)
 // or 2^-26 absolute (a quarter of its subnormal spacing), so that the result rounded to FLOAT16

@@ -160,6 +160,21 @@ void ApplyActivation(const FusedActivation& a, const float* in, float* out, size
 
 void ApplyActivation(const FusedActivation& a, float* v, size_t n) { ApplyActivation(a, v, v, n); }
 
+bool ApplyActivationPastCaches(const FusedActivation& a, const float* in, float* out, size_t n) {
+#ifdef FREEDML_CPU_X86_64
+    if (UseAvx512() && a.type == DML_OPERATOR_ACTIVATION_SIGMOID) {
+        SigmoidRowAvx512(in, out, n, RowStores::kPastCaches);
+        return true;
+    }
+    if (UseAvx512() && a.type == DML_OPERATOR_ACTIVATION_GELU) {
+        GeluRowAvx512(in, out, n, RowStores::kPastCaches);
+        return true;
+    }
+#endif
+    (void)a, (void)in, (void)out, (void)n;
+    return false;
+}
+
 void ApplyActivationForHalf(const FusedActivation& a, float* v, size_t n) { ApplyActivationRow<true>(a, v, v, n); }
 
 bool ApplyActivationToHalves(const FusedActivation& a, const uint16_t* in, uint16_t* out, size_t n) {

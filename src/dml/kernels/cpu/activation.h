@@ -30,6 +30,12 @@ void ApplyActivation(const FusedActivation& activation, const float* in, float* 
 // In place over `count` packed floats.
 void ApplyActivation(const FusedActivation& activation, float* values, size_t count);
 
+// ApplyActivation(activation, in, out, count) with `out` written past the caches (exp_avx512.h's
+// RowStores::kPastCaches), for an output that ShouldStreamOutput (streaming_store.h); false
+// (nothing written) where the activation has no such row on this CPU, and streaming_store.h's
+// RunRow then serves.
+bool ApplyActivationPastCaches(const FusedActivation& activation, const float* in, float* out, size_t count);
+
 // In place over `count` packed floats that are then rounded to FLOAT16: SIGMOID, TANH and GELU
 // through their cheaper forms for FLOAT16 results (vector_math.h), the others as above.
 void ApplyActivationForHalf(const FusedActivation& activation, float* values, size_t count);

@@ -2,6 +2,9 @@
 
 #include "dml/kernels/cpu/exp_avx512.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "dml/kernels/cpu/vector_math.h"
 
 #include "dml/kernels/cpu/avx512_intrinsics.h"
@@ -114,17 +117,45 @@ FREEDML_AVX512_INLINE void Map16(const float* in, float* out, size_t n, F f) {
     }
 }
 
-}  // namespace
-
-FREEDML_TARGET_AVX512 void ExpRowAvx512(const float* in, float* out, size_t n) { Map16(in, out, n, ExpOf16{}); }
-
-FREEDML_TARGET_AVX512 void ExpRowAvx512(const float* in, float* out, size_t n, float scale, float bias) {
-    Map16(in, out, n, ScaledExpOf16{_mm512_set1_ps(scale), _mm512_set1_ps(bias)});
+// Map16 with the whole vectors from out's first 64-byte boundary on written by non-temporal stores
+// (a masked ordinary store before it, Map16's tail after), then ordered by a fence.
+template <class F>
+FREEDML_AVX512_INLINE void Map16PastCaches(const float* in, float* out, size_t n, F f) {
+    const size_t head = std::min(n, (size_t(0) - reinterpret_cast<uintptr_t>(out)) % 64 / sizeof(float));
+    Map16(in, out, head, f);
+    size_t i = head;
+    for (; i + 16 <= n; i += 16) _mm512_stream_ps(out + i, f(_mm512_loadu_ps(in + i)));
+    Map16(in + i, out + i, n - i, f);
+    _mm_sfence();
 }
 
-FREEDML_TARGET_AVX512 void SigmoidRowAvx512(const float* in, float* out, size_t n) { Map16(in, out, n, SigmoidOf16{}); }
+template <class F>
+FREEDML_AVX512_INLINE void MapRow(const float* in, float* out, size_t n, RowStores stores, F f) {
+    if (stores == RowStores::kPastCaches && reinterpret_cast<uintptr_t>(out) % sizeof(float) == 0) {
+        Map16PastCaches(in, out, n, f);
+    } else {
+        Map16(in, out, n, f);
+    }
+}
 
-FREEDML_TARGET_AVX512 void GeluRowAvx512(const float* in, float* out, size_t n) { Map16(in, out, n, GeluOf16{}); }
+}  // namespace
+
+FREEDML_TARGET_AVX512 void ExpRowAvx512(const float* in, float* out, size_t n, RowStores stores) {
+    MapRow(in, out, n, stores, ExpOf16{});
+}
+
+FREEDML_TARGET_AVX512 void ExpRowAvx512(const float* in, float* out, size_t n, float scale, float bias,
+                                        RowStores stores) {
+    MapRow(in, out, n, stores, ScaledExpOf16{_mm512_set1_ps(scale), _mm512_set1_ps(bias)});
+}
+
+FREEDML_TARGET_AVX512 void SigmoidRowAvx512(const float* in, float* out, size_t n, RowStores stores) {
+    MapRow(in, out, n, stores, SigmoidOf16{});
+}
+
+FREEDML_TARGET_AVX512 void GeluRowAvx512(const float* in, float* out, size_t n, RowStores stores) {
+    MapRow(in, out, n, stores, GeluOf16{});
+}
 #endif
 
 }  // namespace freedml::dml::cpu

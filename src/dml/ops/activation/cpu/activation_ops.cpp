@@ -121,7 +121,10 @@ public:
             [&](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& s) {
                 if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
                     // Packed: one vectorized pass, in place or not (validation allows only the same region).
-                    return cpu::RunRow(stream, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n,
+                    const auto* in = reinterpret_cast<const float*>(p[1]);
+                    auto* out = reinterpret_cast<float*>(p[0]);
+                    if (stream && cpu::ApplyActivationPastCaches(f, in, out, n)) return;
+                    return cpu::RunRow(stream, in, out, n,
                                        [&](const float* i, float* o, size_t m) { cpu::ApplyActivation(f, i, o, m); });
                 }
                 if (type == DML_TENSOR_DATA_TYPE_FLOAT16 && s[0] == 2 && s[1] == 2 &&

@@ -165,6 +165,14 @@ void ExpRowAvx512Scaled(const float* in, float* out, size_t n, const FloatParams
 }
 
 void ExpRowAvx512Plain(const float* in, float* out, size_t n, const FloatParams&) { ExpRowAvx512(in, out, n); }
+
+void ExpRowAvx512ScaledPastCaches(const float* in, float* out, size_t n, const FloatParams& params) {
+    ExpRowAvx512(in, out, n, params.scale, params.bias, RowStores::kPastCaches);
+}
+
+void ExpRowAvx512PlainPastCaches(const float* in, float* out, size_t n, const FloatParams&) {
+    ExpRowAvx512(in, out, n, RowStores::kPastCaches);
+}
 #endif
 
 template <class F>
@@ -179,6 +187,18 @@ FloatRowFn PickFloatRow(bool scaleBias) {
     if (UseAvx2Fma()) return scaleBias ? MapFloatsAvx2<F, true> : MapFloatsAvx2<F, false>;
 #endif
     return scaleBias ? MapFloatsBaseline<F, true> : MapFloatsBaseline<F, false>;
+}
+
+// The FLOAT32 row that writes its output past the caches itself (exp_avx512.h's RowStores), for an
+// output that ShouldStreamOutput; null where there is none (RunRow's tiles then serve).
+FloatRowFn PastCachesRowFor(UnaryFloatOp op, bool scaleBias, bool half) {
+#ifdef FREEDML_CPU_X86_64
+    if (op == UnaryFloatOp::Exp && !half && UseAvx512()) {
+        return scaleBias ? ExpRowAvx512ScaledPastCaches : ExpRowAvx512PlainPastCaches;
+    }
+#endif
+    (void)op, (void)scaleBias, (void)half;
+    return nullptr;
 }
 
 // Packed FLOAT16 rows with the conversions inside the loop (half_rows.h), where the CPU has them;
@@ -358,6 +378,7 @@ private:
     LoopPlan<1> plan1_;  // output (FILL)
     FloatParams floatParams_;
     FloatRowFn floatRow_ = nullptr;
+    FloatRowFn pastCachesRow_ = nullptr;  // floatRow_'s values written past the caches, where there is one
     HalfRowFn halfRow_ = nullptr;         // packed FLOAT16 to FLOAT16, where the CPU has the conversions
     uint32_t mode_ = 0;                   // ROUND's or IS_INFINITY's
     DML_SCALAR_UNION lo_{}, hi_{};        // bounds in the tensor's type (integer CLIP, THRESHOLD, CLIP_GRAD)
@@ -464,6 +485,7 @@ Status UnaryKernel::Create(const OperatorArgs& args) {
         UnaryFloatOp op;
         if (UnaryFloatOpOf(type_, mode_, &op)) {
             floatRow_ = FloatRowFor(op, scaleBias != nullptr, outType_ == DML_TENSOR_DATA_TYPE_FLOAT16);
+            pastCachesRow_ = PastCachesRowFor(op, scaleBias != nullptr, outType_ == DML_TENSOR_DATA_TYPE_FLOAT16);
             if (outType_ == DML_TENSOR_DATA_TYPE_FLOAT16) halfRow_ = HalfRowFor(op, scaleBias != nullptr);
         }
     }
@@ -501,6 +523,7 @@ void UnaryKernel::Execute(const KernelBindings& bindings) {
 void UnaryKernel::RunFloat(ThreadPool* threads, const Ptrs2& bases) const {
     const DML_TENSOR_DATA_TYPE type = outType_;
     const FloatRowFn row = floatRow_;
+    const FloatRowFn pastCachesRow = pastCachesRow_;
     const HalfRowFn halfRow = halfRow_;
     const FloatParams& params = floatParams_;
     const bool stream = ShouldStreamOutput(plan2_.OuterCount() * plan2_.InnerCount() * ElementSizeInBytes(type));
@@ -508,6 +531,10 @@ void UnaryKernel::RunFloat(ThreadPool* threads, const Ptrs2& bases) const {
         threads, plan2_, bases,
         [&](const Ptrs2& p, uint64_t n, const Strides2& s) {
             if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && s[0] == 4 && s[1] == 4) {
+                if (stream && pastCachesRow) {
+                    return pastCachesRow(reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n,
+                                         params);
+                }
                 return RunRow(stream, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n,
                               [&](const float* i, float* o, size_t m) { row(i, o, m, params); });
             }
