@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "dml/kernels/cpu/team_or_solo.h"
+#include "dml/kernels/cpu/thread_pool.h"
 #include "dml/ops/matrix/cpu/gemm.h"
 #include "test_util.h"
 
@@ -362,6 +363,39 @@ TEST(Gemm, OneThreadTwinRunsWhileTheCoresAreContended) {
         c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
         c.transA = true;
         RunGemm(c);
+    }
+}
+
+TEST(Gemm, Float16ConversionsRunAsTheProductDoes) {
+    // Beside the one-thread form (the twin, or the row panels one after another) the FLOAT32 copies
+    // of an unbound B and C and the rounding of the output run on this thread too: a pass on the
+    // team would wait for a thread that shares its core with another process. The team's form shares
+    // them out (where the team has more than one thread). Both paths: A transposed (the twin) and
+    // not (the row panels).
+    GemmCase c;
+    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+    c.batch = {1, 1};
+    c.m = 151, c.n = 173, c.k = 263;
+    c.hasC = true, c.beta = -0.5f;
+    c.expectOneDnn = 1;
+    for (bool transA : {true, false}) {
+        c.transA = transA;
+        SCOPED_TRACE(transA ? "A transposed" : "A as it is");
+        {
+            const ScopedCpuContentionPolicyForTesting alwaysSolo(ContentionPolicy::AlwaysSolo);
+            const uint64_t before = OneDnnTeamRegionsOpened();
+            RunGemm(c);
+            EXPECT_EQ(OneDnnTeamRegionsOpened(), before) << "the one-thread form opened a region on oneDNN's team";
+        }
+#ifdef FREEDML_HAVE_DNNL
+        const char* ompThreads = std::getenv("OMP_NUM_THREADS");
+        if (std::thread::hardware_concurrency() > 1 && !(ompThreads && std::atoi(ompThreads) == 1)) {
+            const ScopedCpuContentionPolicyForTesting alwaysTeam(ContentionPolicy::AlwaysTeam);
+            const uint64_t before = OneDnnTeamRegionsOpened();
+            RunGemm(c);
+            EXPECT_GT(OneDnnTeamRegionsOpened(), before) << "the team's form shared nothing out on its team";
+        }
+#endif
     }
 }
 

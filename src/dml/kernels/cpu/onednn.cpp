@@ -43,6 +43,12 @@ extern "C" void* freedml_dnnl_symbol(const char* name);  // dnnl_lazy.cpp
 
 namespace freedml::dml::cpu {
 
+namespace {
+std::atomic<uint64_t> teamRegionsOpened{0};  // OneDnnTeamRegionsOpened's count
+}  // namespace
+
+uint64_t OneDnnTeamRegionsOpened() { return teamRegionsOpened.load(std::memory_order_relaxed); }
+
 #ifdef FREEDML_HAVE_DNNL
 
 namespace {
@@ -108,6 +114,7 @@ bool ParallelForOnOpenMpTeam(uint64_t count, uint64_t minChunk,
         if (count) body(0, count);
         return true;
     }
+    teamRegionsOpened.fetch_add(1, std::memory_order_relaxed);
     struct Job {
         const OpenMp* omp;
         uint64_t count;
@@ -616,6 +623,49 @@ bool GemmKernel::InitializeOneDnn(const std::byte* b, std::byte* persistent) con
 void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, const std::byte* bData,
                                const std::byte* cData, TensorView output, std::byte* temporary) const {
     const OneDnnState& s = *oneDnn_;
+    const TeamPrimitive::Choice choice = s.matmul.Choose();
+    {
+        // The twin, and the activation pass after either form, as Choose asks: on this thread for the twin.
+        const OneThreadScope oneThread(choice.solo);
+        RunMatmul(s, threads, aData, bData, cData, output, temporary, choice.solo);
+    }
+    s.matmul.Record(choice);
+}
+
+void GemmKernel::ExecuteOneDnnHalf(ThreadPool* threads, TensorView a, TensorView b, TensorView c, TensorView output,
+                                   const std::array<const std::byte*, 3>& owned, std::byte* temporary) const {
+    const OneDnnState& s = *oneDnn_;
+    // The form first: beside the one-thread form (the twin, or the row panels one after another) the
+    // conversions run on this thread too, where a pass on the team would wait for a thread that
+    // shares its core with another process.
+    TeamOrSolo& chooser = s.panels ? s.panels->chooser : s.matmul.chooser;
+    const FormChoice choice = s.panels ? ChooseForm(chooser) : s.matmul.Choose();
+    bool ranAsChosen = true;
+    {
+        const OneThreadScope oneThread(choice.solo);
+        auto copy = [&](TensorView from, const TensorDesc& desc, uint64_t at) -> const std::byte* {
+            ConvertTensorBesideOneDnn(threads, from, TensorView{&desc, temporary + at});
+            return temporary + at;
+        };
+        const std::byte* bData = owned[1] ? owned[1] : copy(b, compute_.b, bTemp_);
+        const std::byte* cData = !params_.c             ? nullptr
+                                 : owned[2]             ? owned[2]
+                                 : params_.beta != 0.0f ? copy(c, *compute_.c, cTemp_)
+                                                        : c.data;
+        if (s.panels) {
+            ranAsChosen = RunHalfRowPanels(choice.solo, a, owned[0], bData, cData, output, temporary);
+        } else {
+            const std::byte* aData = owned[0] ? owned[0] : copy(a, compute_.a, aTemp_);
+            const TensorView output32{&compute_.output, temporary + oTemp_};
+            RunMatmul(s, threads, aData, bData, cData, output32, temporary, choice.solo);
+            ConvertTensorBesideOneDnn(threads, output32, output);
+        }
+    }
+    if (ranAsChosen) RecordForm(chooser, choice);  // the time of the form that was chosen
+}
+
+void GemmKernel::RunMatmul(const OneDnnState& s, ThreadPool* threads, const std::byte* aData, const std::byte* bData,
+                           const std::byte* cData, TensorView output, std::byte* temporary, bool solo) const {
     if (s.cSum) {
         RunLoopRows(s.cCopy, {output.data, const_cast<std::byte*>(cData)}, 0, s.cCopy.OuterCount(),
                     [](const std::array<std::byte*, 2>& p, uint64_t n, const std::array<int64_t, 2>& st) {
@@ -626,20 +676,13 @@ void GemmKernel::ExecuteOneDnn(ThreadPool* threads, const std::byte* aData, cons
                         for (uint64_t i = 0; i < n; ++i) std::memcpy(p[0] + int64_t(i) * st[0], p[1] + int64_t(i) * st[1], 4);
                     });
     }
-    const TeamPrimitive::Choice choice = s.matmul.Choose();
-    {
-        // The twin, and the activation pass after either form, as Choose asks: on this thread for the twin.
-        const OneThreadScope oneThread(choice.solo);
-        s.matmul.Run(choice.solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
-                                   const_cast<std::byte*>(cData)});
-        if (s.activationPass) ApplyActivationBesideOneDnn(threads, params_.activation, output);
-    }
-    s.matmul.Record(choice);
+    s.matmul.Run(solo, {const_cast<std::byte*>(aData), const_cast<std::byte*>(bData), output.data, temporary,
+                        const_cast<std::byte*>(cData)});
+    if (s.activationPass) ApplyActivationBesideOneDnn(threads, params_.activation, output);
 }
 
-bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, const std::byte* bData,
-                                      const std::byte* cData, TensorView output, std::byte* temporary) const {
-    if (!oneDnn_ || !oneDnn_->panels) return false;
+bool GemmKernel::RunHalfRowPanels(bool solo, TensorView a, const std::byte* aOwned, const std::byte* bData,
+                                  const std::byte* cData, TensorView output, std::byte* temporary) const {
     const OneDnnState::RowPanels& panels = *oneDnn_->panels;
     const Geometry& g = computeG_;
     // Rows [r0, r1) of a matrix's tensor (its row dimension is the second last: A is not transposed).
@@ -667,10 +710,9 @@ bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, con
                              cData ? const_cast<std::byte*>(cData) + int64_t(r0) * g.cM * 4 : nullptr});
         ConvertTensor(nullptr, product, rows(output.Desc(), output.data, r0, r1, &from));
     };
-    const FormChoice choice = ChooseForm(panels.chooser);
     bool ran = false;
 #if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
-    if (!choice.solo) {
+    if (!solo) {
         ran = ParallelForOnOpenMpTeam(panels.threads, 1, [&](uint64_t begin, uint64_t end) {
             for (uint64_t t = begin; t < end; ++t) {
                 try {
@@ -687,9 +729,8 @@ bool GemmKernel::ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, con
         const OneThreadScope oneThread(true);
         for (uint32_t t = 0; t < panels.threads; ++t) panel(t);
     }
-    if (ran || choice.solo) RecordForm(panels.chooser, choice);  // the form that was chosen ran
     if (failure) std::rethrow_exception(failure);
-    return true;
+    return ran || solo;
 }
 
 // ---- CONVOLUTION --------------------------------------------------------------------------------
@@ -1284,10 +1325,8 @@ void ConvertTensorBesideOneDnn(ThreadPool* threads, TensorView from, TensorView 
 struct GemmKernel::OneDnnState {};
 struct ConvolutionKernel::OneDnnState {};
 
-bool GemmKernel::ExecuteHalfRowPanels(TensorView, const std::byte*, const std::byte*, const std::byte*, TensorView,
-                                      std::byte*) const {
-    return false;
-}
+void GemmKernel::ExecuteOneDnnHalf(ThreadPool*, TensorView, TensorView, TensorView, TensorView,
+                                   const std::array<const std::byte*, 3>&, std::byte*) const {}
 
 void GemmKernel::TryOneDnn() {
     oneDnn_.reset();

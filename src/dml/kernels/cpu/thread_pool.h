@@ -48,6 +48,10 @@ inline ParallelForFunction OnPool(ThreadPool* threads) {
 // next primitive. Defined in onednn.cpp.
 ParallelForFunction BesideOneDnn(ThreadPool* threads);
 
+// Parallel regions FreeDML has opened on oneDNN's OpenMP team so far (BesideOneDnn's passes, the
+// FLOAT16 row panels): which threads a kernel woke, for its tests. Defined in onednn.cpp.
+uint64_t OneDnnTeamRegionsOpened();
+
 }  // namespace freedml::dml::cpu
 
 #include "dml/kernels/cpu/tensor_view.h"
@@ -85,12 +89,5 @@ void ParallelLoop(ThreadPool* threads, const LoopPlan<N>& plan, const std::array
                   uint64_t minElementsPerChunk = 1u << 15) {
     ParallelLoopOn(OnPool(threads), plan, bases, std::forward<Inner>(inner), minElementsPerChunk);
 }
-
-// Shares out work that runs just before or after a oneDNN primitive (or between two of them): on
-// oneDNN's OpenMP team, whose threads are still polling then, or on `threads` where oneDNN runs on
-// another runtime or is absent. FreeDML's pool would wake a second set of threads, and oneDNN's
-// would fall asleep meanwhile and take a wake-up (tens of microseconds on a virtual machine) at the
-// next primitive. Defined in onednn.cpp.
-ParallelForFunction BesideOneDnn(ThreadPool* threads);
 
 }  // namespace freedml::dml::cpu

@@ -171,18 +171,8 @@ void GemmKernel::Execute(ThreadPool* threads, TensorView a, TensorView b, Tensor
         ExecuteOneDnn(threads, aData, bData, cData, output, temporary);
         return;
     }
-    // FLOAT16: the unowned operands' FLOAT32 copies, the product into a FLOAT32 output, rounded once.
-    auto copy = [&](TensorView from, const TensorDesc& desc, uint64_t at) {
-        ConvertTensorBesideOneDnn(threads, from, TensorView{&desc, temporary + at});
-        return temporary + at;
-    };
-    if (bOffset_ == UINT64_MAX) bData = copy(b, compute_.b, bTemp_);
-    if (params_.c && params_.beta != 0.0f && cOffset_ == UINT64_MAX) cData = copy(c, *compute_.c, cTemp_);
-    if (ExecuteHalfRowPanels(a, aOffset_ != UINT64_MAX ? aData : nullptr, bData, cData, output, temporary)) return;
-    if (aOffset_ == UINT64_MAX) aData = copy(a, compute_.a, aTemp_);
-    const TensorView output32{&compute_.output, temporary + oTemp_};
-    ExecuteOneDnn(threads, aData, bData, cData, output32, temporary);
-    ConvertTensorBesideOneDnn(threads, output32, output);
+    auto owned = [&](uint64_t offset) { return offset != UINT64_MAX ? persistent + offset : nullptr; };
+    ExecuteOneDnnHalf(threads, a, b, c, output, {owned(aOffset_), owned(bOffset_), owned(cOffset_)}, temporary);
 }
 
 void GemmKernel::ExecuteReference(ThreadPool* threads, const std::byte* aBase, const std::byte* bBase,

@@ -15,6 +15,7 @@
 
 #include <DirectML.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -86,10 +87,20 @@ private:
     bool InitializeOneDnn(const std::byte* b, std::byte* persistent) const;
     void ExecuteOneDnn(ThreadPool* threads, const std::byte* a, const std::byte* b, const std::byte* c,
                        TensorView output, std::byte* temporary) const;
-    // FLOAT16 in row panels where TryOneDnn planned them (each thread converts its rows of A, or
-    // reads them from `aOwned`, multiplies and rounds its rows of the output); false elsewhere.
-    bool ExecuteHalfRowPanels(TensorView a, const std::byte* aOwned, const std::byte* b, const std::byte* c,
-                              TensorView output, std::byte* temporary) const;
+    // FLOAT16 (half_): the FLOAT32 copies of the unowned operands (`owned`: the persistent copies of
+    // A, B and C, or null), the product, the output rounded once; the form (team or twin, row
+    // panels or not) chosen first, so that the conversions run as the product does.
+    void ExecuteOneDnnHalf(ThreadPool* threads, TensorView a, TensorView b, TensorView c, TensorView output,
+                           const std::array<const std::byte*, 3>& owned, std::byte* temporary) const;
+    // The matmul in the form `solo` names (after copying C into the output where a sum post-op scales
+    // it), and the activation pass where oneDNN does not fuse it.
+    void RunMatmul(const OneDnnState& s, ThreadPool* threads, const std::byte* a, const std::byte* b,
+                   const std::byte* c, TensorView output, std::byte* temporary, bool solo) const;
+    // FLOAT16 in the row panels TryOneDnn planned: each thread of the team converts its rows of A (or
+    // reads them from `aOwned`), multiplies and rounds its rows of the output, or with `solo` this
+    // thread does every panel in turn. False where the team's form fell back to this thread.
+    bool RunHalfRowPanels(bool solo, TensorView a, const std::byte* aOwned, const std::byte* b, const std::byte* c,
+                          TensorView output, std::byte* temporary) const;
 
     GemmParams params_;
     Geometry g_;
