@@ -24,7 +24,7 @@ float Argument(UINT i) { return float(int(i % 40009) - 20004) / 200.0f; }  // -1
 
 double Exp(double x) { return std::exp(x); }
 double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double Gelu(double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }  // erfc: exact in the far negative tail
+double Gelu(double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }  // erfc: no cancellation for x < 0
 
 class StreamedOutput : public DmlTest {
 protected:

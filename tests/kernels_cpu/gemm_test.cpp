@@ -295,17 +295,25 @@ TEST(Gemm, Float16AnyStridesReachOneDnn) {
     }
 }
 
-TEST(Gemm, Float16LargeEnoughToConvertOnOneDnnsThreads) {
-    // Operands of tens of thousands of elements: their FLOAT32 copies are made (and the output
-    // rounded back) in shares across oneDNN's OpenMP team. Uneven shares, gapped output rows (the
-    // gaps stay untouched), a transposed A read column by column, and C scaled by Beta.
+// One FLOAT16 matrix with operands of tens of thousands of elements (uneven shares for two
+// threads) and C scaled by Beta: large enough for its conversions to be shared out on oneDNN's
+// team, small enough for a one-thread form.
+GemmCase MediumFloat16WithScaledC() {
     GemmCase c;
     c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
     c.batch = {1, 1};
     c.m = 151, c.n = 173, c.k = 263;
     c.hasC = true, c.beta = -0.5f;
-    c.outStrides = {0, 0, 180, 1};
     c.expectOneDnn = 1;
+    return c;
+}
+
+TEST(Gemm, Float16LargeEnoughToConvertOnOneDnnsThreads) {
+    // Operands of tens of thousands of elements: their FLOAT32 copies are made (and the output
+    // rounded back) in shares across oneDNN's OpenMP team. Uneven shares, gapped output rows (the
+    // gaps stay untouched), a transposed A read column by column, and C scaled by Beta.
+    GemmCase c = MediumFloat16WithScaledC();
+    c.outStrides = {0, 0, 180, 1};
     RunGemm(c);
     c.transA = true;
     c.ownB = true;
@@ -372,12 +380,7 @@ TEST(Gemm, Float16ConversionsRunAsTheProductDoes) {
     // team would wait for a thread that shares its core with another process. The team's form shares
     // them out (where the team has more than one thread). Both paths: A transposed (the twin) and
     // not (the row panels).
-    GemmCase c;
-    c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
-    c.batch = {1, 1};
-    c.m = 151, c.n = 173, c.k = 263;
-    c.hasC = true, c.beta = -0.5f;
-    c.expectOneDnn = 1;
+    GemmCase c = MediumFloat16WithScaledC();
     for (bool transA : {true, false}) {
         c.transA = transA;
         SCOPED_TRACE(transA ? "A transposed" : "A as it is");

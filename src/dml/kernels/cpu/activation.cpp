@@ -131,14 +131,25 @@ template <bool kHalf>
 }
 #endif
 
+#ifdef FREEDML_CPU_X86_64
+// The FLOAT32 row of exp_avx512.h for an activation: SIGMOID's and GELU's where the CPU has
+// AVX-512, null otherwise (their FLOAT16 forms keep SigmoidH and GeluH).
+using IntrinsicsRow = void (*)(const float* in, float* out, size_t n, RowStores stores);
+IntrinsicsRow IntrinsicsRowFor(const FusedActivation& a) {
+    if (!UseAvx512()) return nullptr;
+    if (a.type == DML_OPERATOR_ACTIVATION_SIGMOID) return SigmoidRowAvx512;
+    if (a.type == DML_OPERATOR_ACTIVATION_GELU) return GeluRowAvx512;
+    return nullptr;
+}
+#endif
+
 template <bool kHalf>
 void ApplyActivationRow(const FusedActivation& a, const float* in, float* out, size_t n) {
 #ifdef FREEDML_CPU_X86_64
     if (UseAvx512()) {
-        // SIGMOID and GELU in AVX-512 instructions (exp_avx512.h); their FLOAT16 forms keep SigmoidH
-        // and GeluH.
-        if (!kHalf && a.type == DML_OPERATOR_ACTIVATION_SIGMOID) return SigmoidRowAvx512(in, out, n);
-        if (!kHalf && a.type == DML_OPERATOR_ACTIVATION_GELU) return GeluRowAvx512(in, out, n);
+        if (!kHalf) {
+            if (const IntrinsicsRow row = IntrinsicsRowFor(a)) return row(in, out, n, RowStores::kCached);
+        }
         return ActivationAvx512<kHalf>(a, in, out, n);
     }
     if (UseAvx2Fma()) return ActivationAvx2<kHalf>(a, in, out, n);
@@ -162,12 +173,8 @@ void ApplyActivation(const FusedActivation& a, float* v, size_t n) { ApplyActiva
 
 bool ApplyActivationPastCaches(const FusedActivation& a, const float* in, float* out, size_t n) {
 #ifdef FREEDML_CPU_X86_64
-    if (UseAvx512() && a.type == DML_OPERATOR_ACTIVATION_SIGMOID) {
-        SigmoidRowAvx512(in, out, n, RowStores::kPastCaches);
-        return true;
-    }
-    if (UseAvx512() && a.type == DML_OPERATOR_ACTIVATION_GELU) {
-        GeluRowAvx512(in, out, n, RowStores::kPastCaches);
+    if (const IntrinsicsRow row = IntrinsicsRowFor(a)) {
+        row(in, out, n, RowStores::kPastCaches);
         return true;
     }
 #endif

@@ -160,18 +160,14 @@ constexpr bool kTranscendental = std::is_same_v<F, FExp> || std::is_same_v<F, FL
                                  std::is_same_v<F, FErfH> || std::is_same_v<F, FTanhH>;
 
 #ifdef FREEDML_CPU_X86_64
+template <RowStores kStores>
 void ExpRowAvx512Scaled(const float* in, float* out, size_t n, const FloatParams& params) {
-    ExpRowAvx512(in, out, n, params.scale, params.bias);
+    ExpRowAvx512(in, out, n, params.scale, params.bias, kStores);
 }
 
-void ExpRowAvx512Plain(const float* in, float* out, size_t n, const FloatParams&) { ExpRowAvx512(in, out, n); }
-
-void ExpRowAvx512ScaledPastCaches(const float* in, float* out, size_t n, const FloatParams& params) {
-    ExpRowAvx512(in, out, n, params.scale, params.bias, RowStores::kPastCaches);
-}
-
-void ExpRowAvx512PlainPastCaches(const float* in, float* out, size_t n, const FloatParams&) {
-    ExpRowAvx512(in, out, n, RowStores::kPastCaches);
+template <RowStores kStores>
+void ExpRowAvx512Plain(const float* in, float* out, size_t n, const FloatParams&) {
+    ExpRowAvx512(in, out, n, kStores);
 }
 #endif
 
@@ -179,7 +175,8 @@ template <class F>
 FloatRowFn PickFloatRow(bool scaleBias) {
 #ifdef FREEDML_CPU_X86_64
     if constexpr (std::is_same_v<F, FExp>) {  // exp_avx512.h: VSCALEFPS builds 2^k in one instruction
-        if (UseAvx512()) return scaleBias ? ExpRowAvx512Scaled : ExpRowAvx512Plain;
+        if (UseAvx512())
+            return scaleBias ? ExpRowAvx512Scaled<RowStores::kCached> : ExpRowAvx512Plain<RowStores::kCached>;
     }
     if constexpr (kTranscendental<F>) {
         if (UseAvx512()) return scaleBias ? MapFloatsAvx512<F, true> : MapFloatsAvx512<F, false>;
@@ -194,7 +191,7 @@ FloatRowFn PickFloatRow(bool scaleBias) {
 FloatRowFn PastCachesRowFor(UnaryFloatOp op, bool scaleBias, bool half) {
 #ifdef FREEDML_CPU_X86_64
     if (op == UnaryFloatOp::Exp && !half && UseAvx512()) {
-        return scaleBias ? ExpRowAvx512ScaledPastCaches : ExpRowAvx512PlainPastCaches;
+        return scaleBias ? ExpRowAvx512Scaled<RowStores::kPastCaches> : ExpRowAvx512Plain<RowStores::kPastCaches>;
     }
 #endif
     (void)op, (void)scaleBias, (void)half;
